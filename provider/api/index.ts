@@ -1,0 +1,9 @@
+// The service contract: one zod schema per record and request body (types via z.infer), and paths.
+export * from "./common";
+export * from "./apiKey";
+export * from "./subAccount";
+export * from "./domain";
+export * from "./route";
+export * from "./webhook";
+export * from "./smtpCredential";
+export * from "./paths";
