@@ -1,0 +1,155 @@
+// The one error type the client throws for anything that went wrong talking to the service.
+//
+// The service has no machine-readable error code (its body is `{message}` only), so `kind` is derived
+// from the HTTP status plus the few headers that carry meaning (the in-progress 409). Callers branch on
+// `kind` (e.g. a provider's read treats "not-found" as gone), never on `message` text.
+import { redact } from "./redact";
+
+export type ErrorKind =
+  | "not-found" // 404
+  | "conflict" // 409 that is not the idempotency in-progress one (duplicate resource, self-lockout)
+  | "idempotency-mismatch" // 422 on a request that carried an Idempotency-Key
+  | "in-progress" // 409 + Idempotent-Replayed: false + positive integer Retry-After
+  | "rate-limited" // 429
+  | "unauthorized" // 401
+  | "forbidden" // 403 (missing scope or IP allow list; the service does not say which)
+  | "validation" // 400, or 422 without an Idempotency-Key
+  | "client" // any other 4xx
+  | "server" // 5xx
+  | "timeout" // 408, or a connect/headers/body timeout: the server may or may not have acted
+  | "network" // connection refused/reset/dropped before a response
+  | "aborted" // the caller's AbortSignal fired
+  | "schema"; // a response whose body does not match the expected schema (or is not JSON)
+
+export interface TxmailApiErrorInit {
+  kind: ErrorKind;
+  method: string;
+  /** Path without query string (ids are fine; query values are never kept). */
+  path: string;
+  /** HTTP status, or undefined when no response arrived. */
+  status?: number;
+  /** The service's `message`, if its body had one. */
+  serviceMessage?: string;
+  /** Total attempts made for this logical call (1 = no retry). */
+  attempts: number;
+  /** Why the client stopped (e.g. "not retry-safe", "attempt limit", "time budget"). */
+  stopReason?: string;
+  /** For schema errors: the offending field paths, e.g. `data[3].label`. */
+  issues?: ReadonlyArray<{ path: string; message: string }>;
+  /** Extra sentence(s) appended to the message (hints). */
+  hint?: string;
+  /** Underlying error code (e.g. ECONNRESET, UND_ERR_HEADERS_TIMEOUT) for network failures. */
+  code?: string;
+}
+
+export class TxmailApiError extends Error {
+  override readonly name = "TxmailApiError";
+  readonly kind: ErrorKind;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number | undefined;
+  readonly serviceMessage: string | undefined;
+  readonly attempts: number;
+  /** True when more than one attempt was made. */
+  readonly retried: boolean;
+  readonly stopReason: string | undefined;
+  readonly issues: ReadonlyArray<{ path: string; message: string }>;
+  readonly code: string | undefined;
+
+  constructor(init: TxmailApiErrorInit) {
+    super(redact(composeMessage(init)));
+    this.kind = init.kind;
+    this.method = init.method;
+    this.path = redact(stripQuery(init.path));
+    this.status = init.status;
+    this.serviceMessage = init.serviceMessage === undefined ? undefined : redact(init.serviceMessage);
+    this.attempts = init.attempts;
+    this.retried = init.attempts > 1;
+    this.stopReason = init.stopReason;
+    this.issues = (init.issues ?? []).map((i) => ({ path: i.path, message: redact(i.message) }));
+    this.code = init.code;
+  }
+
+  /** True when the server might have carried out the request although no success was seen. */
+  get outcomeUnknown(): boolean {
+    return this.kind === "timeout" || this.kind === "network" || this.kind === "server";
+  }
+
+  /** Plain data for logs and JSON; carries nothing beyond what `message` already shows. */
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      kind: this.kind,
+      message: this.message,
+      method: this.method,
+      path: this.path,
+      status: this.status,
+      attempts: this.attempts,
+      retried: this.retried,
+      code: this.code,
+    };
+  }
+}
+
+export function stripQuery(path: string): string {
+  const q = path.indexOf("?");
+  return q === -1 ? path : path.slice(0, q);
+}
+
+/** Maps an HTTP error status to a kind. `hadIdempotencyKey` separates the idempotency 422. */
+export function kindForStatus(status: number, opts: { inProgress?: boolean; hadIdempotencyKey?: boolean } = {}): ErrorKind {
+  if (status === 400) return "validation";
+  if (status === 401) return "unauthorized";
+  if (status === 403) return "forbidden";
+  if (status === 404) return "not-found";
+  if (status === 408) return "timeout";
+  if (status === 409) return opts.inProgress ? "in-progress" : "conflict";
+  if (status === 422) return opts.hadIdempotencyKey ? "idempotency-mismatch" : "validation";
+  if (status === 429) return "rate-limited";
+  if (status >= 500) return "server";
+  return "client";
+}
+
+function composeMessage(i: TxmailApiErrorInit): string {
+  const where = `${i.method} ${stripQuery(i.path)}`;
+  const head =
+    i.status !== undefined
+      ? `${where} failed with HTTP ${i.status}${i.serviceMessage ? `: ${i.serviceMessage}` : ""}`
+      : `${where} failed: ${i.serviceMessage ?? i.kind}${i.code ? ` (${i.code})` : ""}`;
+  const parts = [head];
+  const standard = standardHint(i.kind, i.code);
+  if (standard) parts.push(standard);
+  if (i.hint) parts.push(i.hint);
+  if (i.attempts > 1 || i.stopReason) {
+    parts.push(`(${i.attempts} attempt${i.attempts === 1 ? "" : "s"}${i.stopReason ? `; ${i.stopReason}` : ""})`);
+  }
+  return parts.join(" ");
+}
+
+/** Connection failures that prove the request never reached the service. */
+const NEVER_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"]);
+
+function standardHint(kind: ErrorKind, code: string | undefined): string | undefined {
+  switch (kind) {
+    case "idempotency-mismatch":
+      return (
+        "The Idempotency-Key was already used with a different method, path or body. This indicates a bug " +
+        "in idempotency-key derivation (the same key must only ever be sent with the same request)."
+      );
+    case "forbidden":
+      return (
+        "The API key either lacks the scope this operation needs, or the caller's IP address is outside the " +
+        "key's ip_allow_list (the service does not say which)."
+      );
+    case "unauthorized":
+      return "Check the configured API key.";
+    case "in-progress":
+      return "Another request with the same Idempotency-Key is still being processed.";
+    case "timeout":
+    case "network":
+      if (code && NEVER_SENT_CODES.has(code)) return undefined;
+      return "The outcome is unknown: the server may have acted; reconcile with the same Idempotency-Key or a read.";
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,18 @@
+// Public surface of the API client. Providers should `require` this inside their methods (see
+// shared/notes/pulumi-facts.md): the module keeps process-wide state (connection pools, rate limiters,
+// the secret registry) that must never be captured into a serialized provider object.
+export { TxmailClient, createClient } from "./client";
+export type { ApiResponse, ListOptions, Query, QueryValue, RequestOptions } from "./client";
+export { TxmailApiError, kindForStatus } from "./errors";
+export type { ErrorKind } from "./errors";
+export type { TxmailClientOptions, RetryOptions } from "./options";
+export { DEFAULT_RETRY } from "./options";
+export type { Logger, LogEntry, LogLevel } from "./logger";
+export type { Clock } from "./clock";
+export { systemClock, FakeClock } from "./clock";
+export { redact, registerSecret, registerSecretsIn, REDACTED } from "./redact";
+export { DEFAULT_RATE_LIMIT } from "./tokenBucket";
+export type { RateLimitOptions } from "./tokenBucket";
+export { DEFAULT_TIMEOUTS, closeSharedDispatchers } from "./dispatcher";
+export type { Timeouts } from "./dispatcher";
+export { paginate, findInPages, MAX_PAGE_SIZE } from "./pagination";

@@ -1,0 +1,118 @@
+// Client-side rate limiter, shared by every request of a provider process to one account.
+//
+// The service allows 100 requests/s with a burst of 200 *per account, shared by all its keys*. A large
+// `pulumi up` runs many resource operations in parallel; without pacing they would collect 429s and
+// burn their retry budgets. This is a token bucket implemented as a reservation schedule (GCRA): each
+// acquire books the next free slot and sleeps until it, so waiters are served in order with no polling.
+//
+// When a 429 arrives anyway (other processes share the account's limit), `penalize` pauses the whole
+// bucket for the server's Retry-After (or the backoff) and halves the rate; successes restore the rate
+// gradually (additive increase, multiplicative decrease). Waiters that booked a slot before the penalty
+// notice it when they wake and re-book behind the pause, so the storm is absorbed instead of repeated.
+import { systemClock, type Clock } from "./clock";
+
+export interface RateLimitOptions {
+  /** Sustained requests per second. */
+  ratePerSecond: number;
+  /** Requests that may go out back-to-back after an idle period. */
+  burst: number;
+  /** Floor for the rate after repeated 429s. */
+  minRatePerSecond?: number;
+}
+
+export const DEFAULT_RATE_LIMIT: Required<RateLimitOptions> = { ratePerSecond: 100, burst: 200, minRatePerSecond: 1 };
+
+/** Re-bookings after penalties a single acquire will do before going anyway (bounded loop). */
+const MAX_REBOOKINGS = 32;
+
+export class TokenBucket {
+  private readonly maxRate: number;
+  private readonly minRate: number;
+  private readonly burst: number;
+  private rate: number;
+  /** Theoretical arrival time of the next request, in clock ms (GCRA). */
+  private tat: number;
+  /** No request leaves before this time (set by 429s). */
+  private pausedUntil = 0;
+  /** Incremented by every penalty: a waiter whose booking predates the current epoch re-books. */
+  private epoch = 0;
+
+  constructor(
+    opts: RateLimitOptions,
+    private readonly clock: Clock = systemClock,
+  ) {
+    if (!(opts.ratePerSecond > 0) || !(opts.burst >= 1)) throw new RangeError("rate limit needs ratePerSecond > 0 and burst >= 1");
+    this.maxRate = opts.ratePerSecond;
+    this.minRate = Math.min(opts.minRatePerSecond ?? DEFAULT_RATE_LIMIT.minRatePerSecond, opts.ratePerSecond);
+    this.burst = Math.floor(opts.burst);
+    this.rate = this.maxRate;
+    this.tat = clock.now();
+  }
+
+  /** Current sustained rate (lower than configured after 429s). */
+  get currentRate(): number {
+    return this.rate;
+  }
+
+  private get intervalMs(): number {
+    return 1000 / this.rate;
+  }
+
+  /** Books one slot and returns how long to wait for it (0 = go now). */
+  reserve(): { waitMs: number; epoch: number } {
+    const now = this.clock.now();
+    const interval = this.intervalMs;
+    const tolerance = (this.burst - 1) * interval;
+    const tat = Math.max(this.tat, now, this.pausedUntil);
+    const allowAt = Math.max(tat - tolerance, this.pausedUntil);
+    this.tat = tat + interval;
+    return { waitMs: Math.max(0, allowAt - now), epoch: this.epoch };
+  }
+
+  /** Waits for permission to send one request. */
+  async acquire(signal?: AbortSignal): Promise<void> {
+    for (let i = 0; i < MAX_REBOOKINGS; i++) {
+      const { waitMs, epoch } = this.reserve();
+      if (waitMs > 0) await this.clock.sleep(waitMs, signal);
+      // A 429 while we slept re-planned the schedule (pause, lower rate) without our slot: book again,
+      // or pre-penalty bookings would go out on top of the new, slower schedule.
+      if (epoch === this.epoch) return;
+    }
+  }
+
+  /**
+   * A 429 came back: stop everyone for `pauseMs`, drop the burst allowance and halve the rate.
+   * Concurrent 429s from the same storm extend the pause but halve the rate only once per pause.
+   */
+  penalize(pauseMs: number): void {
+    const now = this.clock.now();
+    const until = now + Math.max(0, pauseMs);
+    if (now >= this.pausedUntil) this.rate = Math.max(this.minRate, this.rate / 2);
+    this.pausedUntil = Math.max(this.pausedUntil, until);
+    // No burst right after a 429: the next slots start at the end of the pause, one interval apart.
+    this.tat = this.pausedUntil + (this.burst - 1) * this.intervalMs;
+    this.epoch++;
+  }
+
+  /** A request succeeded: recover 5% of the configured rate per success, up to the configured rate. */
+  onSuccess(): void {
+    if (this.rate < this.maxRate) this.rate = Math.min(this.maxRate, this.rate + this.maxRate * 0.05);
+  }
+}
+
+// One bucket per (base URL, account) per process: every client built for the same account shares it.
+const buckets = new Map<string, TokenBucket>();
+
+export function sharedBucket(key: string, opts: RateLimitOptions, clock: Clock = systemClock): TokenBucket {
+  let b = buckets.get(key);
+  if (!b) {
+    b = new TokenBucket(opts, clock);
+    buckets.set(key, b);
+  }
+  return b;
+}
+
+/** For tests: forget all shared buckets. */
+export function resetSharedBucketsForTests(): void {
+  buckets.clear();
+}
