@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Sets everything up (idempotent) and runs the whole test suite: unit, conformance (real HTTP to the
+# emulator on loopback) and e2e (the real Pulumi engine). Extra arguments go to jest, e.g.
+#   bash scripts/test.sh test/unit
+# Ends with one plain line "N passed, N failed" (CI counts tests from it) and jest's exit code.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bash "$root/scripts/setup.sh" || exit 1
+# shellcheck source=/dev/null
+source "$root/.tools/env"
+cd "$root"
+
+results="$(mktemp -t txmail-jest-XXXXXX.json)"
+trap 'rm -f "$results"' EXIT
+node node_modules/jest/bin/jest.js --ci --maxWorkers=2 --json --outputFile="$results" "$@"
+status=$?
+node -e '
+  const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  // Suites that failed to load (syntax/type errors) have no test results but must count as failures.
+  const broken = r.testResults.filter((s) => s.status === "failed" && s.assertionResults.length === 0).length;
+  console.log(`${r.numPassedTests} passed, ${r.numFailedTests + broken} failed`);
+' "$results" || { echo "0 passed, 1 failed"; exit 1; }
+exit $status

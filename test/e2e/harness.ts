@@ -1,0 +1,121 @@
+// Real-engine harness: throwaway stacks over the Automation API (LocalWorkspace), with the offline
+// settings every test uses — a file:// backend in a temp dir, the passphrase secrets provider, no
+// update checks, no plugin downloads. It refuses to run without the project's Pulumi CLI so that a
+// missing engine fails the suite instead of skipping it.
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { randomBytes } from "node:crypto";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import {
+  ConfigMap,
+  LocalWorkspace,
+  PulumiCommand,
+  Stack,
+  UpResult,
+  PreviewResult,
+  RefreshResult,
+  DestroyResult,
+} from "@pulumi/pulumi/automation";
+
+const execFileAsync = promisify(execFile);
+
+export const REPO_ROOT = path.resolve(__dirname, "..", "..");
+export const TOOLS_DIR = path.join(REPO_ROOT, ".tools");
+export const PASSPHRASE = "txmail-test-passphrase";
+
+/** The CLI installed by scripts/setup.sh; throws with the fix when it is missing. */
+export async function pulumiCommand(): Promise<PulumiCommand> {
+  const bin = path.join(TOOLS_DIR, "bin", "pulumi");
+  if (!fs.existsSync(bin)) {
+    throw new Error(`no Pulumi CLI at ${bin}: run 'bash scripts/setup.sh' first`);
+  }
+  return PulumiCommand.get({ root: TOOLS_DIR });
+}
+
+export interface StackOptions {
+  /** Directory holding Pulumi.yaml and the program. */
+  programDir: string;
+  /** Stack config; `secret: true` values are encrypted with the passphrase provider. */
+  config?: ConfigMap;
+  /** Extra environment for the engine, the program and the dynamic providers. */
+  env?: Record<string, string>;
+  /** Prefix for the stack name (helps when reading logs). */
+  name?: string;
+}
+
+export interface TestStack {
+  stack: Stack;
+  stateDir: string;
+  /** Everything the engine printed during this stack's operations (for secret scans). */
+  log: () => string;
+  up(opts?: { policyPacks?: string[] }): Promise<UpResult>;
+  preview(opts?: { policyPacks?: string[]; policyPackConfigs?: string[] }): Promise<PreviewResult>;
+  refresh(): Promise<RefreshResult>;
+  destroy(): Promise<DestroyResult>;
+  /** `pulumi stack export` as text, without secrets decrypted unless asked. */
+  exportText(showSecrets?: boolean): Promise<string>;
+  /** Destroys (best effort) and removes the stack and its state directory. */
+  dispose(): Promise<void>;
+}
+
+/** Environment the engine runs with in tests: offline, local, deterministic. */
+export function engineEnv(stateDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PULUMI_BACKEND_URL: `file://${stateDir}`,
+    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_HOME: path.join(stateDir, ".pulumi-home"),
+    PATH: `${path.join(TOOLS_DIR, "bin")}:${process.env.PATH ?? ""}`,
+    ...extra,
+  };
+}
+
+export async function createTestStack(opts: StackOptions): Promise<TestStack> {
+  const pulumi = await pulumiCommand();
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-e2e-"));
+  const envVars = engineEnv(stateDir, opts.env);
+  const stackName = `${opts.name ?? "t"}-${randomBytes(4).toString("hex")}`;
+  const stack = await LocalWorkspace.createOrSelectStack(
+    { stackName, workDir: opts.programDir },
+    { pulumiCommand: pulumi, envVars, secretsProvider: "passphrase", pulumiHome: envVars.PULUMI_HOME },
+  );
+  if (opts.config) await stack.setAllConfig(opts.config);
+
+  let output = "";
+  const onOutput = (s: string) => {
+    output += s;
+    if (process.env.TXMAIL_E2E_ECHO) process.stderr.write(s);
+  };
+  return {
+    stack,
+    stateDir,
+    log: () => output,
+    up: (o) => stack.up({ onOutput, color: "never", policyPacks: o?.policyPacks }),
+    preview: (o) =>
+      stack.preview({ onOutput, color: "never", policyPacks: o?.policyPacks, policyPackConfigs: o?.policyPackConfigs }),
+    refresh: () => stack.refresh({ onOutput, color: "never" }),
+    destroy: () => stack.destroy({ onOutput, color: "never" }),
+    async exportText(showSecrets = false) {
+      const args = ["stack", "export", "--stack", stackName];
+      if (showSecrets) args.push("--show-secrets");
+      const { stdout } = await execFileAsync(pulumi.command, args, {
+        cwd: opts.programDir,
+        env: { ...process.env, ...envVars },
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      return stdout;
+    },
+    async dispose() {
+      try {
+        await stack.destroy({ color: "never" });
+        await stack.workspace.removeStack(stackName);
+      } catch {
+        // best effort: the test already reported what mattered
+      }
+      fs.rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
+}
