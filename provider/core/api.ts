@@ -1,0 +1,23 @@
+// The narrow view of the HTTP client that the generic provider needs. Keeping it an interface lets
+// the factory be unit-tested without a network and keeps provider/core free of transport details.
+import type { z } from "zod";
+
+export interface Api {
+  get<T>(path: string, schema: z.ZodType<T, unknown>): Promise<T>;
+  post<T>(
+    path: string,
+    body: unknown,
+    schema: z.ZodType<T, unknown>,
+    opts?: { idempotencyKey?: string },
+  ): Promise<{ data: T; replayed: boolean }>;
+  put<T>(path: string, body: unknown, schema: z.ZodType<T, unknown>): Promise<T>;
+  delete(path: string): Promise<void>;
+}
+
+/** Errors are classified by the client (`kind`); the provider only branches on these few. */
+export function errorKind(err: unknown): string | undefined {
+  return typeof err === "object" && err !== null && "kind" in err ? String((err as { kind: unknown }).kind) : undefined;
+}
+
+export const isNotFound = (err: unknown): boolean => errorKind(err) === "not-found";
+export const isForbidden = (err: unknown): boolean => errorKind(err) === "forbidden";

@@ -1,0 +1,276 @@
+// One generic dynamic provider, driven by a ResourceSpec. Every resource gets the same semantics:
+// - check validates inputs with the spec's zod schema (skipping values unknown at preview) and
+//   returns the canonical form, so state and diffs show what the service will store;
+// - diff compares only the inputs the program sets, against the last known service values, so
+//   drift found by refresh becomes an update and counters never become a diff;
+// - create sends a derived Idempotency-Key (see idempotencyKey.ts) and survives replays of objects
+//   that were deleted since; `adoptId` adopts an existing object instead of creating one;
+// - read keeps one-time secrets from prior state, and reports an object deleted out of band as gone;
+// - update sends only the fields that changed (the service rejects no-op updates);
+// - delete treats 404 as done.
+import { z } from "zod";
+import type { Api } from "./api";
+import { isForbidden, isNotFound } from "./api";
+import { camelToSnake, keysToCamel } from "./casing";
+import { deepEqual } from "./canonicalJson";
+import { type Connection, accountOf, resolveConnection } from "./connection";
+import { deriveIdempotencyKey } from "./idempotencyKey";
+import type { Props, ResourceSpec } from "./spec";
+import { isUnknown } from "./unknowns";
+
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+export interface Provider {
+  check(olds: Props, news: Props): Promise<{ inputs?: Props; failures?: CheckFailure[] }>;
+  diff(id: string, olds: Props, news: Props): Promise<{ changes: boolean; replaces?: string[]; deleteBeforeReplace?: boolean }>;
+  create(inputs: Props): Promise<{ id: string; outs: Props }>;
+  read(id: string, props?: Props): Promise<{ id?: string; props?: Props }>;
+  update(id: string, olds: Props, news: Props): Promise<{ outs: Props }>;
+  delete(id: string, props: Props): Promise<void>;
+}
+
+/** How many fresh idempotency keys create tries when replays describe deleted objects. */
+const MAX_GENERATIONS = 4;
+
+const Connection = z
+  .strictObject({
+    apiKey: z.string().min(1).optional(),
+    accountId: z.uuid("must be an account id (uuid)").optional(),
+    baseUrl: z.url("must be an http(s) URL").optional(),
+  })
+  .optional();
+
+const CommonInputs = z.object({
+  connection: Connection,
+  adoptId: z.string().min(1, "must not be empty").optional(),
+  __urn: z.string().min(1).optional(),
+});
+
+export function makeProvider<I extends Record<string, unknown>>(
+  spec: ResourceSpec<I>,
+  apiFor: (conn: Connection) => Api,
+): Provider {
+  const idOf = spec.idOf ?? ((r: Record<string, unknown>) => String(r.id));
+  const outputsOf = (record: Record<string, unknown>): Record<string, unknown> => {
+    const base = spec.outputsOf ? spec.outputsOf(record) : keysToCamel(record);
+    delete base.object;
+    return base;
+  };
+  /** Provider-local inputs that still matter to diff (e.g. a rotation trigger). */
+  const localFields = [...spec.replaceOn.filter((f) => !spec.apiFields.includes(f)), ...(spec.stateFields ?? [])];
+  const what = (props: Props | undefined, id?: string) => `${spec.kind}${id ? ` ${id}` : ""}${label(props)}`;
+
+  /** Wraps a call so a 403 names the scopes that would allow it. */
+  async function call<T>(op: keyof ResourceSpec<I>["scopes"], props: Props, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (isForbidden(err)) {
+        const needed = spec.scopes[op](props).join(" or ");
+        throw new Error(`${(err as Error).message} ${spec.kind} ${op} needs the scope ${needed}.`);
+      }
+      throw err;
+    }
+  }
+
+  function ctxFor(props: Props) {
+    const conn = resolveConnection(props.connection);
+    return { conn, api: apiFor(conn) };
+  }
+
+  function createBody(props: Props): Record<string, unknown> {
+    const body: Record<string, unknown> = {};
+    for (const f of spec.apiFields) if (props[f] !== undefined) body[camelToSnake(f)] = props[f];
+    return body;
+  }
+
+  function secretsFrom(created: Record<string, unknown>): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [output, field] of Object.entries(spec.createOnly ?? {})) out[output] = created[field];
+    return out;
+  }
+
+  function withoutCreateOnly(record: Record<string, unknown>): Record<string, unknown> {
+    const copy = { ...record };
+    for (const field of Object.values(spec.createOnly ?? {})) delete copy[field];
+    return copy;
+  }
+
+  async function adopt(props: Props): Promise<{ id: string; outs: Props }> {
+    const { conn, api } = ctxFor(props);
+    const adoptId = props.adoptId as string;
+    const record = await call("read", props, () => api.get(spec.itemPath(conn, props, adoptId), spec.record)).catch((err) => {
+      if (isNotFound(err)) {
+        throw new Error(`${spec.kind}: cannot adopt '${adoptId}': no such object in account ${conn.accountId}.`);
+      }
+      throw err;
+    });
+    const live = outputsOf(record);
+    const mismatched = spec.replaceOn.filter((f) => spec.apiFields.includes(f) && props[f] !== undefined && !deepEqual(live[f], props[f]));
+    if (mismatched.length > 0) {
+      throw new Error(
+        `${spec.kind}: cannot adopt '${adoptId}': ${mismatched.map((f) => `${f} is ${JSON.stringify(live[f])}, the program says ${JSON.stringify(props[f])}`).join("; ")}. ` +
+          `These fields cannot change in place; make the program match the existing object or create a new one without adoptId.`,
+      );
+    }
+    // Updatable differences converge to the program's values, as a later update would.
+    const adopted = await updateRemote({ ...props, ...live }, props, idOf(record));
+    const unknownSecrets = Object.fromEntries(Object.keys(spec.createOnly ?? {}).map((k) => [k, ""]));
+    return { id: idOf(record), outs: { ...props, ...outputsOf(adopted ?? record), ...unknownSecrets } };
+  }
+
+  async function updateRemote(
+    olds: Props,
+    news: Props,
+    id: string,
+  ): Promise<Record<string, unknown> | undefined> {
+    const { conn, api } = ctxFor(news);
+    const changed = spec.apiFields.filter((f) => news[f] !== undefined && !deepEqual(olds[f], news[f]));
+    let record: Record<string, unknown> | undefined;
+    if (changed.length > 0 && !spec.immutable) {
+      const body = Object.fromEntries(changed.map((f) => [camelToSnake(f), news[f]]));
+      record = await call("write", news, () => api.put(spec.itemPath(conn, news, id), body, spec.record));
+    }
+    if (spec.reconcile) {
+      record = await call("write", news, async () => {
+        const current = record ?? (await api.get(spec.itemPath(conn, news, id), spec.record));
+        return spec.reconcile!({ conn, api }, { ...news, id }, current, olds);
+      });
+    }
+    return record;
+  }
+
+  return {
+    async check(_olds, news) {
+      const own: Record<string, unknown> = {};
+      const unknown: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(news)) {
+        if (k === "__provider" || k in CommonInputs.shape) continue;
+        (isUnknown(v) ? unknown : own)[k] = v;
+      }
+      const failures: CheckFailure[] = [];
+      const shape = spec.inputs as unknown as z.ZodObject;
+      const mask = Object.fromEntries(Object.keys(unknown).map((k) => [k, true as const]));
+      // Values unknown at preview are checked at update time, when they are known.
+      const schema = Object.keys(mask).length > 0 ? shape.omit(mask as never) : shape;
+      const parsed = schema.safeParse(own);
+      if (!parsed.success) failures.push(...toFailures(parsed.error));
+      const common = CommonInputs.safeParse({
+        connection: isUnknown(news.connection) ? undefined : news.connection,
+        adoptId: news.adoptId,
+        __urn: news.__urn,
+      });
+      if (!common.success) failures.push(...toFailures(common.error));
+      if (failures.length > 0) return { failures };
+      const inputs: Props = { ...(parsed.data as Record<string, unknown>), ...unknown };
+      const crossField = spec.validate?.(inputs) ?? [];
+      if (crossField.length > 0) return { failures: crossField };
+      for (const k of ["connection", "adoptId", "__urn"]) if (news[k] !== undefined) (inputs as Record<string, unknown>)[k] = news[k];
+      return { inputs };
+    },
+
+    async diff(_id, olds, news) {
+      const changed: string[] = [];
+      const replaces: string[] = [];
+      for (const f of [...spec.apiFields, ...localFields]) {
+        if (news[f] === undefined) continue; // not managed by the program: the service's value stands
+        if (isUnknown(news[f]) || !deepEqual(olds[f], news[f])) {
+          changed.push(f);
+          if (spec.replaceOn.includes(f) || spec.immutable) replaces.push(f);
+        }
+      }
+      // A different account means a different object; new credentials for the same one do not.
+      const oldConn = olds.connection ?? {};
+      const newConn = news.connection ?? {};
+      if (isUnknown(newConn) || accountOf(oldConn) !== accountOf(newConn)) replaces.push("connection");
+      else if (!deepEqual(oldConn, newConn)) changed.push("connection");
+      return {
+        changes: changed.length > 0 || replaces.length > 0,
+        replaces: [...new Set(replaces)],
+        deleteBeforeReplace: replaces.length > 0 && (spec.deleteBeforeReplace?.(olds, news) ?? false),
+      };
+    },
+
+    async create(inputs) {
+      if (inputs.adoptId) return adopt(inputs);
+      if (!inputs.__urn) throw new Error(`${spec.kind}: missing resource identity; create it through the pulumi-txmail SDK classes.`);
+      const { conn, api } = ctxFor(inputs);
+      const path = spec.collectionPath(conn, inputs);
+      const body = createBody(inputs);
+      for (let generation = 0; generation < MAX_GENERATIONS; generation++) {
+        // Provider-local replace triggers (e.g. `rotation`) are part of the identity: a rotated key
+        // must not replay the creation of the key it replaces.
+        const identity = { body, local: Object.fromEntries(localFields.map((f) => [f, inputs[f]])) };
+        const idempotencyKey = deriveIdempotencyKey({ urn: inputs.__urn, accountId: conn.accountId, method: "POST", path, body: identity, generation });
+        const { data, replayed } = await call("write", inputs, () => api.post(path, body, spec.created, { idempotencyKey }));
+        const id = idOf(data);
+        if (replayed && !(await exists(api, spec.itemPath(conn, inputs, id)))) {
+          // The service replayed the creation of an object deleted since (same URN and inputs
+          // within the 24 h record lifetime): move to the next derived key.
+          continue;
+        }
+        let record = withoutCreateOnly(data);
+        if (spec.reconcile) record = await call("write", inputs, () => spec.reconcile!({ conn, api }, { ...inputs, id }, record));
+        return { id, outs: { ...inputs, ...outputsOf(record), ...secretsFrom(data) } };
+      }
+      throw new Error(`${spec.kind}: the service keeps replaying creations of deleted objects; giving up after ${MAX_GENERATIONS} keys.`);
+    },
+
+    async read(id, props = {}) {
+      const { conn, api } = ctxFor(props);
+      let record: Record<string, unknown>;
+      try {
+        record = await call("read", props, () => api.get(spec.itemPath(conn, props, id), spec.record));
+      } catch (err) {
+        if (isNotFound(err)) return { id: "" }; // deleted out of band: gone from state, re-created by the next up
+        throw err;
+      }
+      const kept = Object.fromEntries(Object.keys(spec.createOnly ?? {}).map((k) => [k, props[k] ?? ""]));
+      return { id, props: { ...props, ...outputsOf(record), ...kept } };
+    },
+
+    async update(id, olds, news) {
+      const record = await updateRemote(olds, news, id);
+      const kept = Object.fromEntries(Object.keys(spec.createOnly ?? {}).map((k) => [k, olds[k] ?? ""]));
+      return { outs: { ...olds, ...news, ...(record ? outputsOf(record) : {}), ...kept } };
+    },
+
+    async delete(id, props) {
+      const { conn, api } = ctxFor(props);
+      try {
+        await call("delete", props, () => api.delete(spec.itemPath(conn, props, id)));
+      } catch (err) {
+        if (!isNotFound(err)) throw new Error(`${what(props, id)}: ${(err as Error).message}`);
+      }
+    },
+  };
+}
+
+async function exists(api: Api, path: string): Promise<boolean> {
+  try {
+    await api.get(path, z.object({}));
+    return true;
+  } catch (err) {
+    if (isNotFound(err)) return false;
+    throw err;
+  }
+}
+
+function label(props: Props | undefined): string {
+  const name = props?.name ?? props?.label ?? props?.domain;
+  return typeof name === "string" ? ` '${name}'` : "";
+}
+
+/** Zod issues → engine check failures naming the input (with its index path) and the rule. */
+export function toFailures(error: z.ZodError): CheckFailure[] {
+  return error.issues.map((issue) => {
+    const property = issue.path.reduce<string>(
+      (acc, seg) => (typeof seg === "number" ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)),
+      "",
+    );
+    return { property: property || "(inputs)", reason: `${property || "inputs"}: ${issue.message}` };
+  });
+}

@@ -1,0 +1,61 @@
+// The short declaration each resource file makes; provider/core/factory.ts turns it into a full
+// dynamic provider (check, diff, create, read, update, delete, adoption).
+import type { z } from "zod";
+import type { Api } from "./api";
+import type { Connection } from "./connection";
+
+/** Inputs every resource accepts besides its own (added by the factory). */
+export interface CommonInputs {
+  /** Per-resource credentials/account override (a Pulumi secret). */
+  connection?: { apiKey?: string; accountId?: string; baseUrl?: string };
+  /** Adopt the existing object with this id (or name, for domains) instead of creating one. */
+  adoptId?: string;
+  /** Resource identity for idempotency keys, set by the SDK class (the URN). */
+  __urn?: string;
+}
+
+/** State of a resource as the factory stores it: canonical inputs plus the record's outputs. */
+export type Props = Record<string, unknown> & CommonInputs;
+
+/** What an API call needs, resolved for one resource. */
+export interface Ctx {
+  api: Api;
+  conn: Connection;
+}
+
+export interface ResourceSpec<I extends Record<string, unknown>> {
+  /** Type name: the token is `pulumi-nodejs:dynamic/txmail:<kind>`. */
+  kind: string;
+  /** Zod schema of the resource's own inputs (camelCase); its output is the canonical form. */
+  inputs: z.ZodType<I, unknown>;
+  /** Inputs the API receives (camelCase names of API fields); others are provider-local. */
+  apiFields: readonly (keyof I & string)[];
+  /** Inputs compared by diff that are applied by `reconcile` rather than the update body. */
+  stateFields?: readonly (keyof I & string)[];
+  /** Cross-field rules check applies after the schema (kept out of the schema so fields stay omittable). */
+  validate?(props: Props): { property: string; reason: string }[];
+  /** Inputs whose change forces a replacement. */
+  replaceOn: readonly (keyof I & string)[];
+  /** Delete the old object before creating its replacement (e.g. a name the service keeps unique). */
+  deleteBeforeReplace?: (olds: Props, news: Props) => boolean;
+  /** Outputs the service returns only at creation (secrets); kept from prior state on read. */
+  createOnly?: Record<string, string>;
+  /** The API record schema (get/update responses) and the creation response schema. */
+  record: z.ZodType<Record<string, unknown>, unknown>;
+  created: z.ZodType<Record<string, unknown>, unknown>;
+  /** Paths. `props` are the canonical inputs (plus outputs when known). */
+  collectionPath(conn: Connection, props: Props): string;
+  itemPath(conn: Connection, props: Props, id: string): string;
+  /** The Pulumi id of a record (its uuid unless said otherwise). */
+  idOf?(record: Record<string, unknown>): string;
+  /** Scopes that allow each operation, named in 403 errors. */
+  scopes: { read: (p: Props) => string[]; write: (p: Props) => string[]; delete: (p: Props) => string[] };
+  /** The service has no update endpoint: every change replaces. */
+  immutable?: boolean;
+  /** Extra work after the object exists or changed (e.g. suspend a sub account); returns the record. */
+  reconcile?(ctx: Ctx, props: Props, record: Record<string, unknown>, olds?: Props): Promise<Record<string, unknown>>;
+  /** Inputs the service reports back differently and must not be compared (besides createOnly). */
+  outputsOf?(record: Record<string, unknown>): Record<string, unknown>;
+  /** Update method; defaults to PUT. */
+  updateMethod?: "PUT";
+}

@@ -1,0 +1,207 @@
+// The generic provider's semantics, against an in-memory fake of the API (no network): check
+// failures name the input and the rule, diff separates replacements from updates, create survives
+// replays of deleted objects, read keeps one-time secrets and reports deleted objects as gone.
+import { z } from "zod";
+import type { Api } from "../../../provider/core/api";
+import { makeProvider } from "../../../provider/core/factory";
+import type { ResourceSpec } from "../../../provider/core/spec";
+import { UNKNOWN } from "../../../provider/core/unknowns";
+
+const ACCOUNT = "11111111-1111-4111-8111-111111111111";
+
+class NotFound extends Error {
+  readonly kind = "not-found";
+}
+
+/** A fake service storing widgets, with an idempotency table like the real one. */
+class FakeApi implements Api {
+  records = new Map<string, Record<string, unknown>>();
+  replays = new Map<string, Record<string, unknown>>();
+  calls: string[] = [];
+  private seq = 0;
+
+  async get<T>(path: string, schema: z.ZodType<T, unknown>): Promise<T> {
+    this.calls.push(`GET ${path}`);
+    const r = this.records.get(path.split("/").pop()!);
+    if (!r) throw new NotFound("not found");
+    return schema.parse(r);
+  }
+  async post<T>(path: string, body: unknown, schema: z.ZodType<T, unknown>, opts?: { idempotencyKey?: string }) {
+    this.calls.push(`POST ${path}`);
+    const stored = opts?.idempotencyKey ? this.replays.get(opts.idempotencyKey) : undefined;
+    if (stored) return { data: schema.parse(stored), replayed: true };
+    const id = `w${++this.seq}`;
+    const record = { id, color: "red", ...(body as object), secret: `s3cret-${id}`, hits: 0 };
+    this.records.set(id, record);
+    if (opts?.idempotencyKey) this.replays.set(opts.idempotencyKey, record);
+    return { data: schema.parse(record), replayed: false };
+  }
+  async put<T>(path: string, body: unknown, schema: z.ZodType<T, unknown>): Promise<T> {
+    this.calls.push(`PUT ${path} ${JSON.stringify(body)}`);
+    const id = path.split("/").pop()!;
+    const r = this.records.get(id);
+    if (!r) throw new NotFound("not found");
+    Object.assign(r, body);
+    return schema.parse(r);
+  }
+  async delete(path: string): Promise<void> {
+    this.calls.push(`DELETE ${path}`);
+    if (!this.records.delete(path.split("/").pop()!)) throw new NotFound("not found");
+  }
+}
+
+const Widget = z.object({ id: z.string(), name: z.string(), size: z.number(), color: z.string(), hits: z.number() });
+const inputs = z.object({
+  name: z.string().min(1, "must not be empty"),
+  size: z.number().int().min(1, "must be at least 1"),
+  color: z.enum(["red", "blue"]).optional(),
+  rotation: z.string().optional(),
+});
+
+const spec: ResourceSpec<z.infer<typeof inputs>> = {
+  kind: "Widget",
+  inputs,
+  apiFields: ["name", "size", "color"],
+  replaceOn: ["color", "rotation"],
+  createOnly: { secret: "secret" },
+  record: Widget,
+  created: Widget.extend({ secret: z.string() }),
+  collectionPath: () => "/widgets",
+  itemPath: (_c, _p, id) => `/widgets/${id}`,
+  scopes: { read: () => ["widgets:read"], write: () => ["widgets:write"], delete: () => ["widgets:delete"] },
+};
+
+function setup() {
+  process.env.TXMAIL_API_KEY = "test-sk-key";
+  process.env.TXMAIL_ACCOUNT_ID = ACCOUNT;
+  const api = new FakeApi();
+  return { api, provider: makeProvider(spec, () => api) };
+}
+
+const urn = "urn:pulumi:dev::p::pulumi-nodejs:dynamic/txmail:Widget::w";
+
+describe("check", () => {
+  it("names every invalid input and its rule", async () => {
+    const { provider } = setup();
+    const r = await provider.check({}, { name: "", size: 0, __urn: urn });
+    expect(r.failures).toEqual([
+      { property: "name", reason: "name: must not be empty" },
+      { property: "size", reason: "size: must be at least 1" },
+    ]);
+  });
+
+  it("skips values unknown at preview and keeps them", async () => {
+    const { provider } = setup();
+    const r = await provider.check({}, { name: UNKNOWN, size: 2, __urn: urn });
+    expect(r.failures).toBeUndefined();
+    expect(r.inputs).toMatchObject({ name: UNKNOWN, size: 2 });
+  });
+
+  it("rejects a malformed connection override", async () => {
+    const { provider } = setup();
+    const r = await provider.check({}, { name: "a", size: 1, connection: { accountId: "nope" } });
+    expect(r.failures?.[0].property).toBe("connection.accountId");
+  });
+});
+
+describe("diff", () => {
+  const olds = { name: "a", size: 1, color: "red", hits: 5, __urn: urn };
+
+  it("reports no change when only counters moved", async () => {
+    const { provider } = setup();
+    expect(await provider.diff("w1", { ...olds, hits: 99 }, { name: "a", size: 1, color: "red", __urn: urn })).toMatchObject({
+      changes: false,
+      replaces: [],
+    });
+  });
+
+  it("updates in place for updatable fields and replaces for replace triggers", async () => {
+    const { provider } = setup();
+    expect(await provider.diff("w1", olds, { name: "b", size: 1, color: "red" })).toMatchObject({ changes: true, replaces: [] });
+    expect(await provider.diff("w1", olds, { name: "a", size: 1, color: "blue" })).toMatchObject({ replaces: ["color"] });
+    expect(await provider.diff("w1", olds, { name: "a", size: 1, color: "red", rotation: "2026-11" })).toMatchObject({
+      replaces: ["rotation"],
+    });
+  });
+
+  it("treats an unknown value as a change and a new account as a replacement", async () => {
+    const { provider } = setup();
+    expect(await provider.diff("w1", olds, { name: UNKNOWN, size: 1 })).toMatchObject({ changes: true });
+    const same = await provider.diff("w1", olds, { name: "a", size: 1, connection: { accountId: ACCOUNT } });
+    expect(same.replaces).not.toContain("connection");
+    const other = "22222222-2222-4222-8222-222222222222";
+    const moved = await provider.diff("w1", olds, { name: "a", size: 1, connection: { accountId: other } });
+    expect(moved.replaces).toContain("connection");
+  });
+
+  it("leaves fields the program does not set to the service", async () => {
+    const { provider } = setup();
+    expect((await provider.diff("w1", olds, { name: "a", size: 1 })).changes).toBe(false);
+  });
+});
+
+describe("create, read, update, delete", () => {
+  it("creates once: a second create of the same resource is a replay, not a duplicate", async () => {
+    const { api, provider } = setup();
+    const first = await provider.create({ name: "a", size: 1, __urn: urn });
+    const again = await provider.create({ name: "a", size: 1, __urn: urn });
+    expect(again.id).toBe(first.id);
+    expect(api.records.size).toBe(1);
+    expect(first.outs.secret).toBe(`s3cret-${first.id}`);
+  });
+
+  it("moves to a fresh key when the replayed object was deleted since", async () => {
+    const { api, provider } = setup();
+    const first = await provider.create({ name: "a", size: 1, __urn: urn });
+    await provider.delete(first.id, first.outs);
+    const second = await provider.create({ name: "a", size: 1, __urn: urn });
+    expect(second.id).not.toBe(first.id);
+    expect(api.records.size).toBe(1);
+  });
+
+  it("creates a new object for a rotation while the old one still exists", async () => {
+    const { api, provider } = setup();
+    const first = await provider.create({ name: "a", size: 1, __urn: urn });
+    const rotated = await provider.create({ name: "a", size: 1, rotation: "2026-11", __urn: urn });
+    expect(rotated.id).not.toBe(first.id);
+    expect(api.records.size).toBe(2);
+  });
+
+  it("keeps one-time secrets on read and reports an object deleted out of band as gone", async () => {
+    const { api, provider } = setup();
+    const { id, outs } = await provider.create({ name: "a", size: 1, __urn: urn });
+    api.records.get(id)!.name = "changed out of band";
+    const read = await provider.read(id, outs);
+    expect(read.props).toMatchObject({ name: "changed out of band", secret: outs.secret });
+    api.records.delete(id);
+    expect(await provider.read(id, outs)).toEqual({ id: "" });
+  });
+
+  it("sends only changed fields and skips no-op updates", async () => {
+    const { api, provider } = setup();
+    const { id, outs } = await provider.create({ name: "a", size: 1, __urn: urn });
+    await provider.update(id, outs, { ...outs, name: "b" });
+    expect(api.calls.at(-1)).toBe(`PUT /widgets/${id} {"name":"b"}`);
+    const before = api.calls.length;
+    const same = await provider.update(id, { ...outs, name: "b" }, { ...outs, name: "b" });
+    expect(api.calls.length).toBe(before);
+    expect(same.outs.secret).toBe(outs.secret);
+  });
+
+  it("treats a delete of an object already gone as done", async () => {
+    const { provider } = setup();
+    await expect(provider.delete("w404", {})).resolves.toBeUndefined();
+  });
+
+  it("adopts an existing object by id, converging updatable fields", async () => {
+    const { api, provider } = setup();
+    const existing = await provider.create({ name: "old", size: 3, color: "red", __urn: "urn:other" });
+    const adopted = await provider.create({ name: "new", size: 3, color: "red", adoptId: existing.id, __urn: urn });
+    expect(adopted.id).toBe(existing.id);
+    expect(api.records.get(existing.id)!.name).toBe("new");
+    expect(adopted.outs.secret).toBe("");
+    await expect(provider.create({ name: "x", size: 3, color: "blue", adoptId: existing.id, __urn: urn })).rejects.toThrow(
+      /color is "red", the program says "blue"/,
+    );
+  });
+});
