@@ -10,6 +10,9 @@ bash "$root/scripts/setup.sh" || exit 1
 source "$root/.tools/env"
 cd "$root"
 
+# ts-jest transpiles files one by one (isolatedModules); type-check the tests as a whole here.
+node node_modules/typescript/bin/tsc -p test/tsconfig.json || { echo "0 passed, 1 failed"; exit 1; }
+
 results="$(mktemp -t txmail-jest-XXXXXX.json)"
 trap 'rm -f "$results"' EXIT
 node node_modules/jest/bin/jest.js --ci --maxWorkers=2 --json --outputFile="$results" "$@"

@@ -8,6 +8,7 @@
 // - read keeps one-time secrets from prior state, and reports an object deleted out of band as gone;
 // - update sends only the fields that changed (the service rejects no-op updates);
 // - delete treats 404 as done.
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { Api } from "./api";
 import { isForbidden, isNotFound } from "./api";
@@ -61,6 +62,13 @@ export function makeProvider<I extends Record<string, unknown>>(
   };
   /** Provider-local inputs that still matter to diff (e.g. a rotation trigger). */
   const localFields = [...spec.replaceOn.filter((f) => !spec.apiFields.includes(f)), ...(spec.stateFields ?? [])];
+  const writeOnly = new Set<string>(spec.writeOnly ?? []);
+  /** What state keeps of the inputs: write-only secrets only as digests. */
+  const stored = (props: Props): Props => {
+    const copy: Props = { ...props };
+    for (const f of writeOnly) if (copy[f] !== undefined) copy[f] = digest(copy[f]);
+    return copy;
+  };
   const what = (props: Props | undefined, id?: string) => `${spec.kind}${id ? ` ${id}` : ""}${label(props)}`;
 
   /** Wraps a call so a 403 names the scopes that would allow it. */
@@ -119,7 +127,7 @@ export function makeProvider<I extends Record<string, unknown>>(
     // Updatable differences converge to the program's values, as a later update would.
     const adopted = await updateRemote({ ...props, ...live }, props, idOf(record));
     const unknownSecrets = Object.fromEntries(Object.keys(spec.createOnly ?? {}).map((k) => [k, ""]));
-    return { id: idOf(record), outs: { ...props, ...outputsOf(adopted ?? record), ...unknownSecrets } };
+    return { id: idOf(record), outs: { ...stored(props), ...outputsOf(adopted ?? record), ...unknownSecrets } };
   }
 
   async function updateRemote(
@@ -128,7 +136,7 @@ export function makeProvider<I extends Record<string, unknown>>(
     id: string,
   ): Promise<Record<string, unknown> | undefined> {
     const { conn, api } = ctxFor(news);
-    const changed = spec.apiFields.filter((f) => news[f] !== undefined && !deepEqual(olds[f], news[f]));
+    const changed = spec.apiFields.filter((f) => !writeOnly.has(f) && news[f] !== undefined && !deepEqual(olds[f], news[f]));
     let record: Record<string, unknown> | undefined;
     if (changed.length > 0 && !spec.immutable) {
       const body = Object.fromEntries(changed.map((f) => [camelToSnake(f), news[f]]));
@@ -177,7 +185,8 @@ export function makeProvider<I extends Record<string, unknown>>(
       const replaces: string[] = [];
       for (const f of [...spec.apiFields, ...localFields]) {
         if (news[f] === undefined) continue; // not managed by the program: the service's value stands
-        if (isUnknown(news[f]) || !deepEqual(olds[f], news[f])) {
+        const next = writeOnly.has(f) ? digest(news[f]) : news[f];
+        if (isUnknown(news[f]) || !deepEqual(olds[f], next)) {
           changed.push(f);
           if (spec.replaceOn.includes(f) || spec.immutable) replaces.push(f);
         }
@@ -214,7 +223,7 @@ export function makeProvider<I extends Record<string, unknown>>(
         }
         let record = withoutCreateOnly(data);
         if (spec.reconcile) record = await call("write", inputs, () => spec.reconcile!({ conn, api }, { ...inputs, id }, record));
-        return { id, outs: { ...inputs, ...outputsOf(record), ...secretsFrom(data) } };
+        return { id, outs: { ...stored(inputs), ...outputsOf(record), ...secretsFrom(data) } };
       }
       throw new Error(`${spec.kind}: the service keeps replaying creations of deleted objects; giving up after ${MAX_GENERATIONS} keys.`);
     },
@@ -235,7 +244,7 @@ export function makeProvider<I extends Record<string, unknown>>(
     async update(id, olds, news) {
       const record = await updateRemote(olds, news, id);
       const kept = Object.fromEntries(Object.keys(spec.createOnly ?? {}).map((k) => [k, olds[k] ?? ""]));
-      return { outs: { ...olds, ...news, ...(record ? outputsOf(record) : {}), ...kept } };
+      return { outs: { ...olds, ...stored(news), ...(record ? outputsOf(record) : {}), ...kept } };
     },
 
     async delete(id, props) {
@@ -257,6 +266,12 @@ async function exists(api: Api, path: string): Promise<boolean> {
     if (isNotFound(err)) return false;
     throw err;
   }
+}
+
+/** A stable digest for write-only values: enough to notice a change, useless to an attacker. */
+function digest(value: unknown): unknown {
+  if (value === undefined || isUnknown(value)) return value;
+  return `sha256:${createHash("sha256").update(String(value)).digest("hex")}`;
 }
 
 function label(props: Props | undefined): string {

@@ -38,6 +38,11 @@ export interface ResourceSpec<I extends Record<string, unknown>> {
   replaceOn: readonly (keyof I & string)[];
   /** Delete the old object before creating its replacement (e.g. a name the service keeps unique). */
   deleteBeforeReplace?: (olds: Props, news: Props) => boolean;
+  /**
+   * Write-only secret inputs (e.g. a DKIM private key): sent at creation, never returned. State keeps
+   * only a digest under the same name, which is what diff compares.
+   */
+  writeOnly?: readonly (keyof I & string)[];
   /** Outputs the service returns only at creation (secrets); kept from prior state on read. */
   createOnly?: Record<string, string>;
   /** The API record schema (get/update responses) and the creation response schema. */

@@ -1,0 +1,45 @@
+// Progress lines shown by `pulumi up` while a provider works (a domain verification wait, many
+// tenants). A dynamic provider process is started with the engine's address as its first argument
+// but @pulumi/pulumi does not connect its log to it there, so this sends the engine's Log RPC
+// directly, with the resource's URN so the line appears under that resource.
+import * as path from "node:path";
+
+interface EngineClient {
+  log(req: unknown, cb: (err: unknown) => void): void;
+}
+
+let client: EngineClient | null | undefined;
+
+function engine(): EngineClient | null {
+  if (client !== undefined) return client;
+  const addr = process.argv[2];
+  client = null;
+  if (!addr || !/^[\w.-]+:\d+$/.test(addr)) return client;
+  try {
+    // Resolve gRPC and the engine proto from @pulumi/pulumi's own dependencies.
+    const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
+    const grpc = require(require.resolve("@grpc/grpc-js", { paths: [pulumiDir] }));
+    const rpc = require(path.join(pulumiDir, "proto", "engine_grpc_pb"));
+    client = new rpc.EngineClient(addr, grpc.credentials.createInsecure()) as EngineClient;
+  } catch {
+    client = null;
+  }
+  return client;
+}
+
+/** Logs an info line for the resource `urn` (or the stack when absent); never throws. */
+export function progress(message: string, urn?: unknown): void {
+  const c = engine();
+  if (!c) {
+    process.stderr.write(`txmail: ${message}\n`);
+    return;
+  }
+  const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
+  const proto = require(path.join(pulumiDir, "proto", "engine_pb"));
+  const req = new proto.LogRequest();
+  req.setSeverity(proto.LogSeverity.INFO);
+  req.setMessage(message);
+  req.setUrn(typeof urn === "string" ? urn : "");
+  req.setEphemeral(false);
+  c.log(req, () => undefined);
+}

@@ -1,0 +1,23 @@
+// Account API keys. `secretKey` exists only in the creation response: it is kept from state on
+// every later read, and `rotation` replaces the key create-before-delete so a tenant is never left
+// without a working key.
+import { z } from "zod";
+import { ApiKey, ApiKeyWithSecret, paths } from "../api";
+import type { ResourceSpec } from "../core/spec";
+import { AllowList, KeyLabel, Rotation, Scopes, keyOutputs } from "./fields";
+
+const inputs = z.object({ label: KeyLabel, scopes: Scopes, ipAllowList: AllowList, rotation: Rotation });
+
+export const apiKey: ResourceSpec<z.infer<typeof inputs>> = {
+  kind: "ApiKey",
+  inputs,
+  apiFields: ["label", "scopes", "ipAllowList"],
+  replaceOn: ["rotation"],
+  createOnly: { secretKey: "secret_key" },
+  record: ApiKey,
+  created: ApiKeyWithSecret,
+  collectionPath: (c) => paths.apiKeys(c.accountId),
+  itemPath: (c, _p, id) => paths.apiKey(c.accountId, id),
+  scopes: { read: () => ["api-keys:read"], write: () => ["api-keys:write"], delete: () => ["api-keys:delete"] },
+  outputsOf: keyOutputs,
+};

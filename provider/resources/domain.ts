@@ -1,0 +1,100 @@
+// Sending domains, addressed by name in paths. The DKIM private key is write-only (state keeps a
+// digest). Outputs the DNS records to publish, ready to feed a DNS provider. Optionally waits,
+// bounded, until the service sees valid DNS (check-dns answers from a 60 s cache).
+import { z } from "zod";
+import { CreateDomain, Domain, paths } from "../api";
+import type { Ctx, Props, ResourceSpec } from "../core/spec";
+import { keysToCamel } from "../core/casing";
+import { progress } from "../core/progress";
+
+const inputs = z.object({
+  domain: CreateDomain.shape.domain.transform((d) => d.toLowerCase()),
+  dkimPrivateKey: z
+    .string()
+    .regex(/-----BEGIN (RSA )?PRIVATE KEY-----/, "must be a PEM-encoded RSA private key")
+    .optional(),
+  trackingSubdomain: CreateDomain.shape.tracking_subdomain,
+  returnPathSubdomain: CreateDomain.shape.return_path_subdomain,
+  subscriptionSubdomain: CreateDomain.shape.subscription_subdomain,
+  mediaSubdomain: CreateDomain.shape.media_subdomain,
+  dkimRotationIntervalDays: CreateDomain.shape.dkim_rotation_interval_days,
+  dkimSelector: CreateDomain.shape.dkim_selector,
+  /** Wait until DNS is valid: seconds to wait at most (0 or unset: do not wait). */
+  waitForVerificationSeconds: z.number().int().min(0).max(3600).optional(),
+});
+
+const WAIT_INTERVAL_MS = Number(process.env.TXMAIL_DNS_POLL_MS ?? 10_000);
+
+export const domain: ResourceSpec<z.infer<typeof inputs>> = {
+  kind: "Domain",
+  inputs,
+  apiFields: [
+    "domain",
+    "dkimPrivateKey",
+    "trackingSubdomain",
+    "returnPathSubdomain",
+    "subscriptionSubdomain",
+    "mediaSubdomain",
+    "dkimRotationIntervalDays",
+    "dkimSelector",
+  ],
+  replaceOn: ["domain", "dkimPrivateKey"],
+  writeOnly: ["dkimPrivateKey"],
+  // The service keeps domain names unique per account: a replacement under the same name (a new
+  // DKIM key) must delete the old domain first.
+  deleteBeforeReplace: (olds, news) => olds.domain === news.domain,
+  record: Domain,
+  created: Domain,
+  collectionPath: (c) => paths.domains(c.accountId),
+  itemPath: (c, p, id) => paths.domain(c.accountId, String(p.domain ?? id)),
+  scopes: {
+    read: () => ["domains:read"],
+    write: () => ["domains:write"],
+    delete: (p) => ["domains:delete:all", `domains:delete:${String(p.domain)}`],
+  },
+  outputsOf: (r) => {
+    const out = keysToCamel(r);
+    out.dnsRecords = (r.dns_records as Array<Record<string, unknown>>).map((d) => ({
+      type: d.type,
+      host: d.host,
+      value: d.content,
+      required: d.required,
+      propagated: d.propagated,
+      ...(d.label !== undefined ? { label: d.label } : {}),
+    }));
+    return out;
+  },
+  async reconcile(ctx, props, record) {
+    const waitSeconds = Number(props.waitForVerificationSeconds ?? 0);
+    if (waitSeconds <= 0 || record.dns_valid === true) return record;
+    return waitForDns(ctx, props, record, waitSeconds * 1000);
+  },
+};
+
+async function waitForDns(
+  { api, conn }: Ctx,
+  props: Props,
+  record: Record<string, unknown>,
+  budgetMs: number,
+): Promise<Record<string, unknown>> {
+  const name = String(props.domain);
+  const deadline = Date.now() + budgetMs;
+  let current = record;
+  for (let attempt = 1; Date.now() < deadline; attempt++) {
+    const { data } = await api.post(paths.domainCheckDns(conn.accountId, name), undefined, Domain);
+    current = data;
+    if (current.dns_valid === true) {
+      progress(`domain ${name}: DNS verified after ${attempt} check(s)`, props.__urn);
+      return current;
+    }
+    const pending = (current.dns_records as Array<{ host: string; propagated: boolean; required: boolean }>)
+      .filter((d) => d.required && !d.propagated)
+      .map((d) => d.host);
+    progress(`domain ${name}: waiting for DNS (${pending.length} record(s) not propagated: ${pending.join(", ")})`, props.__urn);
+    await new Promise((r) => setTimeout(r, Math.min(WAIT_INTERVAL_MS, Math.max(0, deadline - Date.now()))));
+  }
+  throw new Error(
+    `domain ${name}: DNS not verified within ${Math.round(budgetMs / 1000)} s. Publish the records in the ` +
+      `dnsRecords output, then run pulumi up again (or lower waitForVerificationSeconds to 0 to not wait).`,
+  );
+}

@@ -1,0 +1,33 @@
+// SMTP credentials. The service has no update endpoint, so every change replaces the credential,
+// create-before-delete (a sender switches to the new password while the old one still works).
+import { z } from "zod";
+import { Hostname, Name, SmtpCredential, SmtpCredentialWithPassword, paths } from "../api";
+import type { ResourceSpec } from "../core/spec";
+import { scopedDomains } from "./fields";
+import { domainScopes } from "./webhook";
+
+const inputs = z.object({
+  name: Name,
+  sandbox: z.boolean().default(false),
+  scope: z.enum(["global", "scoped"]).default("global"),
+  domains: z.array(Hostname).default([]),
+});
+
+export const smtpCredential: ResourceSpec<z.infer<typeof inputs>> = {
+  kind: "SmtpCredential",
+  inputs,
+  apiFields: ["name", "sandbox", "scope", "domains"],
+  replaceOn: ["name", "sandbox", "scope", "domains"],
+  immutable: true,
+  createOnly: { password: "password" },
+  validate: scopedDomains,
+  record: SmtpCredential,
+  created: SmtpCredentialWithPassword,
+  collectionPath: (c) => paths.smtpCredentials(c.accountId),
+  itemPath: (c, _p, id) => paths.smtpCredential(c.accountId, id),
+  scopes: {
+    read: (p) => ["smtp-credentials:read:all", ...domainScopes("smtp-credentials:read", p)],
+    write: (p) => ["smtp-credentials:write:all", ...domainScopes("smtp-credentials:write", p)],
+    delete: (p) => ["smtp-credentials:delete:all", ...domainScopes("smtp-credentials:delete", p)],
+  },
+};

@@ -1,0 +1,47 @@
+// Sub accounts. `suspended` drives the suspend/unsuspend endpoints (the service requires a reason);
+// delete is the service's soft delete, and a sub account already gone counts as deleted.
+import { z } from "zod";
+import { CreateSubAccount, SubAccount, paths } from "../api";
+import { keysToCamel } from "../core/casing";
+import type { ResourceSpec } from "../core/spec";
+
+const inputs = z.object({
+  name: CreateSubAccount.shape.name,
+  website: CreateSubAccount.shape.website,
+  monthlyCredit: z.number().int().min(0).max(1_000_000_000).optional(),
+  suspended: z.boolean().default(false),
+  suspensionReason: z.string().min(1).max(500).optional(),
+});
+
+export const subAccount: ResourceSpec<z.infer<typeof inputs>> = {
+  kind: "SubAccount",
+  inputs,
+  apiFields: ["name", "website", "monthlyCredit"],
+  stateFields: ["suspended"],
+  replaceOn: [],
+  record: SubAccount,
+  created: SubAccount,
+  collectionPath: (c) => paths.subAccounts(c.accountId),
+  itemPath: (c, _p, id) => paths.subAccount(c.accountId, id),
+  scopes: {
+    read: () => ["sub-accounts:read"],
+    // suspend/unsuspend (driven by `suspended`) need sub-accounts:suspend instead.
+    write: () => ["sub-accounts:write", "sub-accounts:suspend"],
+    delete: () => ["sub-accounts:delete"],
+  },
+  validate: (p) =>
+    p.suspended === true && !p.suspensionReason
+      ? [{ property: "suspensionReason", reason: "suspensionReason: required when suspended is true (the service asks for a reason)" }]
+      : [],
+  outputsOf: (r) => ({ ...keysToCamel(r), suspended: r.status === "suspended" }),
+  async reconcile({ api, conn }, props, record) {
+    const id = String(record.id);
+    if (props.suspended === true && record.status === "active") {
+      return api.post(paths.subAccountSuspend(conn.accountId, id), { reason: props.suspensionReason }, SubAccount).then((r) => r.data);
+    }
+    if (props.suspended === false && record.status === "suspended") {
+      return api.post(paths.subAccountUnsuspend(conn.accountId, id), undefined, SubAccount).then((r) => r.data);
+    }
+    return record;
+  },
+};

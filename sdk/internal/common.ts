@@ -1,0 +1,44 @@
+// Inputs and options every txmail resource shares.
+import * as pulumi from "@pulumi/pulumi";
+
+/** Credentials for one resource, overriding the `txmail:*` config (for stacks that manage several accounts). */
+export interface ConnectionArgs {
+  /** API key to use for this resource. Stored as a Pulumi secret. */
+  apiKey?: pulumi.Input<string>;
+  /** Account the resource belongs to (a sub account's id when using that sub account's key). */
+  accountId?: pulumi.Input<string>;
+  /** Service base URL, e.g. the local emulator's. */
+  baseUrl?: pulumi.Input<string>;
+}
+
+export interface CommonArgs {
+  /** Per-resource credentials; defaults to the `txmail:*` stack config, then TXMAIL_* env vars. */
+  connection?: pulumi.Input<ConnectionArgs>;
+  /**
+   * Adopt the existing object with this id (a domain: its name) instead of creating one. Fields that
+   * cannot change in place must match the program; the others are updated to the program's values.
+   * (`pulumi import` cannot import dynamic resources: pulumi/pulumi#16175.)
+   */
+  adoptId?: pulumi.Input<string>;
+}
+
+export const typeToken = (kind: string) => `pulumi-nodejs:dynamic/txmail:${kind}`;
+
+/** Props every resource sends to its provider besides its own. */
+export function commonProps(name: string, kind: string, args: CommonArgs, opts: pulumi.CustomResourceOptions | undefined) {
+  return {
+    // The connection carries an API key: always a secret in state, whatever the program passed.
+    connection: args.connection === undefined ? undefined : pulumi.secret(args.connection),
+    adoptId: args.adoptId,
+    // Identity for stable idempotency keys: the URN this resource will have.
+    __urn: pulumi.createUrn(name, typeToken(kind), opts?.parent),
+  };
+}
+
+/** Marks provider-created outputs (one-time secrets) as secrets, on top of the caller's options. */
+export function withSecretOutputs(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secretOutputs: string[],
+): pulumi.CustomResourceOptions {
+  return { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secretOutputs] };
+}

@@ -1,0 +1,47 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { ApiKeyArgs } from "./apiKey";
+import { commonProps, withSecretOutputs } from "./internal/common";
+import { dynamicProvider } from "./internal/dynamicProvider";
+
+export interface SubAccountApiKeyArgs extends ApiKeyArgs {
+  /** The sub account the key authenticates as. Changing it replaces the key. */
+  subAccountId: pulumi.Input<string>;
+}
+
+/**
+ * An API key that authenticates as a sub account, created with the parent's credentials (the
+ * sub account's own keys cannot manage these). Use its `secretKey` as the tenant's bootstrap key.
+ */
+export class SubAccountApiKey extends pulumi.dynamic.Resource {
+  declare readonly subAccountId: pulumi.Output<string>;
+  declare readonly label: pulumi.Output<string>;
+  declare readonly scopes: pulumi.Output<string[]>;
+  declare readonly ipAllowList: pulumi.Output<string[]>;
+  /** The key itself (a Pulumi secret). Empty for an adopted key: its secret cannot be retrieved. */
+  declare readonly secretKey: pulumi.Output<string>;
+  declare readonly publicKey: pulumi.Output<string>;
+  declare readonly createdAt: pulumi.Output<string>;
+  declare readonly lastUsedAt: pulumi.Output<string | null>;
+
+  constructor(name: string, args: SubAccountApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      dynamicProvider("SubAccountApiKey"),
+      name,
+      {
+        ...commonProps(name, "SubAccountApiKey", args, opts),
+        subAccountId: args.subAccountId,
+        label: args.label,
+        scopes: args.scopes,
+        ipAllowList: args.ipAllowList,
+        rotation: args.rotation,
+        secretKey: undefined,
+        publicKey: undefined,
+        createdAt: undefined,
+        lastUsedAt: undefined,
+      },
+      withSecretOutputs(opts, ["secretKey"]),
+      "txmail",
+      "SubAccountApiKey",
+    );
+  }
+}

@@ -1,0 +1,51 @@
+import * as path from "node:path";
+import { loadTenantsFile, parseTenants, tenantArgs } from "../../../sdk/tenantsFile";
+
+describe("tenants file", () => {
+  it("loads the example file shipped with the repository", () => {
+    const f = loadTenantsFile(path.join(__dirname, "../../../examples/tenants-from-yaml/tenants.yaml"));
+    expect(f.tenants.map((t) => t.name)).toEqual(["acme", "globex", "initech"]);
+  });
+
+  it("reports every problem with file, line, column and field", () => {
+    const text = [
+      "tenants:",
+      "  - name: Acme Corp", // bad name (line 2)
+      "    website: acme.example.com",
+      "    monthlyCredit: -5", // below minimum (line 4)
+      "  - name: ok",
+      "    webhooks:",
+      "      w:",
+      "        url: https://x.example.com",
+      "        events: [delivered, exploded]", // unknown event (line 9)
+      "    colour: blue", // unknown key (line 10)
+    ].join("\n");
+    let message = "";
+    try {
+      parseTenants(text, "t.yaml");
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/t\.yaml:2:\d+: tenants\.0\.name: must be lower-case letters/);
+    expect(message).toMatch(/t\.yaml:4:\d+: tenants\.0\.monthlyCredit: /);
+    expect(message).toMatch(/t\.yaml:9:\d+: tenants\.1\.webhooks\.w\.events\.1: /);
+    expect(message).toMatch(/t\.yaml:5:\d+: tenants\.1.*colour/);
+    expect(message).toMatch(/website/); // the missing website of tenant "ok"
+  });
+
+  it("rejects YAML syntax errors and duplicate names", () => {
+    expect(() => parseTenants("tenants: [", "bad.yaml")).toThrow(/bad\.yaml/);
+    expect(() =>
+      parseTenants("tenants:\n  - {name: a, website: a.example.com}\n  - {name: a, website: b.example.com}"),
+    ).toThrow(/duplicate tenant name 'a'/);
+  });
+
+  it("maps entries to Tenant arguments, naming children after their keys", () => {
+    const f = parseTenants(
+      "tenants:\n  - name: t\n    website: t.example.com\n    webhooks:\n      ev: {url: 'https://t.example.com/e', events: [bounced]}\n",
+    );
+    const args = tenantArgs(f.tenants[0]);
+    expect(args.webhooks?.ev).toMatchObject({ name: "ev", url: "https://t.example.com/e", onBounced: true });
+    expect(args.displayName).toBe("t");
+  });
+});
