@@ -204,9 +204,12 @@ export class TxmailClient {
 
     for (let attempt = 1; ; attempt++) {
       let raw: RawResponse;
-      const t0 = this.#clock.now();
+      let t0 = this.#clock.now();
       try {
-        if (this.#bucket) await this.#bucket.acquire(opts.signal);
+        if (this.#bucket) {
+          await this.#bucket.acquire(opts.signal);
+          t0 = this.#clock.now(); // durations in logs exclude the pacing wait
+        }
         raw = await send({ dispatcher, origin: this.#opts.origin, path: fullPath, method, headers, body, signal: opts.signal });
       } catch (err) {
         const f = classifyNetworkError(err, opts.signal?.aborted === true);

@@ -26,7 +26,23 @@ export const SECRET_FIELDS: ReadonlySet<string> = new Set([
 ]);
 
 const secrets = new Set<string>();
-let compiled: RegExp | null = null;
+/**
+ * How `redact` finds registered secrets in O(text length), however many there are: a position can
+ * start a secret only if its first MIN_SECRET_LENGTH characters are a known prefix; only then is each
+ * distinct secret length tried as a Set lookup (there are few distinct lengths: each kind of secret
+ * has a fixed format). Counts make eviction exact. (A single alternation RegExp of all secrets was
+ * tried first: recompiling it after each registration cost seconds per call at a few thousand
+ * secrets; a per-prefix candidate list degrades when many secrets share a prefix, as API keys do.)
+ */
+const prefixCounts = new Map<string, number>();
+const lengthCounts = new Map<number, number>();
+let lengthsLongestFirst: number[] = [];
+
+function bump<K>(m: Map<K, number>, k: K, by: number): void {
+  const n = (m.get(k) ?? 0) + by;
+  if (n > 0) m.set(k, n);
+  else m.delete(k);
+}
 
 /**
  * Shapes that are secrets even if never registered:
@@ -40,12 +56,10 @@ const PATTERNS: ReadonlyArray<[RegExp, string]> = [
   [/\b(authorization\s*[:=]\s*)("?)(bearer\s+)?[^\s",;]+/gi, `$1$2$3${REDACTED}`],
   [/\b(bearer\s+)[A-Za-z0-9._~+/=-]+/gi, `$1${REDACTED}`],
   [/\b(idempotency-key\s*[:=]\s*)("?)[^\s",;]+/gi, `$1$2${REDACTED}`],
-  [/[A-Za-z0-9_]*-sk-[A-Za-z0-9_-]{64,}/g, REDACTED],
+  // The lookbehind makes matches start only at the beginning of a word: without it a long run of
+  // word characters is rescanned from every position (quadratic).
+  [/(?<![A-Za-z0-9_])[A-Za-z0-9_]*-sk-[A-Za-z0-9_-]{64,}/g, REDACTED],
 ];
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 
 /** Registers a secret value so `redact` removes it from any text. Short or non-string values are ignored. */
 export function registerSecret(value: unknown): void {
@@ -53,10 +67,20 @@ export function registerSecret(value: unknown): void {
   if (secrets.size >= MAX_SECRETS) {
     // Evict the oldest entry (Set iterates in insertion order). The patterns above still catch keys.
     const oldest = secrets.values().next().value;
-    if (oldest !== undefined) secrets.delete(oldest);
+    if (oldest !== undefined) forget(oldest);
   }
   secrets.add(value);
-  compiled = null;
+  bump(prefixCounts, value.slice(0, MIN_SECRET_LENGTH), 1);
+  const newLength = !lengthCounts.has(value.length);
+  bump(lengthCounts, value.length, 1);
+  if (newLength) lengthsLongestFirst = [...lengthCounts.keys()].sort((x, y) => y - x);
+}
+
+function forget(value: string): void {
+  if (!secrets.delete(value)) return;
+  bump(prefixCounts, value.slice(0, MIN_SECRET_LENGTH), -1);
+  bump(lengthCounts, value.length, -1);
+  if (!lengthCounts.has(value.length)) lengthsLongestFirst = lengthsLongestFirst.filter((l) => l !== value.length);
 }
 
 /**
@@ -76,21 +100,36 @@ export function registerSecretsIn(value: unknown, depth = 0): void {
   }
 }
 
-/** Longest first, so a secret that contains another is removed whole. */
-function registryRegExp(): RegExp | null {
-  if (secrets.size === 0) return null;
-  if (!compiled) {
-    const alternatives = [...secrets].sort((a, b) => b.length - a.length).map(escapeRegExp);
-    compiled = new RegExp(alternatives.join("|"), "g");
+/** Replaces every registered secret in `text` (leftmost match first, longest at each position). */
+function redactRegistered(text: string): string {
+  if (secrets.size === 0 || text.length < MIN_SECRET_LENGTH) return text;
+  let out = "";
+  let copyFrom = 0;
+  let i = 0;
+  while (i <= text.length - MIN_SECRET_LENGTH) {
+    let hit = 0;
+    if (prefixCounts.has(text.slice(i, i + MIN_SECRET_LENGTH))) {
+      for (const len of lengthsLongestFirst) {
+        if (i + len <= text.length && secrets.has(text.slice(i, i + len))) {
+          hit = len;
+          break;
+        }
+      }
+    }
+    if (hit) {
+      out += text.slice(copyFrom, i) + REDACTED;
+      i += hit;
+      copyFrom = i;
+    } else {
+      i++;
+    }
   }
-  return compiled;
+  return out + text.slice(copyFrom);
 }
 
 /** Removes every registered secret and every secret-shaped token from `text`. */
 export function redact(text: string): string {
-  let out = text;
-  const re = registryRegExp();
-  if (re) out = out.replace(re, REDACTED);
+  let out = redactRegistered(text);
   for (const [pattern, replacement] of PATTERNS) out = out.replace(pattern, replacement);
   return out;
 }
@@ -104,5 +143,7 @@ export function containsRegisteredSecret(text: string): boolean {
 /** For tests only: forget every registered secret. */
 export function clearSecretsForTests(): void {
   secrets.clear();
-  compiled = null;
+  prefixCounts.clear();
+  lengthCounts.clear();
+  lengthsLongestFirst = [];
 }

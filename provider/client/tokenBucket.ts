@@ -2,7 +2,7 @@
 //
 // The service allows 100 requests/s with a burst of 200 *per account, shared by all its keys*. A large
 // `pulumi up` runs many resource operations in parallel; without pacing they would collect 429s and
-// burn their retry budgets. This is a token bucket implemented as a reservation schedule (GCRA): each
+// burn their retry budgets. This is a token bucket with reservations: tokens may go negative, each
 // acquire books the next free slot and sleeps until it, so waiters are served in order with no polling.
 //
 // When a 429 arrives anyway (other processes share the account's limit), `penalize` pauses the whole
@@ -30,9 +30,11 @@ export class TokenBucket {
   private readonly minRate: number;
   private readonly burst: number;
   private rate: number;
-  /** Theoretical arrival time of the next request, in clock ms (GCRA). */
-  private tat: number;
-  /** No request leaves before this time (set by 429s). */
+  /** Available tokens; negative = slots already promised to waiters (each waits its turn). */
+  private tokens: number;
+  /** Time up to which tokens have been accounted for. */
+  private last: number;
+  /** No request leaves (and no token accrues) before this time (set by 429s). */
   private pausedUntil = 0;
   /** Incremented by every penalty: a waiter whose booking predates the current epoch re-books. */
   private epoch = 0;
@@ -46,7 +48,8 @@ export class TokenBucket {
     this.minRate = Math.min(opts.minRatePerSecond ?? DEFAULT_RATE_LIMIT.minRatePerSecond, opts.ratePerSecond);
     this.burst = Math.floor(opts.burst);
     this.rate = this.maxRate;
-    this.tat = clock.now();
+    this.tokens = this.burst;
+    this.last = clock.now();
   }
 
   /** Current sustained rate (lower than configured after 429s). */
@@ -54,19 +57,24 @@ export class TokenBucket {
     return this.rate;
   }
 
-  private get intervalMs(): number {
-    return 1000 / this.rate;
+  /** Accrues tokens for the time since the last update (none during a pause), at the current rate. */
+  private refill(now: number): void {
+    const from = Math.max(this.last, this.pausedUntil);
+    if (now > from) this.tokens = Math.min(this.burst, this.tokens + ((now - from) * this.rate) / 1000);
+    this.last = Math.max(this.last, now);
   }
 
-  /** Books one slot and returns how long to wait for it (0 = go now). */
+  /**
+   * Books one slot and returns how long to wait for it (0 = go now). A waiter with deficit d (tokens
+   * went to -d) gets its token d intervals after accrual (re)starts, i.e. after now or the pause.
+   */
   reserve(): { waitMs: number; epoch: number } {
     const now = this.clock.now();
-    const interval = this.intervalMs;
-    const tolerance = (this.burst - 1) * interval;
-    const tat = Math.max(this.tat, now, this.pausedUntil);
-    const allowAt = Math.max(tat - tolerance, this.pausedUntil);
-    this.tat = tat + interval;
-    return { waitMs: Math.max(0, allowAt - now), epoch: this.epoch };
+    this.refill(now);
+    this.tokens -= 1;
+    const accrualStart = Math.max(now, this.pausedUntil);
+    const deficitMs = this.tokens < 0 ? (-this.tokens * 1000) / this.rate : 0;
+    return { waitMs: accrualStart - now + deficitMs, epoch: this.epoch };
   }
 
   /** Waits for permission to send one request. */
@@ -74,8 +82,8 @@ export class TokenBucket {
     for (let i = 0; i < MAX_REBOOKINGS; i++) {
       const { waitMs, epoch } = this.reserve();
       if (waitMs > 0) await this.clock.sleep(waitMs, signal);
-      // A 429 while we slept re-planned the schedule (pause, lower rate) without our slot: book again,
-      // or pre-penalty bookings would go out on top of the new, slower schedule.
+      // A 429 while we slept re-planned the schedule (pause, lower rate, promised slots forgiven):
+      // book again, or pre-penalty bookings would go out on top of the new, slower schedule.
       if (epoch === this.epoch) return;
     }
   }
@@ -86,17 +94,19 @@ export class TokenBucket {
    */
   penalize(pauseMs: number): void {
     const now = this.clock.now();
-    const until = now + Math.max(0, pauseMs);
+    this.refill(now);
     if (now >= this.pausedUntil) this.rate = Math.max(this.minRate, this.rate / 2);
-    this.pausedUntil = Math.max(this.pausedUntil, until);
-    // No burst right after a 429: the next slots start at the end of the pause, one interval apart.
-    this.tat = this.pausedUntil + (this.burst - 1) * this.intervalMs;
+    this.pausedUntil = Math.max(this.pausedUntil, now + Math.max(0, pauseMs));
+    // No burst right after a 429, and every outstanding booking is void (those waiters re-book).
+    this.tokens = 0;
     this.epoch++;
   }
 
   /** A request succeeded: recover 5% of the configured rate per success, up to the configured rate. */
   onSuccess(): void {
-    if (this.rate < this.maxRate) this.rate = Math.min(this.maxRate, this.rate + this.maxRate * 0.05);
+    if (this.rate >= this.maxRate) return;
+    this.refill(this.clock.now()); // account for elapsed time at the old rate before changing it
+    this.rate = Math.min(this.maxRate, this.rate + this.maxRate * 0.05);
   }
 }
 

@@ -27,6 +27,8 @@ export interface StubOptions {
   rateLimit?: { ratePerSecond: number; burst: number; retryAfter?: "seconds" | "none" | "date" };
   /** Retry-After (seconds) of the in-progress 409. */
   inProgressRetryAfter?: number;
+  /** Called for every authenticated request (n counts from 1): a fault to apply to it, if any. */
+  chaos?: (n: number, req: { method: string; path: string }) => Fault | undefined;
 }
 
 interface Stored {
@@ -60,6 +62,7 @@ export async function startStub(opts: StubOptions = {}): Promise<StubServer> {
   const idem = new Map<string, Stored | "in-progress">();
   const requests: StubServer["requests"] = [];
   const prefix = `/v2/accounts/${accountId}`;
+  let chaosCount = 0;
 
   // server-side token bucket
   const rl = opts.rateLimit;
@@ -164,7 +167,7 @@ export async function startStub(opts: StubOptions = {}): Promise<StubServer> {
       if (rl?.retryAfter === "date") h["retry-after"] = new Date(Date.now() + 1000).toUTCString();
       return json(res, 429, { message: "Too many requests, rate limited." }, h);
     }
-    const fault = takeFault(method, path);
+    const fault = takeFault(method, path) ?? opts.chaos?.(++chaosCount, { method, path });
     if (fault?.kind === "drop-before") {
       record(0);
       req.socket.destroy();
@@ -221,6 +224,10 @@ export async function startStub(opts: StubOptions = {}): Promise<StubServer> {
             return json(res, 422, { message: "idempotency key already used with a different payload" });
           }
           record(stored.status);
+          if (fault?.kind === "drop-after") {
+            req.socket.destroy(); // a replay can be lost on the wire too
+            return;
+          }
           return json(res, stored.status, stored.body, { "idempotent-replayed": "true" });
         }
         idem.set(key, "in-progress");

@@ -56,15 +56,30 @@ describe("TokenBucket (fake clock)", () => {
     expect([1, 2, 3, 4, 5].map(() => b.reserve().waitMs)).toEqual([0, 0, 250, 500, 750]);
   });
 
+  test("rate recovery after a 429 does not push earlier slots into the future", async () => {
+    // regression: a GCRA formulation whose burst tolerance depended on the current rate stalled for
+    // seconds when the rate recovered
+    const clock = new FakeClock(0);
+    const b = new TokenBucket({ ratePerSecond: 100, burst: 200 }, clock);
+    b.penalize(50);
+    for (let i = 0; i < 20; i++) {
+      await b.acquire();
+      b.onSuccess();
+    }
+    expect(b.currentRate).toBe(100);
+    expect(Math.max(...clock.sleeps)).toBeLessThanOrEqual(70);
+    expect(clock.now()).toBeLessThan(50 + 20 * 20);
+  });
+
   test("penalize pauses everyone, drops the burst and halves the rate; successes restore it", async () => {
     const clock = new FakeClock(0);
     const b = new TokenBucket({ ratePerSecond: 100, burst: 200 }, clock);
     b.penalize(2000);
     expect(b.currentRate).toBe(50);
     await b.acquire();
-    expect(clock.sleeps).toEqual([2000]);
+    expect(clock.sleeps).toEqual([2020]); // the pause, then one interval at the halved rate (no burst)
     await b.acquire();
-    expect(clock.sleeps[1]).toBeCloseTo(20, 5); // no burst after a 429: one interval at the halved rate
+    expect(clock.sleeps[1]).toBeCloseTo(20, 5);
     for (let i = 0; i < 10; i++) b.onSuccess();
     expect(b.currentRate).toBe(100);
     for (let i = 0; i < 10; i++) b.onSuccess();
@@ -78,7 +93,7 @@ describe("TokenBucket (fake clock)", () => {
     b.penalize(3000);
     b.penalize(500);
     expect(b.currentRate).toBe(50);
-    expect(b.reserve().waitMs).toBe(3000);
+    expect(b.reserve().waitMs).toBe(3020);
     clock.advance(3000);
     for (let i = 0; i < 10; i++) {
       b.penalize(100);
@@ -98,11 +113,13 @@ describe("TokenBucket (fake clock)", () => {
     await clock.advanceTo(100);
     await clock.advanceTo(200);
     expect(done).toEqual([0]); // woke, saw the penalty, re-booked
-    await clock.advanceTo(1000);
-    expect(done).toEqual([0, 1]);
     await clock.advanceTo(1199);
-    expect(done).toEqual([0, 1]); // rate halved to 5/s: next slot 200 ms later
+    expect(done).toEqual([0]); // rate halved to 5/s: the first slot is one interval after the pause
     await clock.advanceTo(1200);
+    expect(done).toEqual([0, 1]);
+    await clock.advanceTo(1399);
+    expect(done).toEqual([0, 1]);
+    await clock.advanceTo(1400);
     expect(done).toEqual([0, 1, 2]);
     await Promise.all(waiters);
     expect(clock.pending).toBe(0);
