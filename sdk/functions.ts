@@ -3,15 +3,7 @@
 // TXMAIL_* environment, as for resources. Results carry no secrets and are not marked secret.
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import {
-  ApiKey,
-  Domain,
-  PUBLIC_BASE_URL,
-  Route,
-  SubAccountUsage,
-  Webhook,
-  paths,
-} from "../provider/api";
+import { ApiKey, Domain, PUBLIC_BASE_URL, Route, SubAccountUsage, Webhook, paths } from "../provider/api";
 import { createClient, type TxmailClient } from "../provider/client";
 import { keysToCamel } from "../provider/core/casing";
 import type { ConnectionArgs } from "./internal/common";
@@ -38,7 +30,8 @@ function withClient<T>(args: LookupArgs | undefined, fn: (c: Resolved) => Promis
     .apply(async ([conn, apiKey, accountId, baseUrl]) => {
       const key = conn.apiKey ?? apiKey;
       const account = conn.accountId ?? accountId;
-      if (!key || !account) throw new Error("txmail: set txmail:apiKey and txmail:accountId (or pass connection) to use look-ups");
+      if (!key || !account)
+        throw new Error("txmail: set txmail:apiKey and txmail:accountId (or pass connection) to use look-ups");
       const client = createClient({ apiKey: key, accountId: account, baseUrl: conn.baseUrl ?? baseUrl });
       return fn({ client, accountId: account });
     });
@@ -61,7 +54,9 @@ async function findOne<S extends z.ZodType>(
 
 /** Usage and allocated cost of the parent and each sub account in the current billing period. */
 export function getSubAccountUsage(args?: LookupArgs): pulumi.Output<Record<string, unknown>> {
-  return withClient(args, async (c) => keysToCamel(await c.client.get(paths.subAccountUsage(c.accountId), SubAccountUsage)));
+  return withClient(args, async (c) =>
+    keysToCamel(await c.client.get(paths.subAccountUsage(c.accountId), SubAccountUsage)),
+  );
 }
 
 /** An existing domain by name. */
@@ -70,7 +65,9 @@ export function lookupDomain(args: LookupArgs & { domain: string }): pulumi.Outp
 }
 
 /** An existing route by id or by name (the first with that name). */
-export function lookupRoute(args: LookupArgs & ({ id: string } | { name: string })): pulumi.Output<Record<string, unknown>> {
+export function lookupRoute(
+  args: LookupArgs & ({ id: string } | { name: string }),
+): pulumi.Output<Record<string, unknown>> {
   return withClient(args, async (c) =>
     "id" in args
       ? keysToCamel(await c.client.get(paths.route(c.accountId, args.id), Route))
@@ -79,7 +76,9 @@ export function lookupRoute(args: LookupArgs & ({ id: string } | { name: string 
 }
 
 /** An existing webhook by id or by name (the first with that name). */
-export function lookupWebhook(args: LookupArgs & ({ id: string } | { name: string })): pulumi.Output<Record<string, unknown>> {
+export function lookupWebhook(
+  args: LookupArgs & ({ id: string } | { name: string }),
+): pulumi.Output<Record<string, unknown>> {
   return withClient(args, async (c) =>
     "id" in args
       ? keysToCamel(await c.client.get(paths.webhook(c.accountId, args.id), Webhook))
@@ -88,10 +87,18 @@ export function lookupWebhook(args: LookupArgs & ({ id: string } | { name: strin
 }
 
 /** An existing API key (without its secret, which the service never returns again) by id or label. */
-export function lookupApiKey(args: LookupArgs & ({ id: string } | { label: string })): pulumi.Output<Record<string, unknown>> {
+export function lookupApiKey(
+  args: LookupArgs & ({ id: string } | { label: string }),
+): pulumi.Output<Record<string, unknown>> {
   return withClient(args, async (c) =>
     "id" in args
       ? keysToCamel(await c.client.get(paths.apiKey(c.accountId, args.id), ApiKey))
-      : findOne(c, paths.apiKeys(c.accountId), ApiKey, (k) => k.label === args.label, `API key labelled '${args.label}'`),
+      : findOne(
+          c,
+          paths.apiKeys(c.accountId),
+          ApiKey,
+          (k) => k.label === args.label,
+          `API key labelled '${args.label}'`,
+        ),
   );
 }

@@ -7,6 +7,13 @@ export { Route, type RouteArgs } from "./route";
 export { Webhook, type WebhookArgs, type WebhookEvents } from "./webhook";
 export { SmtpCredential, type SmtpCredentialArgs } from "./smtpCredential";
 export type { ConnectionArgs } from "./internal/common";
-export { getSubAccountUsage, lookupApiKey, lookupDomain, lookupRoute, lookupWebhook, type LookupArgs } from "./functions";
+export {
+  getSubAccountUsage,
+  lookupApiKey,
+  lookupDomain,
+  lookupRoute,
+  lookupWebhook,
+  type LookupArgs,
+} from "./functions";
 export { Tenant, type TenantArgs, type TenantKeyArgs, DEFAULT_BOOTSTRAP_SCOPES } from "./tenant";
 export { loadTenantsFile, parseTenants, tenantArgs, TenantsFileError, type TenantEntry } from "./tenantsFile";

@@ -105,7 +105,8 @@ export class Tenant extends pulumi.ComponentResource {
         parent,
       );
     this.bootstrapKey = key("bootstrap", args.bootstrapKey, DEFAULT_BOOTSTRAP_SCOPES);
-    for (const [role, k] of Object.entries(args.apiKeys ?? {})) this.apiKeys[role] = key(role, k, ["messages:send:all"]);
+    for (const [role, k] of Object.entries(args.apiKeys ?? {}))
+      this.apiKeys[role] = key(role, k, ["messages:send:all"]);
 
     // The tenant's own objects: its key, its account.
     const tenantConn = pulumi
@@ -133,7 +134,9 @@ export class Tenant extends pulumi.ComponentResource {
       dnsRecords: this.domain?.dnsRecords,
       routes: pulumi.all(Object.fromEntries(Object.entries(this.routes).map(([n, r]) => [n, r.id]))),
       webhooks: pulumi.all(Object.fromEntries(Object.entries(this.webhooks).map(([n, w]) => [n, w.id]))),
-      smtpUsernames: pulumi.all(Object.fromEntries(Object.entries(this.smtpCredentials).map(([n, s]) => [n, s.username]))),
+      smtpUsernames: pulumi.all(
+        Object.fromEntries(Object.entries(this.smtpCredentials).map(([n, s]) => [n, s.username])),
+      ),
       apiKeys: pulumi.all(Object.fromEntries(Object.entries(this.apiKeys).map(([n, k]) => [n, k.id]))),
     };
     // JSON round trip drops the absent parts (no domain, …) so the summary shows only what exists.

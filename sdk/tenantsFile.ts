@@ -52,7 +52,9 @@ const Smtp = z.strictObject({
   domains: StrList.optional(),
 });
 const TenantEntry = z.strictObject({
-  name: z.string().regex(/^[a-z0-9][a-z0-9-]{0,40}$/, "must be lower-case letters, digits and '-' (it names Pulumi resources)"),
+  name: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,40}$/, "must be lower-case letters, digits and '-' (it names Pulumi resources)"),
   displayName: z.string().optional(),
   website: z.string(),
   monthlyCredit: z.number().int().min(0).optional(),
@@ -69,7 +71,8 @@ const TenantEntry = z.strictObject({
 export const TenantsFile = z.strictObject({ tenants: z.array(TenantEntry) }).superRefine((f, ctx) => {
   const seen = new Set<string>();
   f.tenants.forEach((t, i) => {
-    if (seen.has(t.name)) ctx.addIssue({ code: "custom", path: ["tenants", i, "name"], message: `duplicate tenant name '${t.name}'` });
+    if (seen.has(t.name))
+      ctx.addIssue({ code: "custom", path: ["tenants", i, "name"], message: `duplicate tenant name '${t.name}'` });
     seen.add(t.name);
   });
 });

@@ -15,4 +15,6 @@ const tenants = entries.map((t) => new txmail.Tenant(t.name, txmail.tenantArgs(t
 /** One summary per tenant (no secrets). */
 export const summary = pulumi.all(Object.fromEntries(tenants.map((t) => [t.subAccount.name, t.summary])));
 /** Bootstrap keys of the tenants (Pulumi secrets: `pulumi stack output bootstrapKeys --show-secrets`). */
-export const bootstrapKeys = pulumi.all(Object.fromEntries(entries.map((t, i) => [t.name, tenants[i].bootstrapKey.secretKey])));
+export const bootstrapKeys = pulumi.all(
+  Object.fromEntries(entries.map((t, i) => [t.name, tenants[i].bootstrapKey.secretKey])),
+);

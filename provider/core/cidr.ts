@@ -20,8 +20,7 @@ export const MAX_ALLOW_LIST_ENTRIES = 100;
 export type Family = 4 | 6;
 
 export type EntryResult =
-  | { ok: true; canonical: string; family: Family; prefix: number }
-  | { ok: false; message: string };
+  { ok: true; canonical: string; family: Family; prefix: number } | { ok: false; message: string };
 
 export interface AllowListProblem {
   kind: "invalid" | "allow-all" | "too-many";
@@ -49,7 +48,10 @@ export function canonicalizeEntry(entry: string): EntryResult {
   } else if (FOUR_PART_DECIMAL.test(addrText)) {
     addr = ipaddr.IPv4.parse(addrText);
   } else if (ipaddr.IPv4.isValid(addrText)) {
-    return { ok: false, message: "is an ambiguous IPv4 spelling (use four decimal parts without leading zeros, e.g. 10.0.0.1)" };
+    return {
+      ok: false,
+      message: "is an ambiguous IPv4 spelling (use four decimal parts without leading zeros, e.g. 10.0.0.1)",
+    };
   } else {
     return { ok: false, message: "is not an IP address or CIDR block" };
   }
@@ -95,7 +97,10 @@ export function prefixBreadth(canonical: string): { family: Family; prefix: numb
  * Canonicalises and de-duplicates a list (first occurrence kept), reporting every invalid or
  * allow-all entry with its index, a combination covering a whole family, and > 100 entries.
  */
-export function canonicalizeAllowList(entries: readonly string[]): { canonical: string[]; problems: AllowListProblem[] } {
+export function canonicalizeAllowList(entries: readonly string[]): {
+  canonical: string[];
+  problems: AllowListProblem[];
+} {
   const canonical: string[] = [];
   const seen = new Set<string>();
   const problems: AllowListProblem[] = [];

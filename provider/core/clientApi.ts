@@ -16,7 +16,9 @@ export function apiFor(conn: Connection): Api {
       apiKey: conn.apiKey,
       accountId: conn.accountId,
       baseUrl: conn.baseUrl,
-      logger: process.env.TXMAIL_LOG ? (entry) => process.stderr.write(`txmail: ${JSON.stringify(entry)}\n`) : undefined,
+      logger: process.env.TXMAIL_LOG
+        ? (entry) => process.stderr.write(`txmail: ${JSON.stringify(entry)}\n`)
+        : undefined,
     });
     clients.set(key, client);
   }

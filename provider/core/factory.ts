@@ -26,7 +26,11 @@ export interface CheckFailure {
 
 export interface Provider {
   check(olds: Props, news: Props): Promise<{ inputs?: Props; failures?: CheckFailure[] }>;
-  diff(id: string, olds: Props, news: Props): Promise<{ changes: boolean; replaces?: string[]; deleteBeforeReplace?: boolean }>;
+  diff(
+    id: string,
+    olds: Props,
+    news: Props,
+  ): Promise<{ changes: boolean; replaces?: string[]; deleteBeforeReplace?: boolean }>;
   create(inputs: Props): Promise<{ id: string; outs: Props }>;
   read(id: string, props?: Props): Promise<{ id?: string; props?: Props }>;
   update(id: string, olds: Props, news: Props): Promise<{ outs: Props }>;
@@ -110,14 +114,18 @@ export function makeProvider<I extends Record<string, unknown>>(
   async function adopt(props: Props): Promise<{ id: string; outs: Props }> {
     const { conn, api } = ctxFor(props);
     const adoptId = props.adoptId as string;
-    const record = await call("read", props, () => api.get(spec.itemPath(conn, props, adoptId), spec.record)).catch((err) => {
-      if (isNotFound(err)) {
-        throw new Error(`${spec.kind}: cannot adopt '${adoptId}': no such object in account ${conn.accountId}.`);
-      }
-      throw err;
-    });
+    const record = await call("read", props, () => api.get(spec.itemPath(conn, props, adoptId), spec.record)).catch(
+      (err) => {
+        if (isNotFound(err)) {
+          throw new Error(`${spec.kind}: cannot adopt '${adoptId}': no such object in account ${conn.accountId}.`);
+        }
+        throw err;
+      },
+    );
     const live = outputsOf(record);
-    const mismatched = spec.replaceOn.filter((f) => spec.apiFields.includes(f) && props[f] !== undefined && !deepEqual(live[f], props[f]));
+    const mismatched = spec.replaceOn.filter(
+      (f) => spec.apiFields.includes(f) && props[f] !== undefined && !deepEqual(live[f], props[f]),
+    );
     if (mismatched.length > 0) {
       throw new Error(
         `${spec.kind}: cannot adopt '${adoptId}': ${mismatched.map((f) => `${f} is ${JSON.stringify(live[f])}, the program says ${JSON.stringify(props[f])}`).join("; ")}. ` +
@@ -130,13 +138,11 @@ export function makeProvider<I extends Record<string, unknown>>(
     return { id: idOf(record), outs: { ...stored(props), ...outputsOf(adopted ?? record), ...unknownSecrets } };
   }
 
-  async function updateRemote(
-    olds: Props,
-    news: Props,
-    id: string,
-  ): Promise<Record<string, unknown> | undefined> {
+  async function updateRemote(olds: Props, news: Props, id: string): Promise<Record<string, unknown> | undefined> {
     const { conn, api } = ctxFor(news);
-    const changed = spec.apiFields.filter((f) => !writeOnly.has(f) && news[f] !== undefined && !deepEqual(olds[f], news[f]));
+    const changed = spec.apiFields.filter(
+      (f) => !writeOnly.has(f) && news[f] !== undefined && !deepEqual(olds[f], news[f]),
+    );
     let record: Record<string, unknown> | undefined;
     if (changed.length > 0 && !spec.immutable) {
       const body = Object.fromEntries(changed.map((f) => [camelToSnake(f), news[f]]));
@@ -176,7 +182,8 @@ export function makeProvider<I extends Record<string, unknown>>(
       const inputs: Props = { ...(parsed.data as Record<string, unknown>), ...unknown };
       const crossField = spec.validate?.(inputs) ?? [];
       if (crossField.length > 0) return { failures: crossField };
-      for (const k of ["connection", "adoptId", "__urn"]) if (news[k] !== undefined) (inputs as Record<string, unknown>)[k] = news[k];
+      for (const k of ["connection", "adoptId", "__urn"])
+        if (news[k] !== undefined) (inputs as Record<string, unknown>)[k] = news[k];
       return { inputs };
     },
 
@@ -205,7 +212,8 @@ export function makeProvider<I extends Record<string, unknown>>(
 
     async create(inputs) {
       if (inputs.adoptId) return adopt(inputs);
-      if (!inputs.__urn) throw new Error(`${spec.kind}: missing resource identity; create it through the pulumi-txmail SDK classes.`);
+      if (!inputs.__urn)
+        throw new Error(`${spec.kind}: missing resource identity; create it through the pulumi-txmail SDK classes.`);
       const { conn, api } = ctxFor(inputs);
       const path = spec.collectionPath(conn, inputs);
       const body = createBody(inputs);
@@ -213,8 +221,17 @@ export function makeProvider<I extends Record<string, unknown>>(
         // Provider-local replace triggers (e.g. `rotation`) are part of the identity: a rotated key
         // must not replay the creation of the key it replaces.
         const identity = { body, local: Object.fromEntries(localFields.map((f) => [f, inputs[f]])) };
-        const idempotencyKey = deriveIdempotencyKey({ urn: inputs.__urn, accountId: conn.accountId, method: "POST", path, body: identity, generation });
-        const { data, replayed } = await call("write", inputs, () => api.post(path, body, spec.created, { idempotencyKey }));
+        const idempotencyKey = deriveIdempotencyKey({
+          urn: inputs.__urn,
+          accountId: conn.accountId,
+          method: "POST",
+          path,
+          body: identity,
+          generation,
+        });
+        const { data, replayed } = await call("write", inputs, () =>
+          api.post(path, body, spec.created, { idempotencyKey }),
+        );
         const id = idOf(data);
         if (replayed && !(await exists(api, spec.itemPath(conn, inputs, id)))) {
           // The service replayed the creation of an object deleted since (same URN and inputs
@@ -222,10 +239,13 @@ export function makeProvider<I extends Record<string, unknown>>(
           continue;
         }
         let record = withoutCreateOnly(data);
-        if (spec.reconcile) record = await call("write", inputs, () => spec.reconcile!({ conn, api }, { ...inputs, id }, record));
+        if (spec.reconcile)
+          record = await call("write", inputs, () => spec.reconcile!({ conn, api }, { ...inputs, id }, record));
         return { id, outs: { ...stored(inputs), ...outputsOf(record), ...secretsFrom(data) } };
       }
-      throw new Error(`${spec.kind}: the service keeps replaying creations of deleted objects; giving up after ${MAX_GENERATIONS} keys.`);
+      throw new Error(
+        `${spec.kind}: the service keeps replaying creations of deleted objects; giving up after ${MAX_GENERATIONS} keys.`,
+      );
     },
 
     async read(id, props = {}) {

@@ -90,7 +90,10 @@ async function waitForDns(
     const pending = (current.dns_records as Array<{ host: string; propagated: boolean; required: boolean }>)
       .filter((d) => d.required && !d.propagated)
       .map((d) => d.host);
-    progress(`domain ${name}: waiting for DNS (${pending.length} record(s) not propagated: ${pending.join(", ")})`, props.__urn);
+    progress(
+      `domain ${name}: waiting for DNS (${pending.length} record(s) not propagated: ${pending.join(", ")})`,
+      props.__urn,
+    );
     await new Promise((r) => setTimeout(r, Math.min(WAIT_INTERVAL_MS, Math.max(0, deadline - Date.now()))));
   }
   throw new Error(

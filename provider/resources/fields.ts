@@ -54,7 +54,12 @@ export function scopedDomains(p: Record<string, unknown>): { property: string; r
     return [{ property: "domains", reason: "domains: must list at least one domain when scope is 'scoped'" }];
   }
   if (p.scope === "global" && domains.length > 0) {
-    return [{ property: "domains", reason: "domains: must be empty when scope is 'global' (set scope: 'scoped' to restrict to domains)" }];
+    return [
+      {
+        property: "domains",
+        reason: "domains: must be empty when scope is 'global' (set scope: 'scoped' to restrict to domains)",
+      },
+    ];
   }
   return [];
 }

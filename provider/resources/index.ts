@@ -12,5 +12,8 @@ import { webhook } from "./webhook";
 type AnySpec = ResourceSpec<Record<string, unknown>>;
 
 export const specs: Record<string, AnySpec> = Object.fromEntries(
-  [apiKey, subAccount, subAccountApiKey, domain, route, webhook, smtpCredential].map((s) => [s.kind, s as unknown as AnySpec]),
+  [apiKey, subAccount, subAccountApiKey, domain, route, webhook, smtpCredential].map((s) => [
+    s.kind,
+    s as unknown as AnySpec,
+  ]),
 );

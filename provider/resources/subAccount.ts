@@ -31,13 +31,20 @@ export const subAccount: ResourceSpec<z.infer<typeof inputs>> = {
   },
   validate: (p) =>
     p.suspended === true && !p.suspensionReason
-      ? [{ property: "suspensionReason", reason: "suspensionReason: required when suspended is true (the service asks for a reason)" }]
+      ? [
+          {
+            property: "suspensionReason",
+            reason: "suspensionReason: required when suspended is true (the service asks for a reason)",
+          },
+        ]
       : [],
   outputsOf: (r) => ({ ...keysToCamel(r), suspended: r.status === "suspended" }),
   async reconcile({ api, conn }, props, record) {
     const id = String(record.id);
     if (props.suspended === true && record.status === "active") {
-      return api.post(paths.subAccountSuspend(conn.accountId, id), { reason: props.suspensionReason }, SubAccount).then((r) => r.data);
+      return api
+        .post(paths.subAccountSuspend(conn.accountId, id), { reason: props.suspensionReason }, SubAccount)
+        .then((r) => r.data);
     }
     if (props.suspended === false && record.status === "suspended") {
       return api.post(paths.subAccountUnsuspend(conn.accountId, id), undefined, SubAccount).then((r) => r.data);

@@ -25,7 +25,12 @@ export interface CommonArgs {
 export const typeToken = (kind: string) => `pulumi-nodejs:dynamic/txmail:${kind}`;
 
 /** Props every resource sends to its provider besides its own. */
-export function commonProps(name: string, kind: string, args: CommonArgs, opts: pulumi.CustomResourceOptions | undefined) {
+export function commonProps(
+  name: string,
+  kind: string,
+  args: CommonArgs,
+  opts: pulumi.CustomResourceOptions | undefined,
+) {
   return {
     // The connection carries an API key: always a secret in state, whatever the program passed.
     connection: args.connection === undefined ? undefined : pulumi.secret(args.connection),

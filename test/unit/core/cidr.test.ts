@@ -1,5 +1,11 @@
 // Written from the service's rules (seed, "IP allow lists") and the choices documented in cidr.ts.
-import { canonicalizeAllowList, canonicalizeEntry, coversFamily, isAllowAll, MAX_ALLOW_LIST_ENTRIES } from "../../../provider/core/cidr";
+import {
+  canonicalizeAllowList,
+  canonicalizeEntry,
+  coversFamily,
+  isAllowAll,
+  MAX_ALLOW_LIST_ENTRIES,
+} from "../../../provider/core/cidr";
 
 describe("canonicalizeEntry", () => {
   it.each([
@@ -82,7 +88,9 @@ describe("canonicalizeAllowList", () => {
   it(`allows ${MAX_ALLOW_LIST_ENTRIES} distinct entries and rejects ${MAX_ALLOW_LIST_ENTRIES + 1}`, () => {
     expect(canonicalizeAllowList(hosts(100)).problems).toEqual([]);
     const r = canonicalizeAllowList(hosts(101));
-    expect(r.problems).toEqual([expect.objectContaining({ kind: "too-many", message: expect.stringMatching(/101 entries.*at most 100/) })]);
+    expect(r.problems).toEqual([
+      expect.objectContaining({ kind: "too-many", message: expect.stringMatching(/101 entries.*at most 100/) }),
+    ]);
   });
 
   it("counts entries after de-duplication (150 spellings of 100 blocks pass)", () => {

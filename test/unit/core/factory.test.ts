@@ -109,7 +109,9 @@ describe("diff", () => {
 
   it("reports no change when only counters moved", async () => {
     const { provider } = setup();
-    expect(await provider.diff("w1", { ...olds, hits: 99 }, { name: "a", size: 1, color: "red", __urn: urn })).toMatchObject({
+    expect(
+      await provider.diff("w1", { ...olds, hits: 99 }, { name: "a", size: 1, color: "red", __urn: urn }),
+    ).toMatchObject({
       changes: false,
       replaces: [],
     });
@@ -117,8 +119,13 @@ describe("diff", () => {
 
   it("updates in place for updatable fields and replaces for replace triggers", async () => {
     const { provider } = setup();
-    expect(await provider.diff("w1", olds, { name: "b", size: 1, color: "red" })).toMatchObject({ changes: true, replaces: [] });
-    expect(await provider.diff("w1", olds, { name: "a", size: 1, color: "blue" })).toMatchObject({ replaces: ["color"] });
+    expect(await provider.diff("w1", olds, { name: "b", size: 1, color: "red" })).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
+    expect(await provider.diff("w1", olds, { name: "a", size: 1, color: "blue" })).toMatchObject({
+      replaces: ["color"],
+    });
     expect(await provider.diff("w1", olds, { name: "a", size: 1, color: "red", rotation: "2026-11" })).toMatchObject({
       replaces: ["rotation"],
     });
@@ -200,8 +207,8 @@ describe("create, read, update, delete", () => {
     expect(adopted.id).toBe(existing.id);
     expect(api.records.get(existing.id)!.name).toBe("new");
     expect(adopted.outs.secret).toBe("");
-    await expect(provider.create({ name: "x", size: 3, color: "blue", adoptId: existing.id, __urn: urn })).rejects.toThrow(
-      /color is "red", the program says "blue"/,
-    );
+    await expect(
+      provider.create({ name: "x", size: 3, color: "blue", adoptId: existing.id, __urn: urn }),
+    ).rejects.toThrow(/color is "red", the program says "blue"/);
   });
 });

@@ -1,10 +1,13 @@
 import { parseScope, scopeProblem } from "../../../provider/core/scopes";
 
 describe("scopes", () => {
-  it.each(["messages:send:all", "routes:write:mail.example.com", "sub-account-api-keys:write", "suppressions:wipe", "statistics-transactional:read:a.b.example"])(
-    "accepts %s",
-    (s) => expect(scopeProblem(s)).toBeUndefined(),
-  );
+  it.each([
+    "messages:send:all",
+    "routes:write:mail.example.com",
+    "sub-account-api-keys:write",
+    "suppressions:wipe",
+    "statistics-transactional:read:a.b.example",
+  ])("accepts %s", (s) => expect(scopeProblem(s)).toBeUndefined());
 
   it.each([
     ["routes:write:*", /not a valid domain name/],
