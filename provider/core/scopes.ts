@@ -62,8 +62,14 @@ export const DOMAIN_SCOPE_PREFIXES: readonly string[] = [
   "statistics-transactional:read:",
 ];
 
+/** The `{domain}` scopes as the seed writes them (`routes:write:{domain}`), for messages and docs. */
+export const DOMAIN_SCOPE_TEMPLATES: readonly string[] = DOMAIN_SCOPE_PREFIXES.map((p) => `${p}{domain}`);
+
 const fixed = new Set(FIXED_SCOPES);
-const HOSTNAME = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/;
+// Lower-case LDH labels, at least two, the last not all digits (so an IP address is not a domain).
+// Upper case is refused rather than folded: the service stores domains in lower case, and a
+// folded scope would differ from what the service returns on every refresh.
+const HOSTNAME = /^(?=.{1,253}$)((?!-)[a-z0-9-]{1,63}(?<!-)\.)+(?!-)(?!\d+$)[a-z0-9-]{1,63}(?<!-)$/;
 
 export interface ParsedScope {
   scope: string;
@@ -96,5 +102,16 @@ export function scopeProblem(scope: string): string | undefined {
   if (prefix) {
     return `'${scope}': '${scope.slice(prefix.length)}' is not a valid domain name (expected e.g. ${prefix}mail.example.com, lower case)`;
   }
+  const near = nearMiss(scope);
+  if (near) return `'${scope}' is not a scope of the service; did you mean ${near}?`;
   return `'${scope}' is not a scope of the service (e.g. messages:send:all, routes:write:{domain}, api-keys:read)`;
+}
+
+/** The usual slips: `:all` added where the scope has none, or left off where it is required. */
+function nearMiss(scope: string): string | undefined {
+  const lower = scope.toLowerCase();
+  if (lower !== scope && parseScope(lower)) return `'${lower}'`;
+  if (scope.endsWith(":all") && fixed.has(scope.slice(0, -4))) return `'${scope.slice(0, -4)}'`;
+  if (fixed.has(`${scope}:all`)) return `'${scope}:all' or '${scope}:{domain}'`;
+  return undefined;
 }
