@@ -1,0 +1,102 @@
+// One reading of a key's `ipAllowList` shared by the allow-list rules, on the provider's own
+// canonicalisation (provider/core/cidr.ts), so policy, provider check and emulator agree.
+//
+// Unknown entries (preview) are left out and everything reported is certain whatever they turn out
+// to be: an allow-all or invalid known entry stays one, a family covered by the known entries stays
+// covered, and more than 100 distinct known entries stay too many. A wholly unknown list yields
+// nothing; the rules run again at `pulumi up` on known values, and the provider's check rejects
+// the same lists at apply.
+import { type AllowListProblem, canonicalizeAllowList, canonicalizeEntry, type Family } from "../../provider/core/cidr";
+import { describeValue, readStringList, type StringList } from "./inputs";
+
+export const ALLOW_LIST_INPUT = "ipAllowList";
+
+export interface Finding {
+  /** Index in the program's list; absent for findings about the whole list. */
+  index?: number;
+  entry?: string;
+  message: string;
+}
+
+export interface CanonicalEntry {
+  index: number;
+  entry: string;
+  canonical: string;
+  family: Family;
+  prefix: number;
+}
+
+export type AllowListAnalysis =
+  | { state: "absent" | "unknown" }
+  | {
+      state: "known";
+      list: StringList;
+      /** Valid, non-allow-all known entries, first occurrence of each canonical block. */
+      entries: CanonicalEntry[];
+      allowAll: Finding[];
+      invalid: Finding[];
+      tooMany: Finding[];
+    };
+
+export function analyzeAllowList(props: object): AllowListAnalysis {
+  const read = readStringList(props, ALLOW_LIST_INPUT);
+  if (read.state !== "known") return { state: read.state };
+  const list = read.value;
+
+  const { problems } = canonicalizeAllowList(list.strings.map((s) => s.value));
+  // Problems index the known strings; report the program's own index.
+  const at = (p: AllowListProblem): Finding => ({
+    index: p.index === undefined ? undefined : list.strings[p.index].index,
+    entry: p.entry,
+    message: p.message,
+  });
+
+  const allowAll: Finding[] = [];
+  const invalid: Finding[] = [];
+  const tooMany: Finding[] = [];
+  for (const p of problems) {
+    if (p.kind === "allow-all") allowAll.push(at(p));
+    else if (p.kind === "too-many") tooMany.push(at(p));
+    else if (p.entry !== undefined && meansAllowAll(p.entry)) {
+      // Rejected as malformed, but what its author meant is "everyone": say so.
+      allowAll.push({
+        ...at(p),
+        message: `'${p.entry}' is an allow-all (prefix length 0 or a wildcard) in a spelling the service does not accept; the service rejects allow-all entries — list your senders' CIDR blocks instead`,
+      });
+    } else invalid.push(at(p));
+  }
+  for (const o of list.others) {
+    invalid.push({
+      index: o.index,
+      message: `${describeValue(o.value)} is not a string; entries are CIDR blocks or bare addresses such as '203.0.113.0/24'`,
+    });
+  }
+  if (list.notAList) {
+    invalid.unshift({ message: 'is not a list; write ipAllowList: ["203.0.113.0/24", …]' });
+  }
+
+  const entries: CanonicalEntry[] = [];
+  const seen = new Set<string>();
+  for (const { index, value } of list.strings) {
+    const r = canonicalizeEntry(value);
+    if (!r.ok || r.prefix === 0 || seen.has(r.canonical)) continue;
+    seen.add(r.canonical);
+    entries.push({ index, entry: value, canonical: r.canonical, family: r.family, prefix: r.prefix });
+  }
+  return { state: "known", list, entries, allowAll, invalid, tooMany };
+}
+
+// Spellings that mean "every address" but that canonicalizeEntry rejects as malformed: a prefix
+// length or netmask of zero on any address text (`0/0`, `0.0/0`, `0.0.0.0/00`, `0.0.0.0/0.0.0.0`,
+// ` ::/0`), and the wildcards other products accept.
+const ZERO_PREFIX = /\/\s*0+(\.0+){0,3}\s*$/;
+const WILDCARD = /^\s*(\*|\*\/\*|any|all|anywhere|everyone|internet)\s*$/i;
+
+function meansAllowAll(entry: string): boolean {
+  return ZERO_PREFIX.test(entry) || WILDCARD.test(entry);
+}
+
+/** `ipAllowList[3]:`, or `ipAllowList:` for list-wide findings. */
+export function where(f: Pick<Finding, "index">): string {
+  return f.index === undefined ? `${ALLOW_LIST_INPUT}:` : `${ALLOW_LIST_INPUT}[${f.index}]:`;
+}

@@ -1,0 +1,28 @@
+// The resources these policies look at. Dynamic resources carry no type marker for
+// validateResourceOfType, so rules match on `args.type`; the tokens come from the SDK's own helper.
+import type { ResourceValidationArgs } from "@pulumi/policy";
+import { typeToken } from "../../sdk/internal/common";
+
+export type Kind = "ApiKey" | "SubAccountApiKey" | "Webhook" | "Route";
+
+export const TYPES: Readonly<Record<Kind, string>> = {
+  ApiKey: typeToken("ApiKey"),
+  SubAccountApiKey: typeToken("SubAccountApiKey"),
+  Webhook: typeToken("Webhook"),
+  Route: typeToken("Route"),
+};
+
+/** Kinds whose inputs include `ipAllowList` and `scopes`. */
+export const KEY_KINDS: readonly Kind[] = ["ApiKey", "SubAccountApiKey"];
+/** Kinds whose inputs include a delivery `url`. */
+export const ENDPOINT_KINDS: readonly Kind[] = ["Webhook", "Route"];
+
+/** The kind of a resource if it is one of `kinds`. */
+export function kindOf(type: string, kinds: readonly Kind[]): Kind | undefined {
+  return kinds.find((k) => TYPES[k] === type);
+}
+
+/** How messages name a resource: its kind and its Pulumi name, e.g. `ApiKey 'sender'`. */
+export function subject(kind: Kind, args: Pick<ResourceValidationArgs, "name">): string {
+  return `${kind} '${args.name}'`;
+}
