@@ -35,8 +35,14 @@ interface Scenario {
 
 const scenarios: Scenario[] = [
   { name: "no faults", faults: { p503: 0, pDropAfter: 0, pDropBefore: 0, p429: 0 } },
-  { name: "10% faults (4% 503, 2% drop-after, 2% drop-before, 2% 429)", faults: { p503: 0.04, pDropAfter: 0.02, pDropBefore: 0.02, p429: 0.02 } },
-  { name: "25% faults (10% 503, 5% drop-after, 5% drop-before, 5% 429)", faults: { p503: 0.1, pDropAfter: 0.05, pDropBefore: 0.05, p429: 0.05 } },
+  {
+    name: "10% faults (4% 503, 2% drop-after, 2% drop-before, 2% 429)",
+    faults: { p503: 0.04, pDropAfter: 0.02, pDropBefore: 0.02, p429: 0.02 },
+  },
+  {
+    name: "25% faults (10% 503, 5% drop-after, 5% drop-before, 5% 429)",
+    faults: { p503: 0.1, pDropAfter: 0.05, pDropBefore: 0.05, p429: 0.05 },
+  },
 ];
 
 async function run(s: Scenario): Promise<Record<string, string | number>> {
@@ -100,7 +106,9 @@ async function run(s: Scenario): Promise<Record<string, string | number>> {
     scenario: s.name,
     "HTTP requests for 1000 creates": createRequests,
     "extra requests": createRequests - CREATES,
-    "faults injected": Object.entries(injected).map(([k, v]) => `${k}:${v}`).join(" "),
+    "faults injected": Object.entries(injected)
+      .map(([k, v]) => `${k}:${v}`)
+      .join(" "),
     "records created": records.length,
     duplicates: records.length - names.size,
     "errors surfaced": failures,

@@ -84,7 +84,9 @@ export class TxmailClient {
     this.#random = options.random ?? Math.random;
     this.#dispatcher = options.dispatcher;
     const rl = this.#opts.rateLimit;
-    this.#bucket = rl ? sharedBucket(`${this.#opts.origin}${this.#opts.prefix}|${options.accountId ?? "*"}`, rl, this.#clock) : undefined;
+    this.#bucket = rl
+      ? sharedBucket(`${this.#opts.origin}${this.#opts.prefix}|${options.accountId ?? "*"}`, rl, this.#clock)
+      : undefined;
     if (this.#opts.baseUrl.protocol === "http:" && !isLoopback(this.#opts.baseUrl.hostname)) {
       emit(this.#logger, {
         level: "warn",
@@ -117,7 +119,12 @@ export class TxmailClient {
   }
 
   /** PUT (partial update) and validate. */
-  async put<S extends z.ZodType>(path: string, body: unknown, schema: S, opts: RequestOptions = {}): Promise<z.output<S>> {
+  async put<S extends z.ZodType>(
+    path: string,
+    body: unknown,
+    schema: S,
+    opts: RequestOptions = {},
+  ): Promise<z.output<S>> {
     return (await this.request("PUT", path, schema, { ...opts, body })).data;
   }
 
@@ -136,7 +143,11 @@ export class TxmailClient {
   }
 
   /** Every item of a list endpoint, page by page (`after` cursors), fetched lazily. */
-  list<S extends z.ZodType>(path: string, itemSchema: S, opts: ListOptions = {}): AsyncGenerator<z.output<S>, void, undefined> {
+  list<S extends z.ZodType>(
+    path: string,
+    itemSchema: S,
+    opts: ListOptions = {},
+  ): AsyncGenerator<z.output<S>, void, undefined> {
     const pageSize = opts.pageSize ?? MAX_PAGE_SIZE;
     if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
       throw new RangeError(`txmail: pageSize must be an integer 1–${MAX_PAGE_SIZE}`);
@@ -176,7 +187,9 @@ export class TxmailClient {
     if (key !== undefined) {
       if (method !== "POST") throw new TypeError("txmail: Idempotency-Key is only supported on POST");
       if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(key)) {
-        throw new TypeError(`txmail: Idempotency-Key must be 1–${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters`);
+        throw new TypeError(
+          `txmail: Idempotency-Key must be 1–${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters`,
+        );
       }
     }
     if (!path.startsWith("/")) throw new TypeError("txmail: path must start with '/'");
@@ -210,11 +223,26 @@ export class TxmailClient {
           await this.#bucket.acquire(opts.signal);
           t0 = this.#clock.now(); // durations in logs exclude the pacing wait
         }
-        raw = await send({ dispatcher, origin: this.#opts.origin, path: fullPath, method, headers, body, signal: opts.signal });
+        raw = await send({
+          dispatcher,
+          origin: this.#opts.origin,
+          path: fullPath,
+          method,
+          headers,
+          body,
+          signal: opts.signal,
+        });
       } catch (err) {
         const f = classifyNetworkError(err, opts.signal?.aborted === true);
         const error = (stopReason?: string) =>
-          new TxmailApiError({ ...base, kind: f.kind, attempts: attempt, serviceMessage: f.message, code: f.code, stopReason });
+          new TxmailApiError({
+            ...base,
+            kind: f.kind,
+            attempts: attempt,
+            serviceMessage: f.message,
+            code: f.code,
+            stopReason,
+          });
         if (!f.retryable) throw error();
         if (!safety.safe) throw error(safety.reason);
         await this.#waitOrThrow(attempt, started, backoffDelay(attempt, retry, this.#random), error, {
@@ -229,7 +257,10 @@ export class TxmailClient {
       registerSecretsIn(raw.json); // secret_key / password / secret of a create (or its replay)
       const replayed = header(raw.headers, "idempotent-replayed")?.trim().toLowerCase() === "true";
       const durationMs = this.#clock.now() - t0;
-      const decision = classifyResponse(raw.status, raw.headers, { hadIdempotencyKey: key !== undefined, nowMs: this.#clock.now() });
+      const decision = classifyResponse(raw.status, raw.headers, {
+        hadIdempotencyKey: key !== undefined,
+        nowMs: this.#clock.now(),
+      });
 
       if (decision.outcome === "success") {
         this.#bucket?.onSuccess();
@@ -256,7 +287,8 @@ export class TxmailClient {
           serviceMessage: serviceMessageOf(raw),
           attempts: attempt,
           stopReason,
-          hint: decision.kind === "forbidden" && opts.scope ? `This operation needs the scope '${opts.scope}'.` : undefined,
+          hint:
+            decision.kind === "forbidden" && opts.scope ? `This operation needs the scope '${opts.scope}'.` : undefined,
         });
 
       if (decision.outcome === "fail") {
@@ -313,7 +345,13 @@ export class TxmailClient {
     try {
       await this.#clock.sleep(delayMs, log.signal);
     } catch {
-      throw new TxmailApiError({ method: log.method, path: log.path, kind: "aborted", attempts: attempt, serviceMessage: "aborted by the caller" });
+      throw new TxmailApiError({
+        method: log.method,
+        path: log.path,
+        kind: "aborted",
+        attempts: attempt,
+        serviceMessage: "aborted by the caller",
+      });
     }
   }
 

@@ -97,7 +97,10 @@ export function stripQuery(path: string): string {
 }
 
 /** Maps an HTTP error status to a kind. `hadIdempotencyKey` separates the idempotency 422. */
-export function kindForStatus(status: number, opts: { inProgress?: boolean; hadIdempotencyKey?: boolean } = {}): ErrorKind {
+export function kindForStatus(
+  status: number,
+  opts: { inProgress?: boolean; hadIdempotencyKey?: boolean } = {},
+): ErrorKind {
   if (status === 400) return "validation";
   if (status === 401) return "unauthorized";
   if (status === 403) return "forbidden";

@@ -18,7 +18,12 @@ export interface RetryOptions {
   maxDelayMs: number;
 }
 
-export const DEFAULT_RETRY: RetryOptions = { maxAttempts: 8, maxElapsedMs: 120_000, baseDelayMs: 250, maxDelayMs: 10_000 };
+export const DEFAULT_RETRY: RetryOptions = {
+  maxAttempts: 8,
+  maxElapsedMs: 120_000,
+  baseDelayMs: 250,
+  maxDelayMs: 10_000,
+};
 
 export interface TxmailClientOptions {
   /** Bearer token. Registered for redaction at once; never stored anywhere enumerable. */
@@ -73,7 +78,12 @@ export function resolveOptions(o: TxmailClientOptions): ResolvedOptions {
     throw new TypeError("txmail: baseUrl must not contain credentials, a query string or a fragment");
   }
   const retry = { ...DEFAULT_RETRY, ...definedOnly(o.retry ?? {}) };
-  if (!(retry.maxAttempts >= 1) || !(retry.maxElapsedMs >= 0) || !(retry.baseDelayMs >= 0) || !(retry.maxDelayMs >= 0)) {
+  if (
+    !(retry.maxAttempts >= 1) ||
+    !(retry.maxElapsedMs >= 0) ||
+    !(retry.baseDelayMs >= 0) ||
+    !(retry.maxDelayMs >= 0)
+  ) {
     throw new RangeError("txmail: retry options must be non-negative and maxAttempts >= 1");
   }
   return {

@@ -19,7 +19,10 @@ export interface PaginateOptions {
 }
 
 /** Yields every item of every page, fetching the next page only when the consumer wants more. */
-export async function* paginate<T>(fetchPage: FetchPage<T>, opts: PaginateOptions = {}): AsyncGenerator<T, void, undefined> {
+export async function* paginate<T>(
+  fetchPage: FetchPage<T>,
+  opts: PaginateOptions = {},
+): AsyncGenerator<T, void, undefined> {
   const maxPages = opts.maxPages ?? DEFAULT_MAX_PAGES;
   const seen = new Set<string>();
   let after: string | undefined;
@@ -29,7 +32,8 @@ export async function* paginate<T>(fetchPage: FetchPage<T>, opts: PaginateOption
     if (!list.pagination.has_more) return;
     const next = list.pagination.next_cursor;
     if (!next) throw paginationError(opts, "has_more is true but next_cursor is missing");
-    if (seen.has(next)) throw paginationError(opts, "the service returned a cursor it had already returned (pagination loop)");
+    if (seen.has(next))
+      throw paginationError(opts, "the service returned a cursor it had already returned (pagination loop)");
     seen.add(next);
     after = next;
   }

@@ -81,7 +81,12 @@ export interface NetworkFailure {
 }
 
 /** Timeouts: the request may or may not have reached the service — retry-safe requests are retried. */
-const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "ETIMEDOUT"]);
+const TIMEOUT_CODES = new Set([
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+  "ETIMEDOUT",
+]);
 
 /**
  * Transient connection failures. ENOTFOUND is deliberately absent: a misspelt base URL should fail in

@@ -43,7 +43,8 @@ export class TokenBucket {
     opts: RateLimitOptions,
     private readonly clock: Clock = systemClock,
   ) {
-    if (!(opts.ratePerSecond > 0) || !(opts.burst >= 1)) throw new RangeError("rate limit needs ratePerSecond > 0 and burst >= 1");
+    if (!(opts.ratePerSecond > 0) || !(opts.burst >= 1))
+      throw new RangeError("rate limit needs ratePerSecond > 0 and burst >= 1");
     this.maxRate = opts.ratePerSecond;
     this.minRate = Math.min(opts.minRatePerSecond ?? DEFAULT_RATE_LIMIT.minRatePerSecond, opts.ratePerSecond);
     this.burst = Math.floor(opts.burst);

@@ -42,7 +42,9 @@ export async function send(a: SendArgs): Promise<RawResponse> {
     for await (const chunk of res.body as AsyncIterable<Buffer>) {
       size += chunk.length;
       if (size > MAX_RESPONSE_BYTES) {
-        throw Object.assign(new Error(`response body exceeds ${MAX_RESPONSE_BYTES} bytes`), { code: "TXMAIL_BODY_TOO_LARGE" });
+        throw Object.assign(new Error(`response body exceeds ${MAX_RESPONSE_BYTES} bytes`), {
+          code: "TXMAIL_BODY_TOO_LARGE",
+        });
       }
       chunks.push(chunk);
     }

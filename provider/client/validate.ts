@@ -28,7 +28,10 @@ export function parseResponse<S extends z.ZodType>(
 }
 
 /** A 2xx whose body is not JSON at all. */
-export function notJson(ctx: { method: string; path: string; status: number; attempts: number }, contentType: string | undefined): never {
+export function notJson(
+  ctx: { method: string; path: string; status: number; attempts: number },
+  contentType: string | undefined,
+): never {
   return fail(ctx, `the response (HTTP ${ctx.status}, content-type ${contentType ?? "none"}) is not valid JSON`, [
     { path: "(root)", message: "not JSON" },
   ]);

@@ -3,7 +3,13 @@
 // by a genuinely concurrent execution, and a server-side rate limiter.
 import { z } from "zod";
 import { ApiKeyWithSecret, Route, RouteWithSecret, paths } from "../../../provider/api";
-import { TxmailApiError, closeSharedDispatchers, createClient, type LogEntry, type TxmailClientOptions } from "../../../provider/client";
+import {
+  TxmailApiError,
+  closeSharedDispatchers,
+  createClient,
+  type LogEntry,
+  type TxmailClientOptions,
+} from "../../../provider/client";
 import { startStub, type StubServer } from "./stubServer";
 
 let stub: StubServer;
@@ -61,7 +67,12 @@ describe("idempotent creates survive faults without duplicates", () => {
   test("response dropped after the work was done: the retry is a replay, one record", async () => {
     stub.inject({ kind: "drop-after" });
     const c = client(stub);
-    const r = await c.post(paths.apiKeys(stub.accountId), { label: "ci", scopes: ["routes:read:all"] }, ApiKeyWithSecret, { idempotencyKey: "key-ci" });
+    const r = await c.post(
+      paths.apiKeys(stub.accountId),
+      { label: "ci", scopes: ["routes:read:all"] },
+      ApiKeyWithSecret,
+      { idempotencyKey: "key-ci" },
+    );
     secretsSeen.push(r.data.secret_key);
     expect(r).toMatchObject({ status: 201, attempts: 2, replayed: true });
     expect(stub.records.get("api-keys")).toHaveLength(1);
@@ -70,7 +81,9 @@ describe("idempotent creates survive faults without duplicates", () => {
 
   test("connection dropped before the work: retried, one record", async () => {
     stub.inject({ kind: "drop-before" });
-    const r = await client(stub).post(paths.routes(stub.accountId), newRoute("b"), RouteWithSecret, { idempotencyKey: "route-b" });
+    const r = await client(stub).post(paths.routes(stub.accountId), newRoute("b"), RouteWithSecret, {
+      idempotencyKey: "route-b",
+    });
     expect(r.attempts).toBe(2);
     expect(stub.records.get("routes")).toHaveLength(1);
   });
@@ -80,7 +93,9 @@ describe("idempotent creates survive faults without duplicates", () => {
     stub.inject({ kind: "slow", ms: 2500 });
     const c = client(stub, { timeouts: { headersMs: 250 } });
     const t0 = Date.now();
-    const r = await c.post(paths.routes(stub.accountId), newRoute("slow"), RouteWithSecret, { idempotencyKey: "route-slow" });
+    const r = await c.post(paths.routes(stub.accountId), newRoute("slow"), RouteWithSecret, {
+      idempotencyKey: "route-slow",
+    });
     const elapsed = Date.now() - t0;
     expect(r).toMatchObject({ status: 201, replayed: true });
     expect(stub.records.get("routes")).toHaveLength(1);
@@ -118,7 +133,11 @@ describe("terminal errors", () => {
     [422, "idempotency-mismatch"],
   ] as const)("%p is not retried: exactly one request", async (status, kind) => {
     stub.inject({ kind: "status", status, body: { message: `nope ${status}` } });
-    const e = await caught(client(stub).post(paths.routes(stub.accountId), newRoute("x"), RouteWithSecret, { idempotencyKey: `k-${status}` }));
+    const e = await caught(
+      client(stub).post(paths.routes(stub.accountId), newRoute("x"), RouteWithSecret, {
+        idempotencyKey: `k-${status}`,
+      }),
+    );
     expect(e).toMatchObject({ kind, status, attempts: 1, serviceMessage: `nope ${status}` });
     expect(stub.requests).toHaveLength(1);
   });
@@ -126,7 +145,9 @@ describe("terminal errors", () => {
   test("a real idempotency mismatch (same key, different body) is a 422 naming the derivation bug", async () => {
     const c = client(stub);
     await c.post(paths.routes(stub.accountId), newRoute("one"), RouteWithSecret, { idempotencyKey: "same" });
-    const e = await caught(c.post(paths.routes(stub.accountId), newRoute("two"), RouteWithSecret, { idempotencyKey: "same" }));
+    const e = await caught(
+      c.post(paths.routes(stub.accountId), newRoute("two"), RouteWithSecret, { idempotencyKey: "same" }),
+    );
     expect(e.kind).toBe("idempotency-mismatch");
     expect(e.message).toMatch(/bug in idempotency-key derivation/);
     expect(stub.requests).toHaveLength(2);
@@ -193,12 +214,20 @@ describe("pagination and validation", () => {
     const c = client(stub, { rateLimit: false });
     const ids: string[] = [];
     for (let i = 0; i < 250; i++) {
-      ids.push((await c.post(paths.routes(stub.accountId), newRoute(`f${i}`), RouteWithSecret, { idempotencyKey: `find-${i}` })).data.id);
+      ids.push(
+        (
+          await c.post(paths.routes(stub.accountId), newRoute(`f${i}`), RouteWithSecret, {
+            idempotencyKey: `find-${i}`,
+          })
+        ).data.id,
+      );
     }
     const before = stub.requests.length;
     expect(await c.findById(paths.routes(stub.accountId), Route, ids[120]!)).toMatchObject({ name: "f120" });
     expect(stub.requests.length - before).toBe(2);
-    expect(await c.findById(paths.routes(stub.accountId), Route, "00000000-0000-4000-8000-000000000000")).toBeUndefined();
+    expect(
+      await c.findById(paths.routes(stub.accountId), Route, "00000000-0000-4000-8000-000000000000"),
+    ).toBeUndefined();
   });
 
   test("a schema mismatch names the endpoint and the field", async () => {
@@ -216,9 +245,15 @@ describe("pagination and validation", () => {
 describe("secrets", () => {
   test("secrets echoed by the server never reach an error or a log line", async () => {
     const c = client(stub);
-    const created = await c.post(paths.apiKeys(stub.accountId), { label: "leak", scopes: ["x"] }, ApiKeyWithSecret, { idempotencyKey: "leak-1" });
+    const created = await c.post(paths.apiKeys(stub.accountId), { label: "leak", scopes: ["x"] }, ApiKeyWithSecret, {
+      idempotencyKey: "leak-1",
+    });
     secretsSeen.push(created.data.secret_key);
-    stub.inject({ kind: "status", status: 400, body: { message: `bad request from Bearer ${stub.apiKey} with ${created.data.secret_key}` } });
+    stub.inject({
+      kind: "status",
+      status: 400,
+      body: { message: `bad request from Bearer ${stub.apiKey} with ${created.data.secret_key}` },
+    });
     const e = await caught(c.get(paths.routes(stub.accountId), z.unknown()));
     expect(e.message).toContain("[REDACTED]");
   });
@@ -226,7 +261,10 @@ describe("secrets", () => {
   afterAll(() => {
     // Over every test in this file: no API key, secret_key, route secret or idempotency key in any
     // error text or log line.
-    const text = [...errors.flatMap((e) => [e.message, e.stack ?? "", JSON.stringify(e)]), ...logs.map((l) => JSON.stringify(l))].join("\n");
+    const text = [
+      ...errors.flatMap((e) => [e.message, e.stack ?? "", JSON.stringify(e)]),
+      ...logs.map((l) => JSON.stringify(l)),
+    ].join("\n");
     expect(text.length).toBeGreaterThan(0);
     for (const s of secretsSeen) expect(text).not.toContain(s);
     expect(text).not.toMatch(/stub-sk-[0-9a-f]{64}/);

@@ -87,7 +87,11 @@ export async function startStub(opts: StubOptions = {}): Promise<StubServer> {
 
   const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     const text = body === undefined ? "" : JSON.stringify(body);
-    res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
+    res.writeHead(status, {
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(text),
+      ...headers,
+    });
     res.end(text);
   };
 
@@ -131,7 +135,10 @@ export async function startStub(opts: StubOptions = {}): Promise<StubServer> {
       ip_allow_list: [],
     };
     list.push(rec);
-    return { status: 201, body: { ...rec, secret_key: `stub-sk-${randomUUID().replace(/-/g, "")}${randomUUID().replace(/-/g, "")}` } };
+    return {
+      status: 201,
+      body: { ...rec, secret_key: `stub-sk-${randomUUID().replace(/-/g, "")}${randomUUID().replace(/-/g, "")}` },
+    };
   }
 
   function listPage(name: string, url: URL): unknown {
@@ -145,7 +152,10 @@ export async function startStub(opts: StubOptions = {}): Promise<StubServer> {
     return {
       object: "list",
       data,
-      pagination: { has_more, next_cursor: has_more && lastItem ? Buffer.from(String(lastItem.id)).toString("base64url") : null },
+      pagination: {
+        has_more,
+        next_cursor: has_more && lastItem ? Buffer.from(String(lastItem.id)).toString("base64url") : null,
+      },
     };
   }
 
@@ -213,10 +223,15 @@ export async function startStub(opts: StubOptions = {}): Promise<StubServer> {
         const stored = idem.get(key);
         if (stored === "in-progress") {
           record(409);
-          return json(res, 409, { message: "a request with this idempotency key is in progress" }, {
-            "idempotent-replayed": "false",
-            "retry-after": String(opts.inProgressRetryAfter ?? 1),
-          });
+          return json(
+            res,
+            409,
+            { message: "a request with this idempotency key is in progress" },
+            {
+              "idempotent-replayed": "false",
+              "retry-after": String(opts.inProgressRetryAfter ?? 1),
+            },
+          );
         }
         if (stored) {
           if (stored.bodyHash !== hash) {

@@ -14,9 +14,7 @@ const ACCOUNT = "11111111-1111-4111-8111-111111111111";
 const API_KEY = `txm-sk-${"Zz09".repeat(16)}`;
 const NOW = "2025-01-01T00:00:00Z";
 
-type Step =
-  | { status: number; body?: unknown; headers?: Record<string, string> }
-  | { error: string /* code */ };
+type Step = { status: number; body?: unknown; headers?: Record<string, string> } | { error: string /* code */ };
 
 interface Seen {
   method: string;
@@ -39,7 +37,9 @@ function setup(steps: Step[], opts: Partial<TxmailClientOptions> = {}) {
         seen.push({
           method: o.method,
           path: o.path,
-          headers: Object.fromEntries(Object.entries((o.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v])),
+          headers: Object.fromEntries(
+            Object.entries((o.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]),
+          ),
           body: typeof o.body === "string" ? o.body : undefined,
         });
         return {
@@ -123,7 +123,11 @@ describe("request basics", () => {
     const r = await t.client.put(`${routesPath}/r1`, { name: "x" }, Route, { query: { a: 1, b: undefined } });
     expect(r.name).toBe("r");
     expect(t.seen[0]).toMatchObject({ method: "PUT", path: `/api${routesPath}/r1?a=1`, body: '{"name":"x"}' });
-    expect(t.seen[0]!.headers).toMatchObject({ authorization: `Bearer ${API_KEY}`, "content-type": "application/json", accept: "application/json" });
+    expect(t.seen[0]!.headers).toMatchObject({
+      authorization: `Bearer ${API_KEY}`,
+      "content-type": "application/json",
+      accept: "application/json",
+    });
   });
 
   test("unknown extra fields are tolerated", async () => {
@@ -146,7 +150,9 @@ describe("request basics", () => {
     await expect(t.client.post(routesPath, {}, Route, { idempotencyKey: "" })).rejects.toThrow(TypeError);
     await expect(t.client.post(routesPath, {}, Route, { idempotencyKey: "x".repeat(256) })).rejects.toThrow(TypeError);
     await expect(t.client.post(routesPath, {}, Route, { idempotencyKey: "has space" })).rejects.toThrow(TypeError);
-    await expect(t.client.request("GET", routesPath, Route, { idempotencyKey: "k" })).rejects.toThrow(/only supported on POST/);
+    await expect(t.client.request("GET", routesPath, Route, { idempotencyKey: "k" })).rejects.toThrow(
+      /only supported on POST/,
+    );
     await expect(t.client.get("no-slash", Route)).rejects.toThrow(TypeError);
   });
 
@@ -161,16 +167,31 @@ describe("request basics", () => {
 
 describe("retries", () => {
   test("5xx then success: backoff with jitter, same Idempotency-Key on every attempt", async () => {
-    const t = setup([{ status: 503, body: { message: "down" } }, { status: 500 }, { status: 201, body: routeBody({ secret: "whsec_abcdefgh1234" }) }]);
-    const r = await t.client.post(routesPath, { name: "r" }, Route.extend({ secret: z.string() }), { idempotencyKey: "create-route-r-0001" });
+    const t = setup([
+      { status: 503, body: { message: "down" } },
+      { status: 500 },
+      { status: 201, body: routeBody({ secret: "whsec_abcdefgh1234" }) },
+    ]);
+    const r = await t.client.post(routesPath, { name: "r" }, Route.extend({ secret: z.string() }), {
+      idempotencyKey: "create-route-r-0001",
+    });
     expect(r).toMatchObject({ status: 201, attempts: 3, replayed: false });
     expect(t.clock.sleeps).toEqual([188, 375]); // base 250: [125,250] then [250,500], random 0.5
-    expect(t.seen.map((s) => s.headers["idempotency-key"])).toEqual(["create-route-r-0001", "create-route-r-0001", "create-route-r-0001"]);
+    expect(t.seen.map((s) => s.headers["idempotency-key"])).toEqual([
+      "create-route-r-0001",
+      "create-route-r-0001",
+      "create-route-r-0001",
+    ]);
     expect(t.seen.map((s) => s.body)).toEqual(Array(3).fill('{"name":"r"}'));
   });
 
   test("network failures and timeouts are retried for retry-safe requests", async () => {
-    const t = setup([{ error: "UND_ERR_SOCKET" }, { error: "UND_ERR_HEADERS_TIMEOUT" }, { error: "ECONNRESET" }, { status: 200, body: routeBody() }]);
+    const t = setup([
+      { error: "UND_ERR_SOCKET" },
+      { error: "UND_ERR_HEADERS_TIMEOUT" },
+      { error: "ECONNRESET" },
+      { status: 200, body: routeBody() },
+    ]);
     await expect(t.client.get(`${routesPath}/r`, Route)).resolves.toMatchObject({ name: "r" });
     expect(t.clock.sleeps).toHaveLength(3);
   });
@@ -181,37 +202,70 @@ describe("retries", () => {
   });
 
   test("429 Retry-After (seconds) is authoritative, even above maxDelay", async () => {
-    const t = setup([{ status: 429, body: { message: "Too many requests, rate limited." }, headers: { "retry-after": "12" } }, { status: 200, body: routeBody() }]);
+    const t = setup([
+      { status: 429, body: { message: "Too many requests, rate limited." }, headers: { "retry-after": "12" } },
+      { status: 200, body: routeBody() },
+    ]);
     await t.client.get(`${routesPath}/r`, Route);
     expect(t.clock.sleeps).toEqual([12_000]);
   });
 
   test("429 Retry-After as HTTP-date", async () => {
-    const t = setup([{ status: 429, headers: { "retry-after": "Wed, 01 Jan 2025 00:00:03 GMT" } }, { status: 200, body: routeBody() }]);
+    const t = setup([
+      { status: 429, headers: { "retry-after": "Wed, 01 Jan 2025 00:00:03 GMT" } },
+      { status: 200, body: routeBody() },
+    ]);
     await t.client.get(`${routesPath}/r`, Route);
     expect(t.clock.sleeps).toEqual([3000]);
   });
 
   test("429 with invalid Retry-After backs off with jitter", async () => {
-    const t = setup([{ status: 429, headers: { "retry-after": "soon" } }, { status: 429 }, { status: 200, body: routeBody() }]);
+    const t = setup([
+      { status: 429, headers: { "retry-after": "soon" } },
+      { status: 429 },
+      { status: 200, body: routeBody() },
+    ]);
     await t.client.get(`${routesPath}/r`, Route);
     expect(t.clock.sleeps).toEqual([188, 375]);
   });
 
   test("409 in progress waits Retry-After, then the replay is reported", async () => {
     const t = setup([
-      { status: 409, body: { message: "a request with this key is in progress" }, headers: { "idempotent-replayed": "false", "retry-after": "2" } },
-      { status: 201, body: keyBody({ secret_key: `txm-sk-${"Q".repeat(64)}` }), headers: { "idempotent-replayed": "true" } },
+      {
+        status: 409,
+        body: { message: "a request with this key is in progress" },
+        headers: { "idempotent-replayed": "false", "retry-after": "2" },
+      },
+      {
+        status: 201,
+        body: keyBody({ secret_key: `txm-sk-${"Q".repeat(64)}` }),
+        headers: { "idempotent-replayed": "true" },
+      },
     ]);
-    const r = await t.client.post(`/v2/accounts/${ACCOUNT}/api-keys`, { label: "ci", scopes: ["x"] }, ApiKeyWithSecret, { idempotencyKey: "k-1" });
+    const r = await t.client.post(
+      `/v2/accounts/${ACCOUNT}/api-keys`,
+      { label: "ci", scopes: ["x"] },
+      ApiKeyWithSecret,
+      { idempotencyKey: "k-1" },
+    );
     expect(r).toMatchObject({ replayed: true, attempts: 2, status: 201 });
     expect(t.clock.sleeps).toEqual([2000]);
   });
 
   test("409 without the in-progress signals is terminal (self-lockout / duplicate)", async () => {
     const t = setup([{ status: 409, body: { message: "domain already exists" } }]);
-    const e = await caught(t.client.post(`/v2/accounts/${ACCOUNT}/domains`, { domain: "a.example.com" }, z.unknown(), { idempotencyKey: "k" }));
-    expect(e).toMatchObject({ kind: "conflict", status: 409, attempts: 1, retried: false, serviceMessage: "domain already exists" });
+    const e = await caught(
+      t.client.post(`/v2/accounts/${ACCOUNT}/domains`, { domain: "a.example.com" }, z.unknown(), {
+        idempotencyKey: "k",
+      }),
+    );
+    expect(e).toMatchObject({
+      kind: "conflict",
+      status: 409,
+      attempts: 1,
+      retried: false,
+      serviceMessage: "domain already exists",
+    });
     expect(t.seen).toHaveLength(1);
   });
 
@@ -222,7 +276,10 @@ describe("retries", () => {
     [404, "not-found"],
     [422, "idempotency-mismatch"],
   ] as const)("%p is not retried: exactly one request (%s)", async (status, kind) => {
-    const t = setup([{ status, body: { message: "nope" } }, { status: 200, body: routeBody() }]);
+    const t = setup([
+      { status, body: { message: "nope" } },
+      { status: 200, body: routeBody() },
+    ]);
     const e = await caught(t.client.post(routesPath, {}, Route, { idempotencyKey: "k" }));
     expect(e).toMatchObject({ kind, status, attempts: 1 });
     expect(t.seen).toHaveLength(1);
@@ -237,18 +294,28 @@ describe("retries", () => {
     expect(t.seen).toHaveLength(1);
   });
 
-  test.each(["/v2/accounts/a/domains/x.example.com/check-dns", "/v2/accounts/a/sub-accounts/s/suspend", "/v2/accounts/a/sub-accounts/s/unsuspend"])(
-    "%s gets one attempt even on 429 / network failure",
-    async (path) => {
-      const t1 = setup([{ status: 429, headers: { "retry-after": "1" } }, { status: 200, body: {} }]);
-      expect(await caught(t1.client.post(path, undefined, z.unknown(), { idempotencyKey: "k" }))).toMatchObject({ attempts: 1, kind: "rate-limited" });
-      const t2 = setup([{ error: "ECONNRESET" }, { status: 200, body: {} }]);
-      expect(await caught(t2.client.post(path, undefined, z.unknown()))).toMatchObject({ attempts: 1, kind: "network" });
-    },
-  );
+  test.each([
+    "/v2/accounts/a/domains/x.example.com/check-dns",
+    "/v2/accounts/a/sub-accounts/s/suspend",
+    "/v2/accounts/a/sub-accounts/s/unsuspend",
+  ])("%s gets one attempt even on 429 / network failure", async (path) => {
+    const t1 = setup([
+      { status: 429, headers: { "retry-after": "1" } },
+      { status: 200, body: {} },
+    ]);
+    expect(await caught(t1.client.post(path, undefined, z.unknown(), { idempotencyKey: "k" }))).toMatchObject({
+      attempts: 1,
+      kind: "rate-limited",
+    });
+    const t2 = setup([{ error: "ECONNRESET" }, { status: 200, body: {} }]);
+    expect(await caught(t2.client.post(path, undefined, z.unknown()))).toMatchObject({ attempts: 1, kind: "network" });
+  });
 
   test("attempt limit", async () => {
-    const t = setup(Array.from({ length: 5 }, () => ({ status: 502 })), { retry: { maxAttempts: 4 } });
+    const t = setup(
+      Array.from({ length: 5 }, () => ({ status: 502 })),
+      { retry: { maxAttempts: 4 } },
+    );
     const e = await caught(t.client.get(`${routesPath}/r`, Route));
     expect(e).toMatchObject({ kind: "server", status: 502, attempts: 4, retried: true });
     expect(e.message).toMatch(/gave up after 4 attempts/);
@@ -256,7 +323,9 @@ describe("retries", () => {
   });
 
   test("time budget: a Retry-After beyond the remaining budget fails at once instead of sleeping", async () => {
-    const t = setup([{ status: 409, headers: { "idempotent-replayed": "false", "retry-after": "300" } }], { retry: { maxElapsedMs: 120_000 } });
+    const t = setup([{ status: 409, headers: { "idempotent-replayed": "false", "retry-after": "300" } }], {
+      retry: { maxElapsedMs: 120_000 },
+    });
     const e = await caught(t.client.post(routesPath, {}, Route, { idempotencyKey: "k" }));
     expect(e).toMatchObject({ kind: "in-progress", attempts: 1 });
     expect(e.message).toMatch(/exceed the 120 s retry budget/);
@@ -264,7 +333,10 @@ describe("retries", () => {
   });
 
   test("time budget bounds the sum of waits", async () => {
-    const t = setup(Array.from({ length: 8 }, () => ({ status: 503, headers: { "retry-after": "20" } })), { retry: { maxElapsedMs: 60_000 } });
+    const t = setup(
+      Array.from({ length: 8 }, () => ({ status: 503, headers: { "retry-after": "20" } })),
+      { retry: { maxElapsedMs: 60_000 } },
+    );
     const e = await caught(t.client.get(`${routesPath}/r`, Route));
     expect(t.clock.sleeps).toEqual([20_000, 20_000, 20_000]);
     expect(e.attempts).toBe(4);
@@ -286,13 +358,27 @@ describe("retries", () => {
 describe("rate limiting in the loop", () => {
   test("a 429 pauses the shared bucket for every client of the account", async () => {
     const clock = new FakeClock(Date.parse(NOW));
-    const t = setup([{ status: 429, headers: { "retry-after": "5" } }, { status: 200, body: routeBody() }, { status: 200, body: routeBody() }], {
-      clock,
-      rateLimit: { ratePerSecond: 100, burst: 200 },
-    });
+    const t = setup(
+      [
+        { status: 429, headers: { "retry-after": "5" } },
+        { status: 200, body: routeBody() },
+        { status: 200, body: routeBody() },
+      ],
+      {
+        clock,
+        rateLimit: { ratePerSecond: 100, burst: 200 },
+      },
+    );
     await t.client.get(`${routesPath}/r`, Route);
     // a second client for the same account (a different resource operation) shares the paused bucket
-    const other = createClient({ apiKey: API_KEY, accountId: ACCOUNT, baseUrl: ORIGIN, dispatcher: t.agent, clock, rateLimit: {} });
+    const other = createClient({
+      apiKey: API_KEY,
+      accountId: ACCOUNT,
+      baseUrl: ORIGIN,
+      dispatcher: t.agent,
+      clock,
+      rateLimit: {},
+    });
     const before = clock.now();
     await other.get(`${routesPath}/r`, Route);
     expect(clock.now() - before).toBeGreaterThan(0); // had to wait for a slot at the halved rate
@@ -302,10 +388,17 @@ describe("rate limiting in the loop", () => {
 
 describe("validation", () => {
   test("schema mismatch names method, endpoint and field path", async () => {
-    const t = setup([{ status: 200, body: { object: "list", data: [routeBody(), routeBody({ enabled: "yes" })], pagination: { has_more: false } } }]);
-    const e = await caught((async () => {
-      for await (const _ of t.client.list(routesPath, Route)) void _;
-    })());
+    const t = setup([
+      {
+        status: 200,
+        body: { object: "list", data: [routeBody(), routeBody({ enabled: "yes" })], pagination: { has_more: false } },
+      },
+    ]);
+    const e = await caught(
+      (async () => {
+        for await (const _ of t.client.list(routesPath, Route)) void _;
+      })(),
+    );
     expect(e.kind).toBe("schema");
     expect(e.message).toContain(`GET ${routesPath}`);
     expect(e.message).toContain("data[1].enabled");
@@ -321,7 +414,9 @@ describe("validation", () => {
   });
 
   test("a non-JSON error body becomes a short snippet", async () => {
-    const t = setup([{ status: 400, body: `<html>${"x".repeat(1000)}</html>`, headers: { "content-type": "text/html" } }]);
+    const t = setup([
+      { status: 400, body: `<html>${"x".repeat(1000)}</html>`, headers: { "content-type": "text/html" } },
+    ]);
     const e = await caught(t.client.get("/v2/ping", MessageResponse));
     expect(e.serviceMessage!.length).toBeLessThanOrEqual(201);
   });
@@ -344,18 +439,39 @@ describe("secrets and logs", () => {
       { status: 400, body: { message: `bad: ${secretKey} / Bearer ${API_KEY} / ${API_KEY}` } },
       { status: 200, body: { ...keyBody(), label: 42, secret_key: "another-secret-value" } },
     ]);
-    const created = await t.client.post(`/v2/accounts/${ACCOUNT}/api-keys`, { label: "ci", scopes: ["x"] }, ApiKeyWithSecret, { idempotencyKey: "idem-key-value-xyz" });
+    const created = await t.client.post(
+      `/v2/accounts/${ACCOUNT}/api-keys`,
+      { label: "ci", scopes: ["x"] },
+      ApiKeyWithSecret,
+      { idempotencyKey: "idem-key-value-xyz" },
+    );
     expect(created.data.secret_key).toBe(secretKey); // the caller does get the secret itself
     const e1 = await caught(t.client.get("/v2/ping", MessageResponse));
     const e2 = await caught(t.client.get("/k", ApiKeyWithSecret));
-    const text = [e1.message, e1.stack, JSON.stringify(e1), e2.message, e2.stack, JSON.stringify(e2), JSON.stringify(t.logs)].join("\n");
+    const text = [
+      e1.message,
+      e1.stack,
+      JSON.stringify(e1),
+      e2.message,
+      e2.stack,
+      JSON.stringify(e2),
+      JSON.stringify(t.logs),
+    ].join("\n");
     for (const s of [API_KEY, secretKey, "another-secret-value", "idem-key-value-xyz"]) expect(text).not.toContain(s);
-    expect(t.logs.some((l) => l.level === "warn" && /retrying in 188 ms/.test(l.message) && /same Idempotency-Key/.test(l.message))).toBe(true);
+    expect(
+      t.logs.some(
+        (l) => l.level === "warn" && /retrying in 188 ms/.test(l.message) && /same Idempotency-Key/.test(l.message),
+      ),
+    ).toBe(true);
     expect(t.logs.find((l) => l.delayMs === 188)).toMatchObject({ method: "POST", attempt: 1, status: 503 });
   });
 
   test("a throwing logger does not break requests", async () => {
-    const t = setup([{ status: 200, body: { message: "pong" } }], { logger: () => { throw new Error("boom"); } });
+    const t = setup([{ status: 200, body: { message: "pong" } }], {
+      logger: () => {
+        throw new Error("boom");
+      },
+    });
     await expect(t.client.ping()).resolves.toEqual({ message: "pong" });
   });
 });

@@ -5,15 +5,36 @@ afterEach(() => clearSecretsForTests());
 
 describe("TxmailApiError", () => {
   test("carries status, method, path, service message, attempts and retried", () => {
-    const e = new TxmailApiError({ kind: "not-found", method: "GET", path: "/v2/accounts/a/routes/r1", status: 404, serviceMessage: "route not found", attempts: 1 });
+    const e = new TxmailApiError({
+      kind: "not-found",
+      method: "GET",
+      path: "/v2/accounts/a/routes/r1",
+      status: 404,
+      serviceMessage: "route not found",
+      attempts: 1,
+    });
     expect(e).toBeInstanceOf(Error);
     expect(e.name).toBe("TxmailApiError");
     expect(e.message).toBe("GET /v2/accounts/a/routes/r1 failed with HTTP 404: route not found");
-    expect(e).toMatchObject({ kind: "not-found", status: 404, method: "GET", retried: false, attempts: 1, serviceMessage: "route not found" });
+    expect(e).toMatchObject({
+      kind: "not-found",
+      status: 404,
+      method: "GET",
+      retried: false,
+      attempts: 1,
+      serviceMessage: "route not found",
+    });
   });
 
   test("never keeps a query string", () => {
-    const e = new TxmailApiError({ kind: "server", method: "GET", path: "/v2/accounts/a/routes?domain=x&after=cur", status: 500, attempts: 3, stopReason: "gave up after 3 attempts" });
+    const e = new TxmailApiError({
+      kind: "server",
+      method: "GET",
+      path: "/v2/accounts/a/routes?domain=x&after=cur",
+      status: 500,
+      attempts: 3,
+      stopReason: "gave up after 3 attempts",
+    });
     expect(e.path).toBe("/v2/accounts/a/routes");
     expect(e.message).not.toContain("?");
     expect(e.message).toContain("(3 attempts; gave up after 3 attempts)");
@@ -21,21 +42,50 @@ describe("TxmailApiError", () => {
   });
 
   test("422 idempotency mismatch says it is a key-derivation bug", () => {
-    const e = new TxmailApiError({ kind: "idempotency-mismatch", method: "POST", path: "/v2/accounts/a/routes", status: 422, serviceMessage: "key already used with a different payload", attempts: 1 });
+    const e = new TxmailApiError({
+      kind: "idempotency-mismatch",
+      method: "POST",
+      path: "/v2/accounts/a/routes",
+      status: 422,
+      serviceMessage: "key already used with a different payload",
+      attempts: 1,
+    });
     expect(e.message).toMatch(/bug in idempotency-key derivation/);
   });
 
   test("403 explains scope-or-allow-list and can name the scope", () => {
-    const e = new TxmailApiError({ kind: "forbidden", method: "DELETE", path: "/v2/accounts/a/routes/r", status: 403, serviceMessage: "forbidden", attempts: 1, hint: "This operation needs the scope 'routes:delete:all'." });
+    const e = new TxmailApiError({
+      kind: "forbidden",
+      method: "DELETE",
+      path: "/v2/accounts/a/routes/r",
+      status: 403,
+      serviceMessage: "forbidden",
+      attempts: 1,
+      hint: "This operation needs the scope 'routes:delete:all'.",
+    });
     expect(e.message).toMatch(/lacks the scope .* or the caller's IP address is outside the key's ip_allow_list/);
     expect(e.message).toContain("routes:delete:all");
   });
 
   test("network failures say the outcome is unknown, unless the connection was refused", () => {
-    const reset = new TxmailApiError({ kind: "network", method: "POST", path: "/p", attempts: 1, code: "ECONNRESET", serviceMessage: "other side closed" });
+    const reset = new TxmailApiError({
+      kind: "network",
+      method: "POST",
+      path: "/p",
+      attempts: 1,
+      code: "ECONNRESET",
+      serviceMessage: "other side closed",
+    });
     expect(reset.message).toMatch(/outcome is unknown/);
     expect(reset.outcomeUnknown).toBe(true);
-    const refused = new TxmailApiError({ kind: "network", method: "POST", path: "/p", attempts: 1, code: "ECONNREFUSED", serviceMessage: "connect ECONNREFUSED" });
+    const refused = new TxmailApiError({
+      kind: "network",
+      method: "POST",
+      path: "/p",
+      attempts: 1,
+      code: "ECONNREFUSED",
+      serviceMessage: "connect ECONNREFUSED",
+    });
     expect(refused.message).not.toMatch(/outcome is unknown/);
   });
 

@@ -43,15 +43,25 @@ describe("paginate", () => {
   });
   test("has_more without a cursor is an error, not a loop", async () => {
     const fetchPage = async (): Promise<List<Item>> => ({ object: "list", data: [], pagination: { has_more: true } });
-    await expect(collect(paginate(fetchPage, { path: "/v2/accounts/a/routes" }))).rejects.toThrow(/next_cursor is missing/);
+    await expect(collect(paginate(fetchPage, { path: "/v2/accounts/a/routes" }))).rejects.toThrow(
+      /next_cursor is missing/,
+    );
   });
   test("a repeated cursor is an error, not a loop", async () => {
-    const fetchPage = async (): Promise<List<Item>> => ({ object: "list", data: [{ id: "x" }], pagination: { has_more: true, next_cursor: "same" } });
+    const fetchPage = async (): Promise<List<Item>> => ({
+      object: "list",
+      data: [{ id: "x" }],
+      pagination: { has_more: true, next_cursor: "same" },
+    });
     await expect(collect(paginate(fetchPage))).rejects.toBeInstanceOf(TxmailApiError);
   });
   test("maxPages bounds the walk", async () => {
     let n = 0;
-    const fetchPage = async (): Promise<List<Item>> => ({ object: "list", data: [], pagination: { has_more: true, next_cursor: `c${n++}` } });
+    const fetchPage = async (): Promise<List<Item>> => ({
+      object: "list",
+      data: [],
+      pagination: { has_more: true, next_cursor: `c${n++}` },
+    });
     await expect(collect(paginate(fetchPage, { maxPages: 5 }))).rejects.toThrow(/more than 5 pages/);
     expect(n).toBe(5);
   });

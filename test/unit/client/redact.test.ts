@@ -60,7 +60,9 @@ describe("redact", () => {
       secret_key: "sk-value-0001",
       nested: [{ password: "smtp-pass-0002" }, { secret: "whsec-0003" }, { dkim_private_key: "pem-body-0004" }],
     });
-    expect(redact("sk-value-0001 smtp-pass-0002 whsec-0003 pem-body-0004")).toBe([REDACTED, REDACTED, REDACTED, REDACTED].join(" "));
+    expect(redact("sk-value-0001 smtp-pass-0002 whsec-0003 pem-body-0004")).toBe(
+      [REDACTED, REDACTED, REDACTED, REDACTED].join(" "),
+    );
     expect(redact("ci-deployer-label")).toBe("ci-deployer-label");
     expect(containsRegisteredSecret("... whsec-0003 ...")).toBe(true);
   });
@@ -79,8 +81,17 @@ describe("redact", () => {
   test("scales: many secrets, large and adversarial texts stay linear", () => {
     for (let i = 0; i < 20_000; i++) registerSecret(`secret-${i.toString(36).padStart(8, "0")}-tail`);
     const t0 = Date.now();
-    for (let i = 0; i < 1000; i++) redact(`POST /v2/accounts/a/routes -> 201 in 3 ms (attempt 1) secret-${(i * 7).toString(36).padStart(8, "0")}-tail`);
-    for (const big of ["x".repeat(100_000), "-sk-".repeat(25_000), "Bearer ".repeat(15_000), "authorization: ".repeat(7_000), "secret-0".repeat(12_000)]) {
+    for (let i = 0; i < 1000; i++)
+      redact(
+        `POST /v2/accounts/a/routes -> 201 in 3 ms (attempt 1) secret-${(i * 7).toString(36).padStart(8, "0")}-tail`,
+      );
+    for (const big of [
+      "x".repeat(100_000),
+      "-sk-".repeat(25_000),
+      "Bearer ".repeat(15_000),
+      "authorization: ".repeat(7_000),
+      "secret-0".repeat(12_000),
+    ]) {
       redact(big);
     }
     expect(Date.now() - t0).toBeLessThan(2000);

@@ -20,9 +20,21 @@ describe("parseRetryAfter", () => {
     expect(parseRetryAfter("Tue, 31 Dec 2024 23:59:00 GMT", NOW)).toBe(0);
   });
 
-  test.each([undefined, null, "", "   ", "-1", "1.5", "soon", "5s", "0x10", "Wed, 99 Foo 2025 xx GMT", "2025-01-01T00:00:05Z", "99999999"])(
-    "invalid %p -> undefined (caller falls back to backoff)",
-    (v) => expect(parseRetryAfter(v as string | undefined, NOW)).toBeUndefined(),
+  test.each([
+    undefined,
+    null,
+    "",
+    "   ",
+    "-1",
+    "1.5",
+    "soon",
+    "5s",
+    "0x10",
+    "Wed, 99 Foo 2025 xx GMT",
+    "2025-01-01T00:00:05Z",
+    "99999999",
+  ])("invalid %p -> undefined (caller falls back to backoff)", (v) =>
+    expect(parseRetryAfter(v as string | undefined, NOW)).toBeUndefined(),
   );
 });
 

@@ -40,15 +40,26 @@ describe("classifyResponse: the Retry safety table", () => {
     expect(cls(429, { "retry-after": "3" })).toEqual({ outcome: "retry", kind: "rate-limited", retryAfterMs: 3000 });
   });
   test("429 with Retry-After HTTP-date", () => {
-    expect(cls(429, { "retry-after": "Wed, 01 Jan 2025 00:00:02 GMT" })).toEqual({ outcome: "retry", kind: "rate-limited", retryAfterMs: 2000 });
+    expect(cls(429, { "retry-after": "Wed, 01 Jan 2025 00:00:02 GMT" })).toEqual({
+      outcome: "retry",
+      kind: "rate-limited",
+      retryAfterMs: 2000,
+    });
   });
   test("429 with invalid Retry-After falls back to backoff", () => {
     expect(cls(429, { "retry-after": "later" })).toEqual({ outcome: "retry", kind: "rate-limited" });
   });
 
   test("409 in progress: Idempotent-Replayed false + positive integer Retry-After", () => {
-    expect(cls(409, { "idempotent-replayed": "false", "retry-after": "2" })).toEqual({ outcome: "retry", kind: "in-progress", retryAfterMs: 2000 });
-    expect(cls(409, { "idempotent-replayed": "False", "retry-after": "1" })).toMatchObject({ outcome: "retry", kind: "in-progress" });
+    expect(cls(409, { "idempotent-replayed": "false", "retry-after": "2" })).toEqual({
+      outcome: "retry",
+      kind: "in-progress",
+      retryAfterMs: 2000,
+    });
+    expect(cls(409, { "idempotent-replayed": "False", "retry-after": "1" })).toMatchObject({
+      outcome: "retry",
+      kind: "in-progress",
+    });
   });
   test.each([
     [{}],
@@ -82,17 +93,25 @@ describe("classifyResponse: the Retry safety table", () => {
 
 describe("classifyNetworkError", () => {
   const err = (code: string) => Object.assign(new Error(code), { code });
-  test.each(["ECONNRESET", "ECONNREFUSED", "EPIPE", "UND_ERR_SOCKET", "EAI_AGAIN"])("%s is a retryable network failure", (c) => {
-    expect(classifyNetworkError(err(c), false)).toMatchObject({ kind: "network", retryable: true, code: c });
-  });
-  test.each(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"])("%s is a retryable timeout", (c) => {
-    expect(classifyNetworkError(err(c), false)).toMatchObject({ kind: "timeout", retryable: true });
-  });
+  test.each(["ECONNRESET", "ECONNREFUSED", "EPIPE", "UND_ERR_SOCKET", "EAI_AGAIN"])(
+    "%s is a retryable network failure",
+    (c) => {
+      expect(classifyNetworkError(err(c), false)).toMatchObject({ kind: "network", retryable: true, code: c });
+    },
+  );
+  test.each(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"])(
+    "%s is a retryable timeout",
+    (c) => {
+      expect(classifyNetworkError(err(c), false)).toMatchObject({ kind: "timeout", retryable: true });
+    },
+  );
   test("ENOTFOUND fails fast (misspelt base URL)", () => {
     expect(classifyNetworkError(err("ENOTFOUND"), false)).toMatchObject({ retryable: false });
   });
   test("cause.code is honoured", () => {
-    expect(classifyNetworkError(Object.assign(new Error("x"), { cause: { code: "ECONNRESET" } }), false)).toMatchObject({ retryable: true });
+    expect(classifyNetworkError(Object.assign(new Error("x"), { cause: { code: "ECONNRESET" } }), false)).toMatchObject(
+      { retryable: true },
+    );
   });
   test("caller abort is never retried", () => {
     expect(classifyNetworkError(err("ECONNRESET"), true)).toMatchObject({ kind: "aborted", retryable: false });
