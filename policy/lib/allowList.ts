@@ -1,12 +1,22 @@
 // One reading of a key's `ipAllowList` shared by the allow-list rules, on the provider's own
-// canonicalisation (provider/core/cidr.ts), so policy, provider check and emulator agree.
+// canonicalisation (provider/core/cidr.ts), so policy, provider check and emulator agree on what
+// an entry means. The policy is stricter than the service in one respect: entries that together
+// cover a whole family (0.0.0.0/1 + 128.0.0.0/1) are an allow-all here (coversFamily), although
+// the service, and so canonicalizeAllowList, accept them.
 //
 // Unknown entries (preview) are left out and everything reported is certain whatever they turn out
 // to be: an allow-all or invalid known entry stays one, a family covered by the known entries stays
 // covered, and more than 100 distinct known entries stay too many. A wholly unknown list yields
 // nothing; the rules run again at `pulumi up` on known values, and the provider's check rejects
-// the same lists at apply.
-import { type AllowListProblem, canonicalizeAllowList, canonicalizeEntry, type Family } from "../../provider/core/cidr";
+// allow-all, invalid and oversized lists at apply (not combinations, which the service accepts).
+import {
+  type AllowListProblem,
+  canonicalizeAllowList,
+  canonicalizeEntry,
+  coversFamily,
+  type Family,
+  prefixBreadth,
+} from "../../provider/core/cidr";
 import { describeValue, readStringList, type StringList } from "./inputs";
 
 export const ALLOW_LIST_INPUT = "ipAllowList";
@@ -43,7 +53,7 @@ export function analyzeAllowList(props: object): AllowListAnalysis {
   if (read.state !== "known") return { state: read.state };
   const list = read.value;
 
-  const { problems } = canonicalizeAllowList(list.strings.map((s) => s.value));
+  const { canonical, problems } = canonicalizeAllowList(list.strings.map((s) => s.value));
   // Problems index the known strings; report the program's own index.
   const at = (p: AllowListProblem): Finding => ({
     index: p.index === undefined ? undefined : list.strings[p.index].index,
@@ -61,9 +71,18 @@ export function analyzeAllowList(props: object): AllowListAnalysis {
       // Rejected as malformed, but what its author meant is "everyone": say so.
       allowAll.push({
         ...at(p),
-        message: `'${p.entry}' is an allow-all (prefix length 0 or a wildcard) in a spelling the service does not accept; the service rejects allow-all entries — list your senders' CIDR blocks instead`,
+        message: `'${p.entry}' means every address (a wildcard or a zero prefix length) in a spelling the service does not accept either; list the CIDR blocks of your senders instead`,
       });
     } else invalid.push(at(p));
+  }
+  for (const family of [4, 6] as const) {
+    if (!coversFamily(canonical, family)) continue;
+    const blocks = canonical.filter((c) => prefixBreadth(c).family === family);
+    const shown =
+      blocks.length > 6 ? `${blocks.slice(0, 6).join(", ")} and ${blocks.length - 6} more` : blocks.join(", ");
+    allowAll.push({
+      message: `together the entries cover every IPv${family} address (${shown}), which is an allow-all in effect; list the CIDR blocks of your senders instead`,
+    });
   }
   for (const o of list.others) {
     invalid.push({
@@ -86,9 +105,10 @@ export function analyzeAllowList(props: object): AllowListAnalysis {
   return { state: "known", list, entries, allowAll, invalid, tooMany };
 }
 
-// Spellings that mean "every address" but that canonicalizeEntry rejects as malformed: a prefix
-// length or netmask of zero on any address text (`0/0`, `0.0/0`, `0.0.0.0/00`, `0.0.0.0/0.0.0.0`,
-// ` ::/0`), and the wildcards other products accept.
+// canonicalizeEntry already reads /0 on any address spelling (0/0, 10.1/0), a padded ' 0.0.0.0/0'
+// and the netmask 0.0.0.0 as allow-alls. Left over are spellings it rejects as malformed whose
+// intent is still "everyone": zero-padded or spaced prefix lengths (/00, / 0) and the wildcards
+// other products accept. Reporting them as allow-alls says what the fix really is.
 const ZERO_PREFIX = /\/\s*0+(\.0+){0,3}\s*$/;
 const WILDCARD = /^\s*(\*|\*\/\*|any|all|anywhere|everyone|internet)\s*$/i;
 

@@ -7,6 +7,7 @@
 //   several ISPs.
 // Both thresholds are policy config; 0-length prefixes are the mandatory allow-all rule's.
 import type { ResourceValidation, ResourceValidationPolicy } from "@pulumi/policy";
+import { prefixBreadth } from "../../provider/core/cidr";
 import { analyzeAllowList } from "../lib/allowList";
 import { integerSetting, readConfig } from "../lib/config";
 import { KEY_KINDS, kindOf, subject } from "../lib/resources";
@@ -27,7 +28,8 @@ export const validateBroadPrefix: ResourceValidation = (args, reportViolation) =
   for (const e of a.entries) {
     if (e.prefix >= min[e.family]) continue;
     const same = e.entry === e.canonical ? "" : ` (${e.canonical})`;
-    const size = e.family === 4 ? ` (${(2 ** (32 - e.prefix)).toLocaleString("en-US")} addresses)` : "";
+    const { addresses } = prefixBreadth(e.canonical);
+    const size = e.family === 4 ? ` (${addresses.toLocaleString("en-US")} addresses)` : "";
     reportViolation(
       `${subject(kind, args)}: ipAllowList[${e.index}]: '${e.entry}'${same} is a /${e.prefix} block${size}, ` +
         `broader than the /${min[e.family]} this pack accepts for IPv${e.family}; list your senders' own addresses ` +

@@ -1,0 +1,56 @@
+// Calls a rule's validate function the way @pulumi/policy's server does (server.js): props wrapped
+// in the real unknownCheckingProxy, a getConfig returning the policy's config, and a
+// reportViolation that collects messages.
+import { type ResourceValidation, type ResourceValidationArgs, unknownCheckingProxy } from "@pulumi/policy";
+import { type Kind, TYPES } from "../../../policy/lib/resources";
+
+/** What the engine sends for an unknown value from a Node program (@pulumi/pulumi runtime/rpc). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export interface Call {
+  kind: Kind | string;
+  name?: string;
+  props: Record<string, unknown>;
+  config?: Record<string, unknown>;
+  /** Pass props without the proxy (raw sentinels), as a caller other than the server might. */
+  raw?: boolean;
+}
+
+export function fakeArgs(call: Call): ResourceValidationArgs {
+  const type = call.kind in TYPES ? TYPES[call.kind as Kind] : call.kind;
+  const name = call.name ?? "res";
+  return {
+    type,
+    name,
+    urn: `urn:pulumi:dev::txmail-app::${type}::${name}`,
+    props: call.raw ? call.props : unknownCheckingProxy(call.props),
+    opts: {
+      protect: false,
+      ignoreChanges: [],
+      aliases: [],
+      customTimeouts: { createSeconds: 0, updateSeconds: 0, deleteSeconds: 0 },
+      additionalSecretOutputs: [],
+    },
+    stackTags: new Map(),
+    isType: () => false,
+    asType: () => undefined,
+    getConfig: <T extends object>() => (call.config ?? {}) as T,
+    notApplicable: (reason?: string): never => {
+      throw new Error(`notApplicable: ${reason}`);
+    },
+  };
+}
+
+/** Runs `validate` and returns the reported messages. */
+export async function run(validate: ResourceValidation, call: Call): Promise<string[]> {
+  const messages: string[] = [];
+  await validate(fakeArgs(call), (message: string) => {
+    messages.push(message);
+  });
+  return messages;
+}
+
+/** Shorthand for an ApiKey with only an allow list. */
+export function key(ipAllowList: unknown, extra: Partial<Call> = {}): Call {
+  return { kind: "ApiKey", name: "sender", props: { label: "sender", scopes: [], ipAllowList }, ...extra };
+}
