@@ -87,7 +87,7 @@ export function analyzeAllowList(props: object): AllowListAnalysis {
   for (const o of list.others) {
     invalid.push({
       index: o.index,
-      message: `${describeValue(o.value)} is not a string; entries are CIDR blocks or bare addresses such as '203.0.113.0/24'`,
+      message: `${describeValue(o.value)} is not a string`,
     });
   }
   if (list.notAList) {

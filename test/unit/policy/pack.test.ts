@@ -1,0 +1,63 @@
+// The pack as the engine loads it: its files, names, enforcement levels and config schemas.
+// (index.ts is not imported: constructing the PolicyPack starts its gRPC server.)
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { policies } from "../../../policy/policies";
+import { TYPES } from "../../../policy/lib/resources";
+
+const PACK = path.join(__dirname, "../../../policy");
+
+describe("txmail-policies", () => {
+  it("has the files the Node language host and @pulumi/policy need", () => {
+    expect(fs.readFileSync(path.join(PACK, "PulumiPolicy.yaml"), "utf8")).toMatch(/^runtime: nodejs$/m);
+    // PolicyPack reads its version from <pack>/package.json; require(<pack>) resolves "main".
+    const pkg = JSON.parse(fs.readFileSync(path.join(PACK, "package.json"), "utf8")) as Record<string, unknown>;
+    expect(pkg.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(fs.existsSync(path.join(PACK, `${String(pkg.main)}.ts`))).toBe(true);
+    // The runner reads <pack>/tsconfig.json; TypeScript 6 needs rootDir since the pack imports ../provider.
+    const tsconfig = JSON.parse(fs.readFileSync(path.join(PACK, "tsconfig.json"), "utf8")) as {
+      compilerOptions: Record<string, unknown>;
+    };
+    expect(tsconfig.compilerOptions).toMatchObject({ strict: true, rootDir: ".." });
+    expect(fs.readFileSync(path.join(PACK, "index.ts"), "utf8")).toContain('new PolicyPack("txmail-policies"');
+  });
+
+  it("names each policy once", () => {
+    const names = policies.map((p) => p.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).not.toContain("all"); // reserved by @pulumi/policy
+  });
+
+  it("makes the allow-list rules mandatory and the others advisory", () => {
+    expect(Object.fromEntries(policies.map((p) => [p.name, p.enforcementLevel]))).toEqual({
+      "ip-allow-list-no-allow-all": "mandatory",
+      "ip-allow-list-valid-entries": "mandatory",
+      "ip-allow-list-max-entries": "mandatory",
+      "ip-allow-list-broad-prefix": "advisory",
+      "api-key-broad-scopes": "advisory",
+      "sub-account-key-requires-allow-list": "advisory",
+      "endpoint-https": "advisory",
+    });
+  });
+
+  it("gives every advisory policy a config schema with defaults, and never an enforcementLevel property", () => {
+    for (const p of policies.filter((p) => p.enforcementLevel === "advisory")) {
+      const props = Object.entries(p.configSchema?.properties ?? {});
+      expect(props.length).toBeGreaterThan(0);
+      for (const [name, schema] of props) {
+        expect(name).not.toBe("enforcementLevel");
+        expect(schema).toHaveProperty("default");
+        expect(schema).toHaveProperty("description");
+      }
+    }
+  });
+
+  it("matches the SDK's dynamic resource type tokens", () => {
+    expect(TYPES).toEqual({
+      ApiKey: "pulumi-nodejs:dynamic/txmail:ApiKey",
+      SubAccountApiKey: "pulumi-nodejs:dynamic/txmail:SubAccountApiKey",
+      Webhook: "pulumi-nodejs:dynamic/txmail:Webhook",
+      Route: "pulumi-nodejs:dynamic/txmail:Route",
+    });
+  });
+});
