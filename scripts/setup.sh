@@ -4,7 +4,7 @@
 #
 #   1. Node: the system node if it is new enough, else the npm package node@22 (a real Node 22 binary)
 #      installed into the tools cache.
-#   2. npm dependencies from the committed lockfile (npm ci, skipped when the lockfile is unchanged).
+#   2. npm dependencies from the committed lockfile (skipped when the lockfile is unchanged).
 #   3. TypeScript build (dist/), which the dynamic providers load by package name at run time.
 #   4. Pulumi CLI of exactly the version of the installed @pulumi/pulumi: a `pulumi` of that version
 #      already on PATH, else one built from the Go module proxy (scripts/build-pulumi-cli.sh), plus
@@ -71,8 +71,14 @@ ln -sf "$node_bin" "$tools/bin/node"
 lock_hash="$(sha256sum "$root/package-lock.json" | cut -c1-16)"
 stamp="$root/node_modules/.txmail-lock-$lock_hash"
 if [ ! -f "$stamp" ]; then
-  say "installing npm dependencies (npm ci)"
-  (cd "$root" && npm ci --no-audit --no-fund --loglevel=error >&2)
+  say "installing npm dependencies from package-lock.json"
+  # Not `npm ci`: npm 11 leaves other platforms' optional packages (jest's @unrs/resolver-binding-*)
+  # out of the lockfile and then `npm ci` refuses that same lockfile. `npm install` with a complete
+  # lock installs exactly the locked versions and leaves the lock unchanged (checked below).
+  (cd "$root" && npm install --no-audit --no-fund --loglevel=error >&2)
+  if command -v git >/dev/null && [ -d "$root/.git" ] && ! git -C "$root" diff --quiet -- package-lock.json; then
+    say "warning: npm changed package-lock.json; commit it if the change was intended"
+  fi
   touch "$stamp"
 fi
 # Programs in examples/ and test fixtures import the package by name; link it into node_modules
@@ -99,7 +105,9 @@ else
     "$root/scripts/build-pulumi-cli.sh" "$pulumi_version" "$cache/pulumi-v$pulumi_version" >&2
   fi
 fi
-ln -sf "$pulumi_dir/pulumi" "$tools/bin/pulumi"
+# A hard link (not a symlink): the engine looks for its plugins next to its own resolved path, so
+# pulumi, the language host and the dynamic-provider script must share one directory.
+ln -f "$pulumi_dir/pulumi" "$tools/bin/pulumi" 2>/dev/null || cp -f "$pulumi_dir/pulumi" "$tools/bin/pulumi"
 
 if [ -x "$pulumi_dir/pulumi-language-nodejs" ]; then
   langhost="$pulumi_dir/pulumi-language-nodejs"

@@ -35,7 +35,7 @@ export async function pulumiCommand(): Promise<PulumiCommand> {
 }
 
 export interface StackOptions {
-  /** Directory holding Pulumi.yaml and the program. */
+  /** Directory holding Pulumi.yaml and the program (copied to a temp dir before use). */
   programDir: string;
   /** Stack config; `secret: true` values are encrypted with the passphrase provider. */
   config?: ConfigMap;
@@ -73,13 +73,29 @@ export function engineEnv(stateDir: string, extra: Record<string, string> = {}):
   };
 }
 
+/**
+ * A private copy of a program directory: the Automation API writes `Pulumi.<stack>.yaml` into the
+ * program directory, which must not litter the repository. node_modules is linked so the program
+ * resolves @pulumi/pulumi and pulumi-txmail exactly as an installed project would.
+ */
+function copyProgram(programDir: string, into: string): string {
+  const workDir = path.join(into, "program");
+  fs.cpSync(programDir, workDir, {
+    recursive: true,
+    filter: (src) => !/Pulumi\.[^/]+\.yaml$/.test(path.basename(src)) || path.basename(src) === "Pulumi.yaml",
+  });
+  fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(workDir, "node_modules"));
+  return workDir;
+}
+
 export async function createTestStack(opts: StackOptions): Promise<TestStack> {
   const pulumi = await pulumiCommand();
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-e2e-"));
+  const workDir = copyProgram(opts.programDir, stateDir);
   const envVars = engineEnv(stateDir, opts.env);
   const stackName = `${opts.name ?? "t"}-${randomBytes(4).toString("hex")}`;
   const stack = await LocalWorkspace.createOrSelectStack(
-    { stackName, workDir: opts.programDir },
+    { stackName, workDir },
     { pulumiCommand: pulumi, envVars, secretsProvider: "passphrase", pulumiHome: envVars.PULUMI_HOME },
   );
   if (opts.config) await stack.setAllConfig(opts.config);
@@ -102,7 +118,7 @@ export async function createTestStack(opts: StackOptions): Promise<TestStack> {
       const args = ["stack", "export", "--stack", stackName];
       if (showSecrets) args.push("--show-secrets");
       const { stdout } = await execFileAsync(pulumi.command, args, {
-        cwd: opts.programDir,
+        cwd: workDir,
         env: { ...process.env, ...envVars },
         maxBuffer: 64 * 1024 * 1024,
       });
