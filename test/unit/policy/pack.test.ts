@@ -10,10 +10,14 @@ const PACK = path.join(__dirname, "../../../policy");
 describe("txmail-policies", () => {
   it("has the files the Node language host and @pulumi/policy need", () => {
     expect(fs.readFileSync(path.join(PACK, "PulumiPolicy.yaml"), "utf8")).toMatch(/^runtime: nodejs$/m);
-    // PolicyPack reads its version from <pack>/package.json; require(<pack>) resolves "main".
+    // PolicyPack reads its version from <pack>/package.json; require(<pack>) loads "main", which
+    // picks index.ts in a checkout and the compiled dist/policy when installed under node_modules.
     const pkg = JSON.parse(fs.readFileSync(path.join(PACK, "package.json"), "utf8")) as Record<string, unknown>;
     expect(pkg.version).toMatch(/^\d+\.\d+\.\d+/);
-    expect(fs.existsSync(path.join(PACK, `${String(pkg.main)}.ts`))).toBe(true);
+    expect(pkg.main).toBe("index.js");
+    const main = fs.readFileSync(path.join(PACK, "index.js"), "utf8");
+    expect(main).toContain('require("./index.ts")');
+    expect(main).toContain('require("../dist/policy/index.js")');
     // The runner reads <pack>/tsconfig.json; TypeScript 6 needs rootDir since the pack imports ../provider.
     const tsconfig = JSON.parse(fs.readFileSync(path.join(PACK, "tsconfig.json"), "utf8")) as {
       compilerOptions: Record<string, unknown>;
