@@ -41,8 +41,11 @@ node_ok() { # $1 = node binary; true when it is >= 22.NODE_MIN_MINOR
 }
 
 node_bin=""
-if command -v node >/dev/null && node_ok "$(command -v node)"; then
-  node_bin="$(command -v node)"
+# Resolved to the real binary: with .tools/env sourced, `node` is our own link in .tools/bin.
+system_node="$(command -v node 2>/dev/null || true)"
+[ -n "$system_node" ] && system_node="$(readlink -f "$system_node" 2>/dev/null || true)"
+if [ -n "$system_node" ] && [ -x "$system_node" ] && node_ok "$system_node"; then
+  node_bin="$system_node"
 else
   node_dir="$cache/node-v$NODE_VERSION"
   node_bin="$node_dir/node_modules/.bin/node"
@@ -92,8 +95,11 @@ say "building TypeScript (dist/)"
 # --- 4. Pulumi CLI and Node language host ----------------------------------------------------------
 pulumi_version="$("$node_bin" -p "require('$root/node_modules/@pulumi/pulumi/package.json').version")"
 pulumi_dir=""
-if command -v pulumi >/dev/null && [ "$(pulumi version 2>/dev/null)" = "v$pulumi_version" ]; then
-  pulumi_dir="$(dirname "$(readlink -f "$(command -v pulumi)")")"
+# A user's own CLI of the right version wins; our .tools/bin (on PATH when .tools/env is sourced) does not count.
+path_without_tools="$(printf '%s' "$PATH" | tr ':' '\n' | grep -vxF "$tools/bin" | paste -sd: -)"
+user_pulumi="$(PATH="$path_without_tools" command -v pulumi 2>/dev/null || true)"
+if [ -n "$user_pulumi" ] && [ "$("$user_pulumi" version 2>/dev/null)" = "v$pulumi_version" ]; then
+  pulumi_dir="$(dirname "$(readlink -f "$user_pulumi")")"
   say "using the Pulumi CLI v$pulumi_version found on PATH ($pulumi_dir)"
 else
   pulumi_dir="$cache/pulumi-v$pulumi_version/bin"

@@ -16,5 +16,12 @@ const constructors = {
   SmtpCredential: (a: never) => new txmail.SmtpCredential("it", a),
 };
 
+// `unknownAllowList`: the key's allow list depends on another resource's output, so the engine and
+// the policy pack see an unknown value at preview.
+if (cfg.getBoolean("unknownAllowList")) {
+  const other = new txmail.SubAccount("other", { name: "other", website: "other.example.com" });
+  args.ipAllowList = [other.id.apply(() => "203.0.113.7")];
+}
+
 const made = constructors[kind](args as never);
 export const id = made.id;
