@@ -65,3 +65,29 @@ describe("txmail-policies", () => {
     });
   });
 });
+
+describe("policy-config.example.json", () => {
+  const example = JSON.parse(fs.readFileSync(path.join(PACK, "policy-config.example.json"), "utf8")) as Record<
+    string,
+    Record<string, unknown>
+  >;
+
+  it("configures only policies of the pack, with properties their schemas declare and types they accept", () => {
+    const byName = new Map(policies.map((p) => [p.name, p]));
+    for (const [name, config] of Object.entries(example)) {
+      const schema = byName.get(name)?.configSchema?.properties ?? {};
+      expect(byName.has(name)).toBe(true);
+      for (const [key, value] of Object.entries(config)) {
+        if (key === "enforcementLevel") {
+          expect(["advisory", "mandatory", "disabled"]).toContain(value);
+          continue;
+        }
+        expect(Object.keys(schema)).toContain(key);
+        const type = schema[key].type;
+        if (type === "array") expect(Array.isArray(value)).toBe(true);
+        else if (type === "integer") expect(Number.isInteger(value)).toBe(true);
+        else expect(typeof value).toBe(type);
+      }
+    }
+  });
+});
