@@ -72,6 +72,12 @@ describe("policy-config.example.json", () => {
     Record<string, unknown>
   >;
 
+  it("is the example shown in the README", () => {
+    const readme = fs.readFileSync(path.join(PACK, "README.md"), "utf8");
+    const block = /```json\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+    expect(JSON.parse(block)).toEqual(example);
+  });
+
   it("configures only policies of the pack, with properties their schemas declare and types they accept", () => {
     const byName = new Map(policies.map((p) => [p.name, p]));
     for (const [name, config] of Object.entries(example)) {
