@@ -243,8 +243,8 @@ export class TxmailClient {
             code: f.code,
             stopReason,
           });
-        if (!f.retryable) throw error();
-        if (!safety.safe) throw error(safety.reason);
+        if (!f.retryable) throw this.#stop(error(), attempt, "debug");
+        if (!safety.safe) throw this.#stop(error(safety.reason), attempt, "debug");
         await this.#waitOrThrow(attempt, started, backoffDelay(attempt, retry, this.#random), error, {
           ...base,
           what: `${f.kind}${f.code ? ` (${f.code})` : ""}`,
@@ -306,7 +306,7 @@ export class TxmailClient {
       const delay = decision.retryAfterMs ?? backoffDelay(attempt, retry, this.#random);
       // Pace everyone, not just this request: the limit is per account.
       if (decision.kind === "rate-limited") this.#bucket?.penalize(delay);
-      if (!safety.safe) throw error(safety.reason);
+      if (!safety.safe) throw this.#stop(error(safety.reason), attempt, "debug", raw.status);
       await this.#waitOrThrow(attempt, started, delay, error, {
         ...base,
         what: `${raw.status} (${decision.kind}${decision.retryAfterMs !== undefined ? ", Retry-After" : ""})`,
@@ -326,10 +326,13 @@ export class TxmailClient {
     log: { method: HttpMethod; path: string; what: string; status?: number; signal?: AbortSignal; idempotent: boolean },
   ): Promise<void> {
     const { maxAttempts, maxElapsedMs } = this.#opts.retry;
-    if (attempt >= maxAttempts) throw error(`gave up after ${maxAttempts} attempts`);
+    if (attempt >= maxAttempts) {
+      throw this.#stop(error(`gave up after ${maxAttempts} attempts`), attempt, "warn", log.status);
+    }
     const elapsed = this.#clock.now() - started;
     if (elapsed + delayMs > maxElapsedMs) {
-      throw error(`gave up: waiting ${seconds(delayMs)} more would exceed the ${seconds(maxElapsedMs)} retry budget`);
+      const why = `gave up: waiting ${seconds(delayMs)} more would exceed the ${seconds(maxElapsedMs)} retry budget`;
+      throw this.#stop(error(why), attempt, "warn", log.status);
     }
     emit(this.#logger, {
       level: "warn",
@@ -353,6 +356,12 @@ export class TxmailClient {
         serviceMessage: "aborted by the caller",
       });
     }
+  }
+
+  /** Logs why a call ends without success (so every attempt yields exactly one log entry). */
+  #stop(err: TxmailApiError, attempt: number, level: "debug" | "warn", status?: number): TxmailApiError {
+    emit(this.#logger, { level, message: err.message, method: err.method, path: err.path, attempt, status });
+    return err;
   }
 
   /** Never reveal the key, whatever prints this object. */

@@ -466,6 +466,36 @@ describe("secrets and logs", () => {
     expect(t.logs.find((l) => l.delayMs === 188)).toMatchObject({ method: "POST", attempt: 1, status: 503 });
   });
 
+  test("every attempt yields exactly one log entry (success, retry, terminal, give-up, not retry-safe)", async () => {
+    const t = setup([
+      { status: 503 },
+      { error: "ECONNRESET" },
+      { status: 200, body: routeBody() }, // GET: 3 attempts
+      { status: 404, body: { message: "route not found" } }, // GET: 1
+      { status: 502 },
+      { status: 502 }, // GET with maxAttempts 2 below: 2
+      { error: "ECONNRESET" }, // POST without key: 1
+      { status: 503 }, // POST without key: 1
+    ]);
+    await t.client.get(`${routesPath}/r`, Route);
+    await caught(t.client.get(`${routesPath}/r`, Route));
+    const c2 = createClient({
+      apiKey: API_KEY,
+      baseUrl: ORIGIN,
+      dispatcher: t.agent,
+      clock: t.clock,
+      rateLimit: false,
+      retry: { maxAttempts: 2 },
+      logger: (e) => t.logs.push(e),
+    });
+    await caught(c2.get(`${routesPath}/r`, Route));
+    await caught(t.client.post(routesPath, {}, Route));
+    await caught(t.client.post(routesPath, {}, Route));
+    expect(t.logs.map((l) => l.attempt)).toEqual([1, 2, 3, 1, 1, 2, 1, 1]);
+    expect(t.logs.map((l) => l.level)).toEqual(["warn", "warn", "debug", "debug", "warn", "warn", "debug", "debug"]);
+    expect(t.logs[5]!.message).toMatch(/gave up after 2 attempts/);
+  });
+
   test("a throwing logger does not break requests", async () => {
     const t = setup([{ status: 200, body: { message: "pong" } }], {
       logger: () => {
