@@ -13,7 +13,7 @@ pulumi.log.info(`provisioning ${entries.length} tenant(s) from ${path.basename(f
 const tenants = entries.map((t) => new txmail.Tenant(t.name, txmail.tenantArgs(t)));
 
 /** One summary per tenant (no secrets). */
-export const summary = pulumi.all(Object.fromEntries(tenants.map((t) => [t.subAccount.name, t.summary])));
+export const summary = pulumi.all(Object.fromEntries(entries.map((t, i) => [t.name, tenants[i].summary])));
 /** Bootstrap keys of the tenants (Pulumi secrets: `pulumi stack output bootstrapKeys --show-secrets`). */
 export const bootstrapKeys = pulumi.all(
   Object.fromEntries(entries.map((t, i) => [t.name, tenants[i].bootstrapKey.secretKey])),

@@ -43,6 +43,8 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Prefix for the stack name (helps when reading logs). */
   name?: string;
+  /** Run every operation with the engine's verbose logging (-v=9, debug) captured in `log()`. */
+  verbose?: boolean;
 }
 
 export interface TestStack {
@@ -105,15 +107,23 @@ export async function createTestStack(opts: StackOptions): Promise<TestStack> {
     output += s;
     if (process.env.TXMAIL_E2E_ECHO) process.stderr.write(s);
   };
+  // With `verbose`, the engine logs at -v=9 to stderr, which joins the captured output: what a
+  // user pasting a debug log into an issue would share.
+  const common = () => ({
+    onOutput,
+    onError: opts.verbose ? onOutput : undefined,
+    color: "never" as const,
+    ...(opts.verbose ? { logToStdErr: true, logVerbosity: 9, debug: true } : {}),
+  });
   return {
     stack,
     stateDir,
     log: () => output,
-    up: (o) => stack.up({ onOutput, color: "never", policyPacks: o?.policyPacks }),
+    up: (o) => stack.up({ ...common(), policyPacks: o?.policyPacks }),
     preview: (o) =>
-      stack.preview({ onOutput, color: "never", policyPacks: o?.policyPacks, policyPackConfigs: o?.policyPackConfigs }),
-    refresh: () => stack.refresh({ onOutput, color: "never" }),
-    destroy: () => stack.destroy({ onOutput, color: "never" }),
+      stack.preview({ ...common(), policyPacks: o?.policyPacks, policyPackConfigs: o?.policyPackConfigs }),
+    refresh: () => stack.refresh(common()),
+    destroy: () => stack.destroy(common()),
     async exportText(showSecrets = false) {
       const args = ["stack", "export", "--stack", stackName];
       if (showSecrets) args.push("--show-secrets");
