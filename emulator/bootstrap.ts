@@ -1,0 +1,66 @@
+// The parent account and its root API key (label "root", every fixed scope): created on first
+// start, reloaded afterwards. The root secret is kept sealed (AES-GCM, server secret) in the store
+// so a restart without --api-key keeps the same key; a deleted root key is re-created on restart.
+import { FIXED_SCOPES } from "../provider/core/scopes";
+import type { Services } from "./context";
+import { SECRET_KEY_FORMAT, newSecretKey, randomChars, sha256, uuid } from "./crypto";
+import type { AccountData, KeyData } from "./records";
+import { UUID_RE } from "./validate";
+
+export interface Bootstrap {
+  accountId: string;
+  apiKey: string;
+}
+
+export function bootstrap(svc: Omit<Services, "parentAccountId">, opts: { accountId?: string; apiKey?: string }): Bootstrap {
+  const { db, objects, sealer, clock } = svc;
+  if (opts.accountId !== undefined && !UUID_RE.test(opts.accountId)) throw new Error("accountId must be a lower-case uuid");
+  if (opts.apiKey !== undefined && !SECRET_KEY_FORMAT.test(opts.apiKey)) {
+    throw new Error("apiKey must look like <prefix>-sk-<64 letters and digits>");
+  }
+  return db.tx(() => {
+    const now = clock.iso();
+    let accountId = db.getMeta("parent_account_id");
+    if (accountId && opts.accountId && opts.accountId !== accountId) {
+      throw new Error(`the data dir holds parent account ${accountId}, not ${opts.accountId}`);
+    }
+    if (!accountId) {
+      accountId = opts.accountId ?? uuid();
+      const a: AccountData = {
+        id: accountId,
+        parent_account_id: null,
+        name: "Emulator parent account",
+        website: "example.com",
+        status: "active",
+        monthly_credit: 0,
+        created_at: now,
+        updated_at: now,
+        last_activity_at: null,
+        suspend_reason: null,
+        deleted_at: null,
+        deleted_ms: null,
+      };
+      objects.insert("account", accountId, null, a);
+      db.setMeta("parent_account_id", accountId);
+    }
+    const sealed = db.getMeta("root_key");
+    let apiKey = opts.apiKey ?? (sealed ? sealer.open(sealed, "root_key") : newSecretKey());
+    if (!objects.byLookup<KeyData>("api_key", sha256(apiKey))) {
+      const k: KeyData = {
+        object: "api_key",
+        id: uuid(),
+        created_at: now,
+        updated_at: now,
+        last_used_at: null,
+        account_id: accountId,
+        label: "root",
+        public_key: `txm-pk-${randomChars(32)}`,
+        scopes: [...FIXED_SCOPES],
+        ip_allow_list: [],
+      };
+      objects.insert("api_key", k.id, accountId, k, null, sha256(apiKey));
+    }
+    db.setMeta("root_key", sealer.seal(apiKey, "root_key"));
+    return { accountId, apiKey };
+  });
+}

@@ -1,0 +1,65 @@
+// What a handler sees: the services, the request, and the authenticated key and account.
+import type { Clock } from "./clock";
+import type { Sealer } from "./crypto";
+import { parseJson } from "./http/body";
+import type { Reply } from "./http/errors";
+import type { AccountData, KeyData } from "./records";
+import type { Db } from "./store/db";
+import type { Objects } from "./store/objects";
+import type { Receptions } from "./store/receptions";
+
+export interface Services {
+  db: Db;
+  objects: Objects;
+  receptions: Receptions;
+  clock: Clock;
+  sealer: Sealer;
+  /** The bootstrap parent account. */
+  parentAccountId: string;
+}
+
+/** A scope the route needs before the idempotency step: a fixed scope, or any scope of a family verb. */
+export type ScopeNeed = { fixed: string } | { family: string; verb: string };
+
+export interface RouteSpec {
+  scope?: ScopeNeed;
+  /** POST creates declaring Idempotency-Key; "secret" = the two key-creation operations (rule 7). */
+  idempotent?: "plain" | "secret";
+  /** Set on routes a sub-account key may not call at all, with the reason. */
+  parentOnly?: string;
+  /** Query parameters the route accepts; any other is a 400. */
+  query?: readonly string[];
+  /** "none": the route takes no body (a non-empty body is a 400). */
+  body?: "none" | "json";
+  /** Unauthenticated route (none in v2 today). */
+  public?: boolean;
+  handler(ctx: Ctx): Reply;
+}
+
+export class Ctx {
+  key!: KeyData;
+  account!: AccountData;
+  private parsed: { v: unknown } | undefined;
+  constructor(
+    readonly svc: Services,
+    readonly method: string,
+    readonly path: string,
+    readonly template: string,
+    readonly params: Record<string, string>,
+    readonly query: URLSearchParams,
+    readonly raw: Buffer,
+    readonly contentType: string | undefined,
+    readonly clientIp: string,
+    public now: number,
+  ) {}
+  json(): unknown {
+    if (!this.parsed) this.parsed = { v: parseJson(this.raw, this.contentType) };
+    return this.parsed.v;
+  }
+  iso(): string {
+    return new Date(this.now).toISOString();
+  }
+  get accountId(): string {
+    return this.account.id;
+  }
+}

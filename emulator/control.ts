@@ -1,0 +1,92 @@
+// Typed client of the emulator's control surface (/_emulator/, header X-Emulator-Control) over
+// real HTTP. Usage: `const c = controlClient({ baseUrl, controlToken })`.
+import type { Domain } from "../provider/api";
+import type { CounterSnapshot } from "./counters";
+import type { Fault, FaultSpec } from "./faults";
+
+export type { CounterSnapshot, Fault, FaultSpec };
+
+export interface ClockState {
+  now: string;
+  nowMs: number;
+  offsetMs: number;
+}
+
+/** Everything stored, incl. soft-deleted sub accounts (secrets never appear). */
+export interface StateDump {
+  parent_account_id: string;
+  now: string;
+  accounts: Array<Record<string, unknown> & { id: string; status: string; parent_account_id: string | null }>;
+  api_keys: Array<Record<string, unknown> & { id: string; account_id: string; label: string }>;
+  domains: Domain[];
+  routes: Array<Record<string, unknown> & { id: string; account_id: string }>;
+  webhooks: Array<Record<string, unknown> & { id: string; account_id: string }>;
+  smtp_credentials: Array<Record<string, unknown> & { id: string; account_id: string }>;
+  suppressions: Array<Record<string, unknown> & { id: string; account_id: string }>;
+  messages: Array<Record<string, unknown>>;
+  idempotency: Array<Record<string, unknown>>;
+}
+
+export class EmulatorControl {
+  constructor(
+    readonly baseUrl: string,
+    private readonly token: string,
+  ) {}
+
+  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${this.baseUrl}/_emulator${path}`, {
+      method,
+      headers: {
+        "x-emulator-control": this.token,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    const json = text ? (JSON.parse(text) as unknown) : undefined;
+    if (!res.ok) {
+      throw new Error(`emulator control ${method} ${path}: ${res.status} ${(json as { message?: string })?.message ?? text}`);
+    }
+    return json as T;
+  }
+
+  /** Adds a fault; it fires `count` times (default 1) on matching requests. */
+  injectFault(spec: FaultSpec): Promise<Fault> {
+    return this.call("POST", "/faults", spec);
+  }
+  async faults(): Promise<Fault[]> {
+    return (await this.call<{ faults: Fault[] }>("GET", "/faults")).faults;
+  }
+  async clearFaults(): Promise<void> {
+    await this.call("DELETE", "/faults");
+  }
+  /** Moves the emulator clock forward (drives every lifetime: idempotency, leases, caches, limits). */
+  advanceClock(ms: number): Promise<ClockState> {
+    return this.call("POST", "/clock/advance", { ms });
+  }
+  clock(): Promise<ClockState> {
+    return this.call("GET", "/clock");
+  }
+  counters(): Promise<CounterSnapshot> {
+    return this.call("GET", "/counters");
+  }
+  async resetCounters(): Promise<void> {
+    await this.call("DELETE", "/counters");
+  }
+  /** Flips a domain's DNS state; `apply` (default true) records a DNS check at once. */
+  setDomainVerified(domain: string, verified: boolean, opts: { accountId?: string; apply?: boolean } = {}): Promise<Domain> {
+    return this.call("POST", "/domains/verification", { domain, verified, ...opts });
+  }
+  /** Suspends (or reinstates) the parent account: its active sub accounts become parent-suspended. */
+  suspendParent(suspended = true, opts: { accountId?: string } = {}): Promise<{ account_id: string; status: string }> {
+    return this.call("POST", "/parent/suspension", { suspended, ...opts });
+  }
+  dumpState(opts: { messages?: boolean } = {}): Promise<StateDump> {
+    return this.call("GET", `/state${opts.messages ? "?messages=true" : ""}`);
+  }
+}
+
+export function controlClient(emu: { baseUrl: string; controlToken?: string }): EmulatorControl {
+  if (!emu.controlToken) throw new Error("the emulator was started without a control surface (control: true)");
+  return new EmulatorControl(emu.baseUrl, emu.controlToken);
+}

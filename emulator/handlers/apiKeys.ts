@@ -1,0 +1,153 @@
+// API keys of the account (`/api-keys`) and of its sub accounts (`/sub-accounts/{id}/api-keys`):
+// one record, one implementation; the owner differs.
+import { ApiKey, CreateApiKey, UpdateApiKey } from "../../provider/api";
+import { listAdmits } from "../allowList";
+import type { Ctx, RouteSpec } from "../context";
+import { newSecretKey, randomChars, sha256, uuid } from "../crypto";
+import { conflict, notFound, badRequest } from "../http/errors";
+import { PAGE_QUERY, listPage } from "../pagination";
+import { type AccountData, type KeyData, keyRecord } from "../records";
+import { parseBody, uuidParam } from "../validate";
+import { allowList, created, ok, sameList, scopes } from "./common";
+
+const KEYS_OF_SUB = "sub-account keys cannot manage API keys; a parent-account key with sub-account-api-keys:* scopes manages a sub account's keys";
+const NESTED = "sub-account keys cannot manage sub accounts or their API keys";
+
+/** The account whose keys the path names: the caller's own, or one of its live sub accounts. */
+function owner(ctx: Ctx): AccountData {
+  const subId = ctx.params.sub_account_id;
+  if (subId === undefined) return ctx.account;
+  uuidParam("sub_account_id", subId);
+  const sub = ctx.svc.objects.get<AccountData>("account", subId);
+  if (!sub || sub.data.parent_account_id !== ctx.account.id || sub.data.status === "deleted") {
+    throw notFound("sub account not found");
+  }
+  return sub.data;
+}
+
+function target(ctx: Ctx, acct: AccountData): KeyData {
+  const id = uuidParam("key_id", ctx.params.key_id!);
+  const row = ctx.svc.objects.get<KeyData>("api_key", id);
+  if (!row || row.data.account_id !== acct.id) throw notFound("api key not found");
+  return row.data;
+}
+
+function list(ctx: Ctx) {
+  const acct = owner(ctx);
+  return ok(listPage<KeyData, ApiKey>(ctx.svc.objects, "api_key", acct.id, ctx.query, (r) => keyRecord(r.data)));
+}
+
+function create(ctx: Ctx) {
+  const acct = owner(ctx);
+  const b = parseBody(CreateApiKey, ctx.json());
+  const sc = scopes(b.scopes, acct.parent_account_id !== null);
+  const ips = allowList(b.ip_allow_list ?? []);
+  const secret = newSecretKey();
+  const now = ctx.iso();
+  const key: KeyData = {
+    object: "api_key",
+    id: uuid(),
+    created_at: now,
+    updated_at: now,
+    last_used_at: null,
+    account_id: acct.id,
+    label: b.label,
+    public_key: `txm-pk-${randomChars(32)}`,
+    scopes: sc,
+    ip_allow_list: ips,
+  };
+  ctx.svc.objects.insert("api_key", key.id, acct.id, key, null, sha256(secret));
+  return created({ ...keyRecord(key), secret_key: secret });
+}
+
+function get(ctx: Ctx) {
+  return ok(keyRecord(target(ctx, owner(ctx))));
+}
+
+function update(ctx: Ctx) {
+  const acct = owner(ctx);
+  const key = target(ctx, acct);
+  const b = parseBody(UpdateApiKey, ctx.json());
+  if (b.label == null && b.scopes == null && b.ip_allow_list == null) {
+    throw badRequest("update must set at least one of label, scopes, ip_allow_list (omitted and null fields stay unchanged)");
+  }
+  const next: KeyData = { ...key };
+  if (b.label != null) next.label = b.label;
+  if (b.scopes != null) next.scopes = scopes(b.scopes, acct.parent_account_id !== null);
+  if (b.ip_allow_list != null) next.ip_allow_list = allowList(b.ip_allow_list);
+  if (next.label === key.label && sameList(next.scopes, key.scopes) && sameList(next.ip_allow_list, key.ip_allow_list)) {
+    throw badRequest("update changes nothing: every given value equals the stored one (send only what changed)");
+  }
+  // Seed, IP allow lists 7: a key may not lock itself out; a parent updating a sub-account key may.
+  if (key.id === ctx.key.id && !listAdmits(next.ip_allow_list, ctx.clientIp)) {
+    throw conflict(
+      `self-lockout: the new ip_allow_list would exclude the calling client IP ${ctx.clientIp}; add it or update from another key`,
+    );
+  }
+  next.updated_at = ctx.iso();
+  ctx.svc.objects.update(key.id, next);
+  return ok(keyRecord(next));
+}
+
+function remove(ctx: Ctx) {
+  const key = target(ctx, owner(ctx));
+  ctx.svc.objects.delete(key.id);
+  return ok({ message: `api key ${key.id} (${key.label}) deleted successfully` });
+}
+
+export const apiKeys: Record<string, RouteSpec> = {
+  "GET /v2/accounts/{account_id}/api-keys": {
+    scope: { fixed: "api-keys:read" },
+    parentOnly: KEYS_OF_SUB,
+    query: PAGE_QUERY,
+    handler: list,
+  },
+  "POST /v2/accounts/{account_id}/api-keys": {
+    scope: { fixed: "api-keys:write" },
+    parentOnly: KEYS_OF_SUB,
+    idempotent: "secret",
+    handler: create,
+  },
+  "GET /v2/accounts/{account_id}/api-keys/{key_id}": {
+    scope: { fixed: "api-keys:read" },
+    parentOnly: KEYS_OF_SUB,
+    handler: get,
+  },
+  "PUT /v2/accounts/{account_id}/api-keys/{key_id}": {
+    scope: { fixed: "api-keys:write" },
+    parentOnly: KEYS_OF_SUB,
+    handler: update,
+  },
+  "DELETE /v2/accounts/{account_id}/api-keys/{key_id}": {
+    scope: { fixed: "api-keys:delete" },
+    parentOnly: KEYS_OF_SUB,
+    handler: remove,
+  },
+  "GET /v2/accounts/{account_id}/sub-accounts/{sub_account_id}/api-keys": {
+    scope: { fixed: "sub-account-api-keys:read" },
+    parentOnly: NESTED,
+    query: PAGE_QUERY,
+    handler: list,
+  },
+  "POST /v2/accounts/{account_id}/sub-accounts/{sub_account_id}/api-keys": {
+    scope: { fixed: "sub-account-api-keys:write" },
+    parentOnly: NESTED,
+    idempotent: "secret",
+    handler: create,
+  },
+  "GET /v2/accounts/{account_id}/sub-accounts/{sub_account_id}/api-keys/{key_id}": {
+    scope: { fixed: "sub-account-api-keys:read" },
+    parentOnly: NESTED,
+    handler: get,
+  },
+  "PUT /v2/accounts/{account_id}/sub-accounts/{sub_account_id}/api-keys/{key_id}": {
+    scope: { fixed: "sub-account-api-keys:write" },
+    parentOnly: NESTED,
+    handler: update,
+  },
+  "DELETE /v2/accounts/{account_id}/sub-accounts/{sub_account_id}/api-keys/{key_id}": {
+    scope: { fixed: "sub-account-api-keys:delete" },
+    parentOnly: NESTED,
+    handler: remove,
+  },
+};

@@ -1,0 +1,54 @@
+// Helpers shared by handlers: replies, field checks on top of the zod schemas.
+import { canonicalizeAllowList } from "../../provider/core/cidr";
+import { scopeProblem } from "../../provider/core/scopes";
+import type { Ctx } from "../context";
+import { type Reply, badRequest } from "../http/errors";
+
+export const ok = (body: unknown, status = 200): Reply => ({ status, body });
+export const created = (body: unknown): Reply => ({ status: 201, body });
+export const DELETED = "Operation completed successfully";
+
+/** Canonical, de-duplicated allow list; every problem is a 400 naming its index. */
+export function allowList(entries: readonly string[]): string[] {
+  const { canonical, problems } = canonicalizeAllowList(entries);
+  if (problems.length > 0) {
+    throw badRequest(
+      problems
+        .map((p) => (p.index === undefined ? `ip_allow_list: ${p.message}` : `ip_allow_list[${p.index}]: ${p.message}`))
+        .join("; "),
+    );
+  }
+  return canonical;
+}
+
+const PARENT_ONLY_SCOPE = /^(sub-accounts|sub-account-api-keys|api-keys):/;
+
+/** Valid scopes, de-duplicated in order; a sub-account key cannot hold key or sub-account scopes. */
+export function scopes(list: readonly string[], forSubAccount: boolean): string[] {
+  const problems: string[] = [];
+  list.forEach((s, i) => {
+    const p = scopeProblem(s);
+    if (p) problems.push(`scopes[${i}]: ${p}`);
+    else if (forSubAccount && PARENT_ONLY_SCOPE.test(s)) {
+      problems.push(
+        `scopes[${i}]: '${s}' cannot be granted to a sub-account key (a sub account cannot manage API keys or sub accounts; those scopes belong to parent-account keys)`,
+      );
+    }
+  });
+  if (problems.length) throw badRequest(problems.join("; "));
+  return [...new Set(list)];
+}
+
+/** A body that must be a JSON object (for handlers that validate with a schema). */
+export const body = (ctx: Ctx): unknown => ctx.json();
+
+export const sameList = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Lower-cased domain of an address (`user@d`, `*@d`), or undefined. */
+export function domainOf(address: string): string | undefined {
+  const at = address.lastIndexOf("@");
+  if (at < 0) return undefined;
+  const d = address.slice(at + 1).toLowerCase();
+  return d || undefined;
+}

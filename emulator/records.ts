@@ -1,0 +1,41 @@
+// Stored shapes of accounts and keys, and the response records built from them (they satisfy the
+// record schemas of provider/api).
+import type { ApiKey, SubAccount } from "../provider/api";
+
+export type AccountStatus = "active" | "suspended" | "parent-suspended" | "deleted";
+
+export interface AccountData {
+  id: string;
+  parent_account_id: string | null;
+  name: string;
+  website: string;
+  status: AccountStatus;
+  monthly_credit: number;
+  created_at: string;
+  updated_at: string;
+  last_activity_at: string | null;
+  suspend_reason: string | null;
+  deleted_at: string | null;
+  /** Epoch ms of deletion (usage attribution to removed_sub_accounts). */
+  deleted_ms?: number | null;
+}
+
+export type KeyData = ApiKey & { scopes: string[] };
+
+export function subAccountRecord(a: AccountData, domainCount: number): SubAccount {
+  return {
+    object: "sub_account",
+    id: a.id,
+    parent_account_id: a.parent_account_id!,
+    name: a.name,
+    website: a.website,
+    status: a.status,
+    monthly_credit: a.monthly_credit,
+    created_at: a.created_at,
+    domain_count: domainCount,
+    member_count: 0,
+    last_activity_at: a.last_activity_at,
+  };
+}
+
+export const keyRecord = (k: KeyData): ApiKey => ({ ...k });

@@ -1,0 +1,109 @@
+// Every object of the service in one table: accounts, API keys, domains, routes, webhooks, SMTP
+// credentials, suppressions and messages. `seq` gives the stable list order, `name` the per-account
+// unique name (a domain name), `lookup` a global unique lookup (an API key's secret hash).
+import type { StatementSync } from "node:sqlite";
+import type { Db } from "./db";
+
+export type Kind =
+  | "account"
+  | "api_key"
+  | "domain"
+  | "route"
+  | "webhook"
+  | "credential_smtp"
+  | "suppression"
+  | "message";
+
+export interface Row<T> {
+  seq: number;
+  id: string;
+  kind: Kind;
+  account_id: string | null;
+  data: T;
+}
+
+interface RawRow {
+  seq: number;
+  id: string;
+  kind: Kind;
+  account_id: string | null;
+  data: string;
+}
+
+const toRow = <T>(r: RawRow | undefined): Row<T> | undefined =>
+  r && { seq: r.seq, id: r.id, kind: r.kind, account_id: r.account_id, data: JSON.parse(r.data) as T };
+
+export class Objects {
+  private readonly s: Record<string, StatementSync>;
+
+  constructor(private readonly db: Db) {
+    const p = (q: string) => db.sql.prepare(q);
+    this.s = {
+      insert: p("INSERT INTO objects (id, kind, account_id, name, lookup, data) VALUES (?, ?, ?, ?, ?, ?)"),
+      update: p("UPDATE objects SET data = ? WHERE id = ?"),
+      get: p("SELECT seq, id, kind, account_id, data FROM objects WHERE id = ? AND kind = ?"),
+      byName: p("SELECT seq, id, kind, account_id, data FROM objects WHERE kind = ? AND account_id = ? AND name = ?"),
+      byLookup: p("SELECT seq, id, kind, account_id, data FROM objects WHERE lookup = ? AND kind = ?"),
+      after: p(
+        "SELECT seq, id, kind, account_id, data FROM objects WHERE kind = ? AND account_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+      ),
+      before: p(
+        "SELECT seq, id, kind, account_id, data FROM objects WHERE kind = ? AND account_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+      ),
+      allOf: p("SELECT seq, id, kind, account_id, data FROM objects WHERE kind = ? AND account_id = ? ORDER BY seq"),
+      count: p("SELECT count(*) AS n FROM objects WHERE kind = ? AND account_id = ?"),
+      del: p("DELETE FROM objects WHERE id = ?"),
+      dump: p("SELECT seq, id, kind, account_id, data FROM objects WHERE kind != 'message' ORDER BY seq"),
+      dumpMessages: p("SELECT seq, id, kind, account_id, data FROM objects WHERE kind = 'message' ORDER BY seq"),
+      delAccountKind: p("DELETE FROM objects WHERE kind = ? AND account_id = ?"),
+    };
+  }
+
+  insert<T>(kind: Kind, id: string, accountId: string | null, data: T, name?: string | null, lookup?: string | null): void {
+    this.s.insert!.run(id, kind, accountId, name ?? null, lookup ?? null, JSON.stringify(data));
+  }
+
+  update<T>(id: string, data: T): void {
+    this.s.update!.run(JSON.stringify(data), id);
+  }
+
+  get<T>(kind: Kind, id: string): Row<T> | undefined {
+    return toRow<T>(this.s.get!.get(id, kind) as RawRow | undefined);
+  }
+
+  byName<T>(kind: Kind, accountId: string, name: string): Row<T> | undefined {
+    return toRow<T>(this.s.byName!.get(kind, accountId, name) as RawRow | undefined);
+  }
+
+  byLookup<T>(kind: Kind, lookup: string): Row<T> | undefined {
+    return toRow<T>(this.s.byLookup!.get(lookup, kind) as RawRow | undefined);
+  }
+
+  /** Up to `limit` rows after `seq` (ascending), or before it (descending). */
+  page<T>(kind: Kind, accountId: string, dir: "after" | "before", seq: number, limit: number): Row<T>[] {
+    const st = dir === "after" ? this.s.after! : this.s.before!;
+    return (st.all(kind, accountId, seq, limit) as unknown as RawRow[]).map((r) => toRow<T>(r)!);
+  }
+
+  all<T>(kind: Kind, accountId: string): Row<T>[] {
+    return (this.s.allOf!.all(kind, accountId) as unknown as RawRow[]).map((r) => toRow<T>(r)!);
+  }
+
+  count(kind: Kind, accountId: string): number {
+    return (this.s.count!.get(kind, accountId) as { n: number }).n;
+  }
+
+  delete(id: string): void {
+    this.s.del!.run(id);
+  }
+
+  deleteAllOf(kind: Kind, accountId: string): void {
+    this.s.delAccountKind!.run(kind, accountId);
+  }
+
+  dump(includeMessages: boolean): Row<unknown>[] {
+    const rows = this.s.dump!.all() as unknown as RawRow[];
+    const msgs = includeMessages ? (this.s.dumpMessages!.all() as unknown as RawRow[]) : [];
+    return [...rows, ...msgs].map((r) => toRow<unknown>(r)!);
+  }
+}
