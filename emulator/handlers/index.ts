@@ -2,12 +2,22 @@
 import type { RouteSpec } from "../context";
 import { apiKeys } from "./apiKeys";
 import { domains } from "./domains";
+import { messages } from "./messages";
 import { ping } from "./ping";
+import { routes as inboundRoutes } from "./routes";
+import { smtpCredentials } from "./smtpCredentials";
 import { subAccounts } from "./subAccounts";
+import { suppressions } from "./suppressions";
+import { webhooks } from "./webhooks";
 
 export const routes: Record<string, RouteSpec> = {
   ...ping,
   ...apiKeys,
   ...subAccounts,
   ...domains,
+  ...inboundRoutes,
+  ...webhooks,
+  ...smtpCredentials,
+  ...suppressions,
+  ...messages,
 };

@@ -6,4 +6,5 @@ export * from "./domain";
 export * from "./route";
 export * from "./webhook";
 export * from "./smtpCredential";
+export * from "./message";
 export * from "./paths";

@@ -1,0 +1,85 @@
+// Message sending: conversation messages and "create message". The sender's domain must be a
+// domain of the account with valid DNS; accepted messages are `queued`, one item per recipient,
+// and each recipient counts as one reception for sub-account usage (sandbox messages included).
+import {
+  type Address,
+  CreateConversationMessage,
+  CreateMessage,
+  type MessageItem,
+} from "../../provider/api";
+import { requireDomains } from "../authz";
+import type { Ctx, RouteSpec } from "../context";
+import { uuid } from "../crypto";
+import { badRequest } from "../http/errors";
+import type { AccountData } from "../records";
+import { parseBody } from "../validate";
+import { domainOf } from "./common";
+import { findDomain } from "./domains";
+
+const DAY = 86_400_000;
+
+function checkSchedule(ctx: Ctx, s: { first_attempt?: string; expires?: string } | undefined): void {
+  if (!s) return;
+  const fa = s.first_attempt ? Date.parse(s.first_attempt) : undefined;
+  const ex = s.expires ? Date.parse(s.expires) : undefined;
+  if (fa !== undefined && (fa <= ctx.now || fa > ctx.now + 7 * DAY)) {
+    throw badRequest("schedule.first_attempt: must be in the future and within 7 days of the request");
+  }
+  if (ex !== undefined && (ex <= ctx.now || ex > ctx.now + 8 * DAY)) {
+    throw badRequest("schedule.expires: must be in the future and within 8 days of the request");
+  }
+  if (fa !== undefined && ex !== undefined && ex <= fa) throw badRequest("schedule.expires: must be after schedule.first_attempt");
+}
+
+function accept(ctx: Ctx, from: Address, recipients: Address[], subject: string, extra: Record<string, unknown>) {
+  const domain = domainOf(from.email)!;
+  requireDomains(ctx.key, "messages", "send", [domain], "every");
+  const d = findDomain(ctx.svc, ctx.account.id, domain);
+  if (!d || !d.dns_valid) {
+    throw badRequest(`from.email: ${domain} is not a domain of this account with valid DNS records`);
+  }
+  const now = ctx.iso();
+  const items: MessageItem[] = recipients.map((r) => {
+    const id = `<${uuid()}@${domain}>`;
+    const item: MessageItem = {
+      object: "message",
+      id,
+      recipient: { email: r.email, name: r.name ?? "" },
+      status: "queued",
+      error: null,
+    };
+    ctx.svc.objects.insert("message", id, ctx.account.id, {
+      ...item,
+      account_id: ctx.account.id,
+      from: from.email,
+      subject,
+      created_at: now,
+      ...extra,
+    });
+    return item;
+  });
+  ctx.svc.receptions.record(ctx.account.id, ctx.now, items.length);
+  const a = ctx.svc.objects.get<AccountData>("account", ctx.account.id)!;
+  ctx.svc.objects.update(a.id, { ...a.data, last_activity_at: now });
+  return { status: 202, body: { object: "list", data: items } };
+}
+
+function conversation(ctx: Ctx) {
+  const b = parseBody(CreateConversationMessage, ctx.json());
+  checkSchedule(ctx, b.schedule);
+  const all = [...b.to, ...(b.cc ?? []), ...(b.bcc ?? [])];
+  return accept(ctx, b.from, all, b.subject, { kind: "conversation", sandbox: b.sandbox ?? false, tags: b.tags ?? [] });
+}
+
+function create(ctx: Ctx) {
+  const b = parseBody(CreateMessage, ctx.json());
+  checkSchedule(ctx, b.schedule);
+  const rs = b.recipients.map((r) => ({ email: r.email, name: r.name }));
+  return accept(ctx, b.from, rs, b.subject, { kind: "message", sandbox: b.sandbox ?? false, tags: b.tags ?? [] });
+}
+
+const base = "/v2/accounts/{account_id}/messages";
+export const messages: Record<string, RouteSpec> = {
+  [`POST ${base}`]: { scope: { family: "messages", verb: "send" }, idempotent: "plain", handler: create },
+  [`POST ${base}/conversation`]: { scope: { family: "messages", verb: "send" }, idempotent: "plain", handler: conversation },
+};

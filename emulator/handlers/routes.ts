@@ -1,0 +1,126 @@
+// Inbound routes. A route's domain (for `routes:*:{domain}` scopes) is the domain of its
+// `recipient` address (`user@d` or `*@d`); a route with recipient "" is tied to no domain and needs
+// the `:all` scopes. The list takes `domain` (required with a domain-scoped read key).
+import { CreateRoute, Hostname, type Route, UpdateRoute } from "../../provider/api";
+import { grant, requireDomains } from "../authz";
+import type { Ctx, RouteSpec } from "../context";
+import { randomChars, sha256, uuid } from "../crypto";
+import { badRequest, forbidden, notFound } from "../http/errors";
+import { PAGE_QUERY, listPage } from "../pagination";
+import { parseBody, uuidParam } from "../validate";
+import { DELETED, created, domainOf, ok } from "./common";
+
+export interface RouteData extends Route {
+  account_id: string;
+  secret_hash: string;
+}
+
+export function routeRecord(r: RouteData): Route {
+  const { account_id: _a, secret_hash: _s, ...rest } = r;
+  return rest;
+}
+
+const routeDomains = (recipient: string): string[] => {
+  const d = domainOf(recipient);
+  return d ? [d] : [];
+};
+
+function checkRecipient(recipient: string): string {
+  if (recipient === "") return recipient;
+  const at = recipient.lastIndexOf("@");
+  const local = recipient.slice(0, at);
+  const domain = recipient.slice(at + 1);
+  if (at <= 0 || /[\s@]/.test(local) || !Hostname.safeParse(domain).success) {
+    throw badRequest("recipient: must be empty (no filter), an address (user@example.com) or a pattern (*@example.com)");
+  }
+  return recipient;
+}
+
+function target(ctx: Ctx): RouteData {
+  const id = uuidParam("route_id", ctx.params.route_id!);
+  const row = ctx.svc.objects.get<RouteData>("route", id);
+  if (!row || row.data.account_id !== ctx.account.id) throw notFound("route not found");
+  return row.data;
+}
+
+function create(ctx: Ctx) {
+  const b = parseBody(CreateRoute, ctx.json());
+  const recipient = checkRecipient(b.recipient);
+  requireDomains(ctx.key, "routes", "write", routeDomains(recipient), "every");
+  const now = ctx.iso();
+  const secret = `whsec_${randomChars(40)}`;
+  const r: RouteData = {
+    object: "route",
+    id: uuid(),
+    created_at: now,
+    updated_at: now,
+    name: b.name,
+    url: b.url,
+    recipient,
+    attachments: b.attachments ?? false,
+    headers: b.headers ?? false,
+    group_by_message_id: b.group_by_message_id ?? false,
+    strip_replies: b.strip_replies ?? false,
+    enabled: b.enabled ?? true,
+    success_count: 0,
+    error_count: 0,
+    errors_since_last_success: 0,
+    last_request_at: null,
+    account_id: ctx.account.id,
+    secret_hash: sha256(secret),
+  };
+  ctx.svc.objects.insert("route", r.id, ctx.account.id, r);
+  return created({ ...routeRecord(r), secret });
+}
+
+function list(ctx: Ctx) {
+  const q = ctx.query.get("domain");
+  const g = grant(ctx.key, "routes", "read");
+  if (q !== null && !Hostname.safeParse(q).success) throw badRequest("domain: must be a domain name such as example.com");
+  const domain = q?.toLowerCase() ?? null;
+  if (!g.all) {
+    if (domain === null) throw badRequest("domain: required with a domain-scoped routes:read:{domain} key");
+    if (!g.domains.has(domain)) throw forbidden(`missing scope: routes:read:all or routes:read:${domain} is required`);
+  }
+  const filter = domain === null ? undefined : { sig: `domain=${domain}`, keep: (r: { data: RouteData }) => domainOf(r.data.recipient) === domain };
+  return ok(listPage<RouteData, Route>(ctx.svc.objects, "route", ctx.account.id, ctx.query, (r) => routeRecord(r.data), filter));
+}
+
+function get(ctx: Ctx) {
+  const r = target(ctx);
+  requireDomains(ctx.key, "routes", "read", routeDomains(r.recipient), "any");
+  return ok(routeRecord(r));
+}
+
+function update(ctx: Ctx) {
+  const r = target(ctx);
+  const b = parseBody(UpdateRoute, ctx.json());
+  requireDomains(ctx.key, "routes", "write", routeDomains(r.recipient), "any");
+  const next: RouteData = { ...r };
+  if (b.recipient != null && b.recipient !== r.recipient) {
+    next.recipient = checkRecipient(b.recipient);
+    requireDomains(ctx.key, "routes", "write", routeDomains(next.recipient), "every");
+  }
+  for (const f of ["name", "url", "attachments", "headers", "group_by_message_id", "strip_replies", "enabled"] as const) {
+    if (b[f] != null) (next as unknown as Record<string, unknown>)[f] = b[f];
+  }
+  next.updated_at = ctx.iso();
+  ctx.svc.objects.update(r.id, next);
+  return ok(routeRecord(next));
+}
+
+function remove(ctx: Ctx) {
+  const r = target(ctx);
+  requireDomains(ctx.key, "routes", "delete", routeDomains(r.recipient), "any");
+  ctx.svc.objects.delete(r.id);
+  return ok({ message: DELETED });
+}
+
+const base = "/v2/accounts/{account_id}/routes";
+export const routes: Record<string, RouteSpec> = {
+  [`GET ${base}`]: { scope: { family: "routes", verb: "read" }, query: [...PAGE_QUERY, "domain"], handler: list },
+  [`POST ${base}`]: { scope: { family: "routes", verb: "write" }, idempotent: "plain", handler: create },
+  [`GET ${base}/{route_id}`]: { scope: { family: "routes", verb: "read" }, handler: get },
+  [`PUT ${base}/{route_id}`]: { scope: { family: "routes", verb: "write" }, handler: update },
+  [`DELETE ${base}/{route_id}`]: { scope: { family: "routes", verb: "delete" }, handler: remove },
+};

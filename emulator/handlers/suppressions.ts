@@ -1,0 +1,118 @@
+// Suppressions: list, create, delete (by email, optionally domain), delete all (optionally per
+// domain). The seed does not show the record; the emulator's: object "suppression", id, email,
+// domain (null = every domain), reason, created_at, updated_at, expires_at (nullable).
+import { z } from "zod";
+import { Hostname, Timestamp } from "../../provider/api";
+import type { Ctx, RouteSpec } from "../context";
+import { uuid } from "../crypto";
+import { badRequest, conflict, notFound } from "../http/errors";
+import { PAGE_QUERY, listPage } from "../pagination";
+import { parseBody } from "../validate";
+import { DELETED, created, ok } from "./common";
+
+export const CreateSuppression = z.strictObject({
+  email: z.email(),
+  domain: Hostname.nullish(),
+  reason: z.string().max(255).optional(),
+  expires_at: Timestamp.nullish(),
+});
+
+export interface SuppressionData {
+  object: "suppression";
+  id: string;
+  email: string;
+  domain: string | null;
+  reason: string | null;
+  created_at: string;
+  updated_at: string;
+  expires_at: string | null;
+  account_id: string;
+}
+
+const record = (s: SuppressionData) => {
+  const { account_id: _a, ...rest } = s;
+  return rest;
+};
+const uniqueName = (email: string, domain: string | null) => `${email}|${domain ?? ""}`;
+
+function optDomain(q: string | null): string | null {
+  if (q === null) return null;
+  if (!Hostname.safeParse(q).success) throw badRequest("domain: must be a domain name such as example.com");
+  return q.toLowerCase();
+}
+
+function create(ctx: Ctx) {
+  const b = parseBody(CreateSuppression, ctx.json());
+  const email = b.email.toLowerCase();
+  const domain = b.domain ? b.domain.toLowerCase() : null;
+  if (ctx.svc.objects.byName("suppression", ctx.account.id, uniqueName(email, domain))) {
+    throw conflict("suppression already exists");
+  }
+  const now = ctx.iso();
+  const s: SuppressionData = {
+    object: "suppression",
+    id: uuid(),
+    email,
+    domain,
+    reason: b.reason ?? null,
+    created_at: now,
+    updated_at: now,
+    expires_at: b.expires_at ?? null,
+    account_id: ctx.account.id,
+  };
+  ctx.svc.objects.insert("suppression", s.id, ctx.account.id, s, uniqueName(email, domain));
+  return created(record(s));
+}
+
+function list(ctx: Ctx) {
+  const domain = optDomain(ctx.query.get("domain"));
+  const email = ctx.query.get("email")?.toLowerCase() ?? null;
+  const times = ["from_time", "to_time"].map((k) => {
+    const v = ctx.query.get(k);
+    if (v !== null && !Timestamp.safeParse(v).success) throw badRequest(`${k}: must be an RFC 3339 timestamp`);
+    return v === null ? null : Date.parse(v);
+  });
+  const [from, to] = times as [number | null, number | null];
+  const sig = `d=${domain}&e=${email}&f=${from}&t=${to}`;
+  const keep = (r: { data: SuppressionData }) => {
+    const s = r.data;
+    const at = Date.parse(s.created_at);
+    return (
+      (domain === null || s.domain === domain) &&
+      (email === null || s.email === email) &&
+      (from === null || at >= from) &&
+      (to === null || at <= to)
+    );
+  };
+  return ok(listPage<SuppressionData, unknown>(ctx.svc.objects, "suppression", ctx.account.id, ctx.query, (r) => record(r.data), { sig, keep }));
+}
+
+function remove(ctx: Ctx) {
+  const email = ctx.query.get("email");
+  if (!email) throw badRequest("email: required (the suppressed address to delete)");
+  const domain = optDomain(ctx.query.get("domain"));
+  const row = ctx.svc.objects.byName<SuppressionData>("suppression", ctx.account.id, uniqueName(email.toLowerCase(), domain));
+  if (!row) throw notFound("suppression not found");
+  ctx.svc.objects.delete(row.id);
+  return ok({ message: DELETED });
+}
+
+function wipe(ctx: Ctx) {
+  const domain = optDomain(ctx.query.get("domain"));
+  for (const r of ctx.svc.objects.all<SuppressionData>("suppression", ctx.account.id)) {
+    if (domain === null || r.data.domain === domain) ctx.svc.objects.delete(r.id);
+  }
+  return ok({ message: DELETED });
+}
+
+const base = "/v2/accounts/{account_id}/suppressions";
+export const suppressions: Record<string, RouteSpec> = {
+  [`GET ${base}`]: {
+    scope: { fixed: "suppressions:read" },
+    query: [...PAGE_QUERY, "domain", "email", "from_time", "to_time"],
+    handler: list,
+  },
+  [`POST ${base}`]: { scope: { fixed: "suppressions:write" }, idempotent: "plain", handler: create },
+  [`DELETE ${base}`]: { scope: { fixed: "suppressions:delete" }, query: ["email", "domain"], handler: remove },
+  [`DELETE ${base}/all`]: { scope: { fixed: "suppressions:wipe" }, query: ["domain"], handler: wipe },
+};

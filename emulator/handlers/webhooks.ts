@@ -1,0 +1,126 @@
+// Event webhooks. `global` webhooks are tied to no domain (they need the `:all` scopes); `scoped`
+// ones to their `domains`. Update rules (api-paths.md): switching global → scoped needs a non-empty
+// `domains` in the same request; switching to global clears the associations; `domains: []` clears
+// them; a given `domains` replaces them. `domains` sent with `global` is ignored (as on create).
+import { CreateWebhook, UpdateWebhook, WEBHOOK_EVENTS, type Webhook } from "../../provider/api";
+import { grant, requireDomains, sees } from "../authz";
+import type { Ctx, RouteSpec } from "../context";
+import { randomChars, sha256, uuid } from "../crypto";
+import { badRequest, notFound } from "../http/errors";
+import { PAGE_QUERY, listPage } from "../pagination";
+import { parseBody, uuidParam } from "../validate";
+import { DELETED, created, ok } from "./common";
+
+export interface WebhookData extends Webhook {
+  account_id: string;
+  secret_hash: string;
+}
+
+export function webhookRecord(w: WebhookData): Webhook {
+  const { account_id: _a, secret_hash: _s, ...rest } = w;
+  return rest;
+}
+
+export const normDomains = (d: readonly string[] | null | undefined): string[] => [...new Set((d ?? []).map((x) => x.toLowerCase()))];
+
+function target(ctx: Ctx): WebhookData {
+  const id = uuidParam("webhook_id", ctx.params.webhook_id!);
+  const row = ctx.svc.objects.get<WebhookData>("webhook", id);
+  if (!row || row.data.account_id !== ctx.account.id) throw notFound("webhook not found");
+  return row.data;
+}
+
+function create(ctx: Ctx) {
+  const b = parseBody(CreateWebhook, ctx.json());
+  const domains = b.scope === "scoped" ? normDomains(b.domains) : [];
+  requireDomains(ctx.key, "webhooks", "write", domains, "every");
+  const now = ctx.iso();
+  const secret = `whsec_${randomChars(40)}`;
+  const w = {
+    object: "webhook",
+    id: uuid(),
+    created_at: now,
+    updated_at: now,
+    name: b.name,
+    url: b.url,
+    enabled: b.enabled ?? true,
+    ...Object.fromEntries(WEBHOOK_EVENTS.map((e) => [e, b[e] ?? false])),
+    scope: b.scope,
+    domains,
+    success_count: 0,
+    error_count: 0,
+    errors_since_last_success: 0,
+    last_request_at: null,
+    account_id: ctx.account.id,
+    secret_hash: sha256(secret),
+  } as WebhookData;
+  ctx.svc.objects.insert("webhook", w.id, ctx.account.id, w);
+  return created({ ...webhookRecord(w), secret });
+}
+
+function list(ctx: Ctx) {
+  const g = grant(ctx.key, "webhooks", "read");
+  const filters: string[] = [];
+  const preds: ((w: WebhookData) => boolean)[] = [];
+  for (const f of ["enabled", ...WEBHOOK_EVENTS] as const) {
+    const v = ctx.query.get(f);
+    if (v === null) continue;
+    if (v !== "true" && v !== "false") throw badRequest(`${f} must be true or false`);
+    filters.push(`${f}=${v}`);
+    preds.push((w) => w[f] === (v === "true"));
+  }
+  if (!g.all) {
+    filters.push(`domains=${[...g.domains].sort().join(",")}`);
+    preds.push((w) => sees(g, w.domains));
+  }
+  const filter = preds.length ? { sig: filters.join("&"), keep: (r: { data: WebhookData }) => preds.every((p) => p(r.data)) } : undefined;
+  return ok(listPage<WebhookData, Webhook>(ctx.svc.objects, "webhook", ctx.account.id, ctx.query, (r) => webhookRecord(r.data), filter));
+}
+
+function get(ctx: Ctx) {
+  const w = target(ctx);
+  requireDomains(ctx.key, "webhooks", "read", w.domains, "any");
+  return ok(webhookRecord(w));
+}
+
+function update(ctx: Ctx) {
+  const w = target(ctx);
+  const b = parseBody(UpdateWebhook, ctx.json());
+  requireDomains(ctx.key, "webhooks", "write", w.domains, "any");
+  const next: WebhookData = { ...w };
+  const scope = b.scope ?? w.scope;
+  if (scope === "scoped") {
+    if (w.scope === "global" && (!b.domains || b.domains.length === 0)) {
+      throw badRequest("domains: must list at least one domain when switching scope from 'global' to 'scoped'");
+    }
+    if (b.domains != null) next.domains = normDomains(b.domains);
+  } else {
+    next.domains = [];
+  }
+  next.scope = scope;
+  const added = next.domains.filter((d) => !w.domains.includes(d));
+  if (scope === "global" && w.scope !== "global") requireDomains(ctx.key, "webhooks", "write", [], "every");
+  else if (added.length) requireDomains(ctx.key, "webhooks", "write", added, "every");
+  for (const f of ["name", "url", "enabled", ...WEBHOOK_EVENTS] as const) {
+    if (b[f] != null) (next as unknown as Record<string, unknown>)[f] = b[f];
+  }
+  next.updated_at = ctx.iso();
+  ctx.svc.objects.update(w.id, next);
+  return ok(webhookRecord(next));
+}
+
+function remove(ctx: Ctx) {
+  const w = target(ctx);
+  requireDomains(ctx.key, "webhooks", "delete", w.domains, "any");
+  ctx.svc.objects.delete(w.id);
+  return ok({ message: DELETED });
+}
+
+const base = "/v2/accounts/{account_id}/webhooks";
+export const webhooks: Record<string, RouteSpec> = {
+  [`GET ${base}`]: { scope: { family: "webhooks", verb: "read" }, query: [...PAGE_QUERY, "enabled", ...WEBHOOK_EVENTS], handler: list },
+  [`POST ${base}`]: { scope: { family: "webhooks", verb: "write" }, idempotent: "plain", handler: create },
+  [`GET ${base}/{webhook_id}`]: { scope: { family: "webhooks", verb: "read" }, handler: get },
+  [`PUT ${base}/{webhook_id}`]: { scope: { family: "webhooks", verb: "write" }, handler: update },
+  [`DELETE ${base}/{webhook_id}`]: { scope: { family: "webhooks", verb: "delete" }, handler: remove },
+};
