@@ -47,6 +47,13 @@ export interface ApiResponse<T> {
   replayed: boolean;
   /** Attempts made, the successful one included. */
   attempts: number;
+  /**
+   * What each failed attempt before the success was (empty when the first attempt succeeded). A fresh
+   * (not replayed) create that follows a `server` failure may have executed twice: the API releases
+   * the Idempotency-Key after a 5xx and re-executes on retry (idempotency rule 6), so a 5xx produced
+   * after the work was committed yields a second object. Providers can reconcile on that signal.
+   */
+  retriedAfter: ReadonlyArray<{ kind: ErrorKind; status?: number }>;
 }
 
 export interface ListOptions {
@@ -215,6 +222,8 @@ export class TxmailClient {
     const dispatcher = this.#dispatcher ?? sharedDispatcher(this.#opts.origin, this.#opts.timeouts);
     const base = { method, path: bare };
 
+    const retriedAfter: Array<{ kind: ErrorKind; status?: number }> = [];
+
     for (let attempt = 1; ; attempt++) {
       let raw: RawResponse;
       let t0 = this.#clock.now();
@@ -245,6 +254,7 @@ export class TxmailClient {
           });
         if (!f.retryable) throw this.#stop(error(), attempt, "debug");
         if (!safety.safe) throw this.#stop(error(safety.reason), attempt, "debug");
+        retriedAfter.push({ kind: f.kind });
         await this.#waitOrThrow(attempt, started, backoffDelay(attempt, retry, this.#random), error, {
           ...base,
           what: `${f.kind}${f.code ? ` (${f.code})` : ""}`,
@@ -276,7 +286,7 @@ export class TxmailClient {
         const ctx = { ...base, status: raw.status, attempts: attempt };
         if (raw.jsonError) notJson(ctx, header(raw.headers, "content-type"));
         const data = parseResponse(schema, raw.json, ctx);
-        return { data, status: raw.status, replayed, attempts: attempt };
+        return { data, status: raw.status, replayed, attempts: attempt, retriedAfter };
       }
 
       const error = (stopReason?: string) =>
@@ -307,6 +317,7 @@ export class TxmailClient {
       // Pace everyone, not just this request: the limit is per account.
       if (decision.kind === "rate-limited") this.#bucket?.penalize(delay);
       if (!safety.safe) throw this.#stop(error(safety.reason), attempt, "debug", raw.status);
+      retriedAfter.push({ kind: decision.kind, status: raw.status });
       await this.#waitOrThrow(attempt, started, delay, error, {
         ...base,
         what: `${raw.status} (${decision.kind}${decision.retryAfterMs !== undefined ? ", Retry-After" : ""})`,

@@ -1,6 +1,7 @@
 // The client over real loopback sockets against the local stub server (test/conformance/client/
-// stubServer.ts): the keep-alive pool, real timeouts, dropped connections, the in-progress 409 produced
-// by a genuinely concurrent execution, and a server-side rate limiter.
+// stubServer.ts), for what the emulator cannot produce: a schema-breaking body, an HTTP-date
+// Retry-After, an error message echoing secrets. The emulator-backed cases are repeated here only as a
+// fallback for checkouts without emulator/server.ts.
 import { z } from "zod";
 import { ApiKeyWithSecret, Route, RouteWithSecret, paths } from "../../../provider/api";
 import {
@@ -10,7 +11,14 @@ import {
   type LogEntry,
   type TxmailClientOptions,
 } from "../../../provider/client";
+import { haveEmulator } from "./emulatorControl";
 import { startStub, type StubServer } from "./stubServer";
+
+/**
+ * Cases the emulator produces are run against it (client.emulator.test.ts); here they run only as a
+ * fallback when emulator/server.ts is absent. The stub-only cases below always run.
+ */
+const describeFallback = haveEmulator ? describe.skip : describe;
 
 let stub: StubServer;
 const logs: LogEntry[] = [];
@@ -53,7 +61,7 @@ afterAll(async () => {
   await closeSharedDispatchers();
 });
 
-describe("idempotent creates survive faults without duplicates", () => {
+describeFallback("[fallback] idempotent creates survive faults without duplicates", () => {
   test("injected 503 before the work: retried with the same key, one record", async () => {
     stub.inject({ kind: "status", status: 503 }, { kind: "status", status: 502 });
     const c = client(stub);
@@ -124,7 +132,7 @@ describe("idempotent creates survive faults without duplicates", () => {
   });
 });
 
-describe("terminal errors", () => {
+describeFallback("[fallback] terminal errors", () => {
   test.each([
     [400, "validation"],
     [403, "forbidden"],
@@ -161,7 +169,7 @@ describe("terminal errors", () => {
   });
 });
 
-describe("rate limiting", () => {
+describeFallback("[fallback] rate limiting", () => {
   test("a 429 storm (server 50 rps, burst 10, Retry-After: 1) is absorbed with zero errors", async () => {
     await stub.close();
     stub = await startStub({ rateLimit: { ratePerSecond: 50, burst: 10, retryAfter: "seconds" } });
@@ -194,7 +202,7 @@ describe("rate limiting", () => {
   }, 30_000);
 });
 
-describe("pagination and validation", () => {
+describeFallback("[fallback] pagination", () => {
   test("250 items paged completely in 3 requests", async () => {
     const c = client(stub, { rateLimit: false });
     for (let i = 0; i < 250; i++) {
@@ -229,6 +237,17 @@ describe("pagination and validation", () => {
       await c.findById(paths.routes(stub.accountId), Route, "00000000-0000-4000-8000-000000000000"),
     ).toBeUndefined();
   });
+});
+
+describe("stub-only: validation and Retry-After dates", () => {
+  test("a 429 storm with HTTP-date Retry-After is absorbed with zero errors", async () => {
+    await stub.close();
+    stub = await startStub({ rateLimit: { ratePerSecond: 50, burst: 10, retryAfter: "date" } });
+    const c = client(stub, { retry: { maxAttempts: 8, maxElapsedMs: 60_000, baseDelayMs: 20, maxDelayMs: 200 } });
+    const results = await Promise.allSettled(Array.from({ length: 100 }, () => c.ping()));
+    expect(results.filter((r) => r.status === "rejected")).toEqual([]);
+    expect(stub.requests.filter((q) => q.status === 429).length).toBeGreaterThan(0);
+  }, 60_000);
 
   test("a schema mismatch names the endpoint and the field", async () => {
     stub.inject({ kind: "body", body: { object: "route", id: "not-a-uuid", name: 7 } });
@@ -242,7 +261,7 @@ describe("pagination and validation", () => {
   });
 });
 
-describe("secrets", () => {
+describe("stub-only: secrets", () => {
   test("secrets echoed by the server never reach an error or a log line", async () => {
     const c = client(stub);
     const created = await c.post(paths.apiKeys(stub.accountId), { label: "leak", scopes: ["x"] }, ApiKeyWithSecret, {

@@ -176,6 +176,10 @@ describe("retries", () => {
       idempotencyKey: "create-route-r-0001",
     });
     expect(r).toMatchObject({ status: 201, attempts: 3, replayed: false });
+    expect(r.retriedAfter).toEqual([
+      { kind: "server", status: 503 },
+      { kind: "server", status: 500 },
+    ]);
     expect(t.clock.sleeps).toEqual([188, 375]); // base 250: [125,250] then [250,500], random 0.5
     expect(t.seen.map((s) => s.headers["idempotency-key"])).toEqual([
       "create-route-r-0001",
