@@ -36,8 +36,19 @@ export function commonProps(
     connection: args.connection === undefined ? undefined : pulumi.secret(args.connection),
     adoptId: args.adoptId,
     // Identity for stable idempotency keys: the URN this resource will have.
-    __urn: pulumi.createUrn(name, typeToken(kind), opts?.parent),
+    __urn: urnOf(name, typeToken(kind), opts?.parent),
   };
+}
+
+/**
+ * The URN a resource will have. Not `createUrn(name, type, parent)`: its output depends on the
+ * parent, and depending on a component means depending on all of its children — this resource
+ * included — a cycle the engine never resolves. Only the parent's URN *value* is needed.
+ */
+function urnOf(name: string, type: string, parent: pulumi.Resource | undefined): pulumi.Output<string> {
+  if (!parent) return pulumi.createUrn(name, type);
+  const parentUrn = new Promise<string>((resolve) => parent.urn.apply((urn) => resolve(urn)));
+  return pulumi.createUrn(name, type, pulumi.output(parentUrn));
 }
 
 /** Marks provider-created outputs (one-time secrets) as secrets, on top of the caller's options. */
