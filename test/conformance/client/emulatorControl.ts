@@ -1,6 +1,5 @@
 // A minimal client for the emulator's control surface (/_emulator/*, X-Emulator-Control token):
 // fault injection and request counters, as the client's conformance tests need them.
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 
 export interface Emulator {
@@ -38,10 +37,8 @@ export interface Counters {
 }
 
 export const EMULATOR_SERVER = join(__dirname, "../../../emulator/server.ts");
-/** TXMAIL_CLIENT_STUB_ONLY=1 runs the stub fallbacks even when the emulator is present. */
-export const haveEmulator = existsSync(EMULATOR_SERVER) && !process.env.TXMAIL_CLIENT_STUB_ONLY;
 
-/** Loads emulator/server.ts only when present: it is written in parallel with the client. */
+/** The emulator in-process (required lazily so a unit run does not load SQLite). */
 export async function startEmulator(opts: EmulatorStartOptions): Promise<Emulator> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const mod = require(EMULATOR_SERVER) as { startEmulator: (o: EmulatorStartOptions) => Promise<Emulator> };

@@ -28,7 +28,13 @@ export interface ReqOpts {
 
 export async function start(opts: EmulatorOptions = {}): Promise<Emu> {
   const emu = await startEmulator({ port: 0, control: true, ...opts });
-  const control = controlClient(emu);
+  // Without a control surface (control: false) `control` throws on use, not at start, so a test can
+  // start such an emulator and still close it.
+  const control = emu.controlToken
+    ? controlClient(emu)
+    : new Proxy({} as EmulatorControl, {
+        get: () => () => Promise.reject(new Error("this emulator was started without a control surface")),
+      });
   const req = async <T>(method: string, path: string, o: ReqOpts = {}): Promise<Res<T>> => {
     const headers: Record<string, string> = { ...o.headers };
     const key = o.key === undefined ? emu.apiKey : o.key;

@@ -1,0 +1,92 @@
+// The control surface (/_emulator/, X-Emulator-Control) through emulator/control.ts: off unless
+// enabled, token checked, faults by method + path pattern with counts, counters, dump.
+import { EmulatorControl } from "../../../emulator/control";
+import { type Emu, expectError, makeSub, start } from "./helpers";
+
+let emu: Emu;
+beforeAll(async () => {
+  emu = await start({ control: { token: "conformance-token" } });
+});
+afterAll(() => emu.close());
+
+describe("Control surface", () => {
+  test("Control: off unless enabled (404), wrong token 401", async () => {
+    const off = await start({ control: false });
+    try {
+      expect(off.controlToken).toBeUndefined();
+      expect((await fetch(`${off.baseUrl}/_emulator/counters`)).status).toBe(404);
+    } finally {
+      await off.close();
+    }
+    expect(emu.controlToken).toBe("conformance-token");
+    await expect(new EmulatorControl(emu.baseUrl, "wrong-token!").counters()).rejects.toThrow(/401/);
+  });
+
+  test("Control: faults fire `count` times on matching method + path only", async () => {
+    await emu.control.clearFaults();
+    await emu.control.injectFault({ method: "GET", path: "/v2/accounts/*/routes", kind: "error-before", status: 503, count: 2 });
+    await emu.control.injectFault({ method: "*", path: "/v2/ping", kind: "rate-limit", retryAfter: null });
+    expect((await emu.req("GET", emu.acct("/domains"))).status).toBe(200);
+    expect((await emu.req("GET", emu.acct("/routes"))).status).toBe(503);
+    expect((await emu.req("GET", emu.acct("/routes"))).status).toBe(503);
+    expect((await emu.req("GET", emu.acct("/routes"))).status).toBe(200);
+    const rl = await emu.req("GET", "/v2/ping");
+    expectError(rl, 429, "Too many requests, rate limited.");
+    expect(rl.headers.get("retry-after")).toBeNull();
+    await emu.control.injectFault({ method: "GET", path: "/v2/ping", kind: "rate-limit", retryAfter: 3 });
+    expect((await emu.req("GET", "/v2/ping")).headers.get("retry-after")).toBe("3");
+    const faults = await emu.control.faults();
+    expect(faults.map((f) => [f.kind, f.fired, f.remaining])).toEqual([
+      ["error-before", 2, 0],
+      ["rate-limit", 1, 0],
+      ["rate-limit", 1, 0],
+    ]);
+    await expect(emu.control.injectFault({ method: "GET", path: "/x", kind: "nope" as never })).rejects.toThrow(/400/);
+  });
+
+  test("Control: counters per method + route template, reads and writes, reset", async () => {
+    await emu.control.resetCounters();
+    await emu.req("GET", emu.acct("/routes"));
+    await emu.req("GET", emu.acct("/routes"));
+    await emu.req("POST", emu.acct("/routes"), { body: { name: "c", url: "https://h.example.com/", recipient: "" } });
+    await emu.req("GET", "/v2/nowhere");
+    const c = await emu.control.counters();
+    expect(c).toMatchObject({ reads: 3, writes: 1, total: 4 });
+    expect(c.endpoints).toEqual({
+      "GET /v2/accounts/{account_id}/routes": 2,
+      "POST /v2/accounts/{account_id}/routes": 1,
+      "GET (unmatched)": 1,
+    });
+    await emu.control.resetCounters();
+    expect(await emu.control.counters()).toEqual({ reads: 0, writes: 0, total: 0, endpoints: {} });
+  });
+
+  test("Control: the state dump lists every object with its account, incl. soft-deleted sub accounts, and no secrets", async () => {
+    const sub = await makeSub(emu);
+    const k = await emu.req("POST", emu.acct(`/sub-accounts/${sub.id}/api-keys`), { body: { label: "dumped", scopes: ["routes:read:all"] } });
+    const r = await emu.req("POST", emu.acct("/routes"), { body: { name: "dumped", url: "https://h.example.com/", recipient: "" } });
+    let d = await emu.control.dumpState();
+    expect(d.api_keys.find((x) => x.id === k.body.id)).toMatchObject({ account_id: sub.id, label: "dumped" });
+    expect(d.routes.find((x) => x.id === r.body.id)).toMatchObject({ account_id: emu.accountId });
+    const text = JSON.stringify(d);
+    expect(text).not.toContain(k.body.secret_key);
+    expect(text).not.toContain(r.body.secret);
+    expect(text).not.toContain(emu.apiKey);
+    await emu.req("DELETE", emu.acct(`/sub-accounts/${sub.id}`));
+    d = await emu.control.dumpState();
+    expect(d.accounts.find((a) => a.id === sub.id)).toMatchObject({ status: "deleted" });
+    // Deleting a sub account revokes its keys: no orphans left behind.
+    expect(d.api_keys.filter((x) => x.account_id === sub.id)).toEqual([]);
+    const accountIds = new Set(d.accounts.map((a) => a.id));
+    for (const fam of [d.api_keys, d.routes, d.webhooks, d.smtp_credentials, d.suppressions]) {
+      for (const o of fam) expect(accountIds.has(o.account_id)).toBe(true);
+    }
+  });
+
+  test("Control: the clock advances only forward", async () => {
+    const a = await emu.control.clock();
+    const b = await emu.control.advanceClock(90_000);
+    expect(b.offsetMs - a.offsetMs).toBe(90_000);
+    await expect(emu.control.advanceClock(-1)).rejects.toThrow(/400/);
+  });
+});

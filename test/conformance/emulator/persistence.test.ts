@@ -1,0 +1,177 @@
+// Persistence: SQLite in a data dir survives an in-process restart (objects, soft-deleted sub
+// accounts, idempotency records incl. the sealed secret replay, the clock) and a kill -9 of the CLI
+// (dist/emulator/cli.js) loses nothing committed.
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, mkdirSync, writeFileSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { type Emu, start, uniq } from "./helpers";
+
+const ROOT = join(__dirname, "../../..");
+let dirs: string[] = [];
+const tmp = () => {
+  const d = mkdtempSync(join(tmpdir(), "txmail-emu-"));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  dirs = [];
+});
+
+describe("Persistence", () => {
+  test("Persistence: a restart on the same data dir reloads account, key, objects, idempotency records and the clock", async () => {
+    const dir = tmp();
+    let emu: Emu = await start({ dataDir: dir });
+    const { accountId, apiKey } = emu;
+    const route = await emu.req("POST", emu.acct("/routes"), { body: { name: "keep", url: "https://h.example.com/", recipient: "" }, idem: "persist-1" });
+    const keyBody = { label: uniq(), scopes: ["routes:read:all"] };
+    const key = await emu.req("POST", emu.acct("/api-keys"), { body: keyBody, idem: "persist-2" });
+    const sub = await emu.req("POST", emu.acct("/sub-accounts"), { body: { name: "gone", website: "example.org" } });
+    await emu.req("DELETE", emu.acct(`/sub-accounts/${sub.body.id}`));
+    await emu.control.advanceClock(3_600_000);
+    const clockBefore = (await emu.control.clock()).offsetMs;
+    await emu.close();
+
+    emu = await start({ dataDir: dir });
+    try {
+      expect([emu.accountId, emu.apiKey]).toEqual([accountId, apiKey]);
+      expect((await emu.control.clock()).offsetMs).toBe(clockBefore);
+      expect((await emu.req("GET", emu.acct(`/routes/${route.body.id}`))).body.name).toBe("keep");
+      const replay = await emu.req("POST", emu.acct("/routes"), { body: { name: "keep", url: "https://h.example.com/", recipient: "" }, idem: "persist-1" });
+      expect([replay.headers.get("idempotent-replayed"), replay.body.id]).toEqual(["true", route.body.id]);
+      // The key-creation record survives too; its replay window (5 min) ended with the clock's 1 h jump.
+      const k2 = await emu.req("POST", emu.acct("/api-keys"), { body: keyBody, idem: "persist-2" });
+      expect(k2.status).toBe(409);
+      expect((await emu.req("GET", "/v2/ping", { key: key.body.secret_key })).status).toBe(200);
+      const dump = await emu.control.dumpState();
+      expect(dump.accounts.find((a) => a.id === sub.body.id)).toMatchObject({ status: "deleted" });
+    } finally {
+      await emu.close();
+    }
+    expect(statSync(join(dir, "server-secret")).mode & 0o777).toBe(0o600);
+  });
+
+  test("Persistence: restart keeps the secret replay window (within 5 minutes the same secret_key comes back)", async () => {
+    const dir = tmp();
+    let emu = await start({ dataDir: dir });
+    const body = { label: uniq(), scopes: ["routes:read:all"] };
+    const a = await emu.req("POST", emu.acct("/api-keys"), { body, idem: "seal-1" });
+    await emu.close();
+    emu = await start({ dataDir: dir });
+    try {
+      const b = await emu.req("POST", emu.acct("/api-keys"), { body, idem: "seal-1" });
+      expect([b.status, b.headers.get("idempotent-replayed"), b.body.secret_key]).toEqual([201, "true", a.body.secret_key]);
+      const raw = readFileSync(join(dir, "emulator.sqlite")).toString("latin1") + (existsSync(join(dir, "emulator.sqlite-wal")) ? readFileSync(join(dir, "emulator.sqlite-wal")).toString("latin1") : "");
+      expect(raw).not.toContain(a.body.secret_key);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  test("Persistence: an in-memory emulator (no data dir) starts empty every time", async () => {
+    const a = await start();
+    await a.req("POST", a.acct("/routes"), { body: { name: "mem", url: "https://h.example.com/", recipient: "" } });
+    await a.close();
+    const b = await start();
+    try {
+      expect((await b.req("GET", b.acct("/routes"))).body.data).toEqual([]);
+      expect(b.accountId).not.toBe(a.accountId);
+    } finally {
+      await b.close();
+    }
+  });
+});
+
+/** dist/emulator/cli.js when it is newer than every source it is built from; else a quick transpile. */
+function cliPath(): { cli: string; env: NodeJS.ProcessEnv } {
+  const dist = join(ROOT, "dist/emulator/cli.js");
+  const sources = ["emulator", "provider/api", "provider/core"].flatMap((d) => walk(join(ROOT, d)));
+  const newest = Math.max(...sources.map((f) => statSync(f).mtimeMs));
+  if (existsSync(dist) && statSync(dist).mtimeMs >= newest) return { cli: dist, env: process.env };
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const ts = require("typescript") as typeof import("typescript");
+  const out = tmp();
+  for (const f of sources) {
+    const js = ts.transpileModule(readFileSync(f, "utf8"), {
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+    }).outputText;
+    const dest = join(out, relative(ROOT, f)).replace(/\.ts$/, ".js");
+    mkdirSync(dirname(dest), { recursive: true });
+    writeFileSync(dest, js);
+  }
+  return { cli: join(out, "emulator/cli.js"), env: { ...process.env, NODE_PATH: join(ROOT, "node_modules") } };
+}
+
+function walk(d: string): string[] {
+  return readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(join(d, e.name)) : e.name.endsWith(".ts") && !e.name.endsWith(".d.ts") ? [join(d, e.name)] : [],
+  );
+}
+
+function spawnCli(cli: string, env: NodeJS.ProcessEnv, dir: string): Promise<{ proc: ChildProcess; boot: { baseUrl: string; accountId: string; apiKey: string }; stdout: () => string }> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [cli, "--port", "0", "--data", dir], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    const timer = setTimeout(() => reject(new Error(`cli did not start: ${err}`)), 15_000);
+    proc.stdout!.on("data", (c: Buffer) => {
+      out += c.toString();
+      if (out.includes("\n")) {
+        clearTimeout(timer);
+        resolve({ proc, boot: JSON.parse(out.split("\n")[0]!), stdout: () => out });
+      }
+    });
+    proc.stderr!.on("data", (c: Buffer) => (err += c.toString()));
+    proc.on("exit", (code) => {
+      clearTimeout(timer);
+      if (!out) reject(new Error(`cli exited ${code}: ${err}`));
+    });
+  });
+}
+
+const exited = (p: ChildProcess) => new Promise<number | null>((r) => (p.exitCode !== null || p.signalCode !== null ? r(p.exitCode) : p.once("exit", (c) => r(c))));
+
+describe("Persistence (CLI)", () => {
+  test("Persistence: kill -9 of the CLI loses nothing committed; restart reloads it", async () => {
+    const { cli, env } = cliPath();
+    const dir = tmp();
+    const first = await spawnCli(cli, env, dir);
+    const boot = first.boot;
+    expect(Object.keys(boot).sort()).toEqual(["accountId", "apiKey", "baseUrl"]);
+    expect(first.stdout().trim().split("\n")).toHaveLength(1);
+    const saved = JSON.parse(readFileSync(join(dir, "bootstrap.json"), "utf8"));
+    expect(saved).toEqual(boot);
+    expect(statSync(join(dir, "bootstrap.json")).mode & 0o777).toBe(0o600);
+    const h = { authorization: `Bearer ${boot.apiKey}`, "content-type": "application/json" };
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const r = await fetch(`${boot.baseUrl}/v2/accounts/${boot.accountId}/routes`, {
+        method: "POST",
+        headers: { ...h, "idempotency-key": `k9-${i}` },
+        body: JSON.stringify({ name: `k9-${i}`, url: "https://h.example.com/", recipient: "" }),
+      });
+      expect(r.status).toBe(201);
+      ids.push(((await r.json()) as { id: string }).id);
+    }
+    first.proc.kill("SIGKILL");
+    await exited(first.proc);
+
+    const second = await spawnCli(cli, env, dir);
+    try {
+      expect([second.boot.accountId, second.boot.apiKey]).toEqual([boot.accountId, boot.apiKey]);
+      const r = await fetch(`${second.boot.baseUrl}/v2/accounts/${boot.accountId}/routes`, { headers: h });
+      const body = (await r.json()) as { data: { id: string }[] };
+      expect(body.data.map((x) => x.id)).toEqual(ids);
+      const replay = await fetch(`${second.boot.baseUrl}/v2/accounts/${boot.accountId}/routes`, {
+        method: "POST",
+        headers: { ...h, "idempotency-key": "k9-19" },
+        body: JSON.stringify({ name: "k9-19", url: "https://h.example.com/", recipient: "" }),
+      });
+      expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    } finally {
+      second.proc.kill("SIGTERM");
+      expect(await exited(second.proc)).toBe(0);
+    }
+  }, 30_000);
+});
