@@ -3,6 +3,8 @@
 // engine, one HTTP client per connection, one provider implementation per kind.
 import { configureConnection } from "./core/connection";
 import { makeProvider, type Provider } from "./core/factory";
+import { markSecrets, type SecretPath } from "./core/secretMarks";
+import type { ResourceSpec } from "./core/spec";
 import { apiFor } from "./core/clientApi";
 import { specs } from "./resources";
 
@@ -18,8 +20,41 @@ export function provider(kind: string): Provider {
   if (!p) {
     const spec = specs[kind];
     if (!spec) throw new Error(`pulumi-txmail: unknown resource kind '${kind}'; upgrade the pulumi-txmail package.`);
-    p = makeProvider(spec, apiFor);
+    p = withSecretMarks(makeProvider(spec, apiFor), secretPathsOf(spec));
     providers.set(kind, p);
   }
   return p;
+}
+
+/** Everything a resource's provider knows to be secret: one-time secrets, write-only inputs, its API key. */
+export function secretPathsOf(spec: ResourceSpec<Record<string, unknown>>): SecretPath[] {
+  return [
+    ...Object.keys(spec.createOnly ?? {}).map((k) => [k]),
+    ...(spec.writeOnly ?? []).map((k) => [k]),
+    ["connection", "apiKey"],
+  ];
+}
+
+/** The provider as the engine sees it: known secrets leave the process signed as secrets (see secretMarks.ts). */
+export function withSecretMarks(p: Provider, paths: readonly SecretPath[]): Provider {
+  return {
+    check: async (olds, news) => {
+      const r = await p.check(olds, news);
+      return r.inputs ? { ...r, inputs: markSecrets(r.inputs, paths) } : r;
+    },
+    diff: (id, olds, news) => p.diff(id, olds, news),
+    create: async (inputs) => {
+      const r = await p.create(inputs);
+      return { ...r, outs: markSecrets(r.outs, paths) };
+    },
+    read: async (id, props) => {
+      const r = await p.read(id, props);
+      return r.props ? { ...r, props: markSecrets(r.props, paths) } : r;
+    },
+    update: async (id, olds, news) => {
+      const r = await p.update(id, olds, news);
+      return { ...r, outs: markSecrets(r.outs, paths) };
+    },
+    delete: (id, props) => p.delete(id, props),
+  };
 }

@@ -32,8 +32,7 @@ export function commonProps(
   opts: pulumi.CustomResourceOptions | undefined,
 ) {
   return {
-    // The connection carries an API key: always a secret in state, whatever the program passed.
-    connection: args.connection === undefined ? undefined : pulumi.secret(args.connection),
+    connection: args.connection === undefined ? undefined : secretKeyOnly(args.connection),
     adoptId: args.adoptId,
     // Identity for stable idempotency keys: the URN this resource will have.
     __urn: urnOf(name, typeToken(kind), opts?.parent),
@@ -57,4 +56,20 @@ export function withSecretOutputs(
   secretOutputs: string[],
 ): pulumi.CustomResourceOptions {
   return { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secretOutputs] };
+}
+
+/**
+ * The connection with its API key a secret, whatever the program passed. The key alone, not the whole
+ * object: the engine unwraps secrets for dynamic providers, and an object that was one secret is
+ * logged field by field at `-v=9`, while a secret field inside a plain object stays opaque.
+ */
+function secretKeyOnly(connection: pulumi.Input<ConnectionArgs>): ConnectionArgs {
+  // A plain object of outputs (not one output of an object, which would be secret as a whole).
+  const c = pulumi.output(connection);
+  return {
+    apiKey: pulumi.secret(c.apply((x) => x?.apiKey)) as pulumi.Output<string>,
+    // Derived from a possibly secret object: un-secret the fields that are not credentials.
+    accountId: pulumi.unsecret(c.apply((x) => x?.accountId)) as pulumi.Output<string>,
+    baseUrl: pulumi.unsecret(c.apply((x) => x?.baseUrl)) as pulumi.Output<string>,
+  };
 }

@@ -21,7 +21,15 @@ import {
 
 const execFileAsync = promisify(execFile);
 
-export const REPO_ROOT = path.resolve(__dirname, "..", "..");
+/** The checkout's root: found by walking up, so the benchmarks can use this file compiled under bench/out. */
+export const REPO_ROOT = findRepoRoot(__dirname);
+function findRepoRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, "Pulumi.yaml")) && fs.existsSync(path.join(dir, "scripts", "setup.sh")))
+      return dir;
+    if (path.dirname(dir) === dir) throw new Error(`no pulumi-txmail checkout above ${from}`);
+  }
+}
 export const TOOLS_DIR = path.join(REPO_ROOT, ".tools");
 export const PASSPHRASE = "txmail-test-passphrase";
 
@@ -43,8 +51,11 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Prefix for the stack name (helps when reading logs). */
   name?: string;
-  /** Run every operation with the engine's verbose logging (-v=9, debug) captured in `log()`. */
-  verbose?: boolean;
+  /**
+   * Run every operation with the engine's verbose logging captured in `log()`: `true` is -v=9 with
+   * --debug; a level and debug flag can be given.
+   */
+  verbose?: boolean | { level: number; debug: boolean };
 }
 
 export interface TestStack {
@@ -53,7 +64,7 @@ export interface TestStack {
   /** Everything the engine printed during this stack's operations (for secret scans). */
   log: () => string;
   up(opts?: { policyPacks?: string[] }): Promise<UpResult>;
-  preview(opts?: { policyPacks?: string[]; policyPackConfigs?: string[] }): Promise<PreviewResult>;
+  preview(opts?: { policyPacks?: string[]; policyPackConfigs?: string[]; diff?: boolean }): Promise<PreviewResult>;
   refresh(): Promise<RefreshResult>;
   destroy(): Promise<DestroyResult>;
   /** `pulumi stack export` as text, without secrets decrypted unless asked. */
@@ -107,13 +118,14 @@ export async function createTestStack(opts: StackOptions): Promise<TestStack> {
     output += s;
     if (process.env.TXMAIL_E2E_ECHO) process.stderr.write(s);
   };
+  const verbosity = opts.verbose === true ? { level: 9, debug: true } : opts.verbose || undefined;
   // With `verbose`, the engine logs at -v=9 to stderr, which joins the captured output: what a
   // user pasting a debug log into an issue would share.
   const common = () => ({
     onOutput,
     onError: opts.verbose ? onOutput : undefined,
     color: "never" as const,
-    ...(opts.verbose ? { logToStdErr: true, logVerbosity: 9, debug: true } : {}),
+    ...(verbosity ? { logToStdErr: true, logVerbosity: verbosity.level, debug: verbosity.debug } : {}),
   });
   return {
     stack,
@@ -121,7 +133,12 @@ export async function createTestStack(opts: StackOptions): Promise<TestStack> {
     log: () => output,
     up: (o) => stack.up({ ...common(), policyPacks: o?.policyPacks }),
     preview: (o) =>
-      stack.preview({ ...common(), policyPacks: o?.policyPacks, policyPackConfigs: o?.policyPackConfigs }),
+      stack.preview({
+        ...common(),
+        policyPacks: o?.policyPacks,
+        policyPackConfigs: o?.policyPackConfigs,
+        diff: o?.diff,
+      }),
     refresh: () => stack.refresh(common()),
     destroy: () => stack.destroy(common()),
     async exportText(showSecrets = false) {

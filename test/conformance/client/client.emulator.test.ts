@@ -16,7 +16,6 @@ import {
 } from "../../../provider/client";
 import { control, startEmulator, type Emulator } from "./emulatorControl";
 
-
 const KEYS = "/v2/accounts/{account_id}/api-keys";
 const POST_KEYS = `POST ${KEYS}`;
 const GET_KEYS = `GET ${KEYS}`;
@@ -303,4 +302,3 @@ describe("client against the emulator", () => {
     expect(text).not.toMatch(/-sk-[A-Za-z0-9]{64}/);
   });
 });
-

@@ -83,9 +83,16 @@ describe("Authentication", () => {
   test("Authentication 6: a sub account's own credentials cannot manage API keys or sub accounts", async () => {
     const sub = await makeSub(emu);
     const k = await makeKey(emu, ["routes:read:all"], {}, sub.id);
-    expectError(await emu.req("GET", emu.acct("/api-keys", sub.id), { key: k.secret }), 403, /sub-account keys cannot manage API keys/);
     expectError(
-      await emu.req("POST", emu.acct("/api-keys", sub.id), { key: k.secret, body: { label: "x", scopes: ["routes:read:all"] } }),
+      await emu.req("GET", emu.acct("/api-keys", sub.id), { key: k.secret }),
+      403,
+      /sub-account keys cannot manage API keys/,
+    );
+    expectError(
+      await emu.req("POST", emu.acct("/api-keys", sub.id), {
+        key: k.secret,
+        body: { label: "x", scopes: ["routes:read:all"] },
+      }),
       403,
     );
     expectError(await emu.req("GET", emu.acct("/sub-accounts", sub.id), { key: k.secret }), 403);
@@ -118,7 +125,9 @@ describe("Authentication", () => {
       body: { name: "r", url: "https://h.example.com/", recipient: "" },
     });
     expectError(w, 403, /suspended/);
-    expect((await emu.req("DELETE", emu.acct(`/sub-accounts/${sub.id}`))).body).toEqual({ message: "sub account deleted" });
+    expect((await emu.req("DELETE", emu.acct(`/sub-accounts/${sub.id}`))).body).toEqual({
+      message: "sub account deleted",
+    });
     expectError(await emu.req("GET", "/v2/ping", { key: k.secret }), 401);
   });
 });

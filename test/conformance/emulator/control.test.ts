@@ -24,7 +24,13 @@ describe("Control surface", () => {
 
   test("Control: faults fire `count` times on matching method + path only", async () => {
     await emu.control.clearFaults();
-    await emu.control.injectFault({ method: "GET", path: "/v2/accounts/*/routes", kind: "error-before", status: 503, count: 2 });
+    await emu.control.injectFault({
+      method: "GET",
+      path: "/v2/accounts/*/routes",
+      kind: "error-before",
+      status: 503,
+      count: 2,
+    });
     await emu.control.injectFault({ method: "*", path: "/v2/ping", kind: "rate-limit", retryAfter: null });
     expect((await emu.req("GET", emu.acct("/domains"))).status).toBe(200);
     expect((await emu.req("GET", emu.acct("/routes"))).status).toBe(503);
@@ -63,8 +69,12 @@ describe("Control surface", () => {
 
   test("Control: the state dump lists every object with its account, incl. soft-deleted sub accounts, and no secrets", async () => {
     const sub = await makeSub(emu);
-    const k = await emu.req("POST", emu.acct(`/sub-accounts/${sub.id}/api-keys`), { body: { label: "dumped", scopes: ["routes:read:all"] } });
-    const r = await emu.req("POST", emu.acct("/routes"), { body: { name: "dumped", url: "https://h.example.com/", recipient: "" } });
+    const k = await emu.req("POST", emu.acct(`/sub-accounts/${sub.id}/api-keys`), {
+      body: { label: "dumped", scopes: ["routes:read:all"] },
+    });
+    const r = await emu.req("POST", emu.acct("/routes"), {
+      body: { name: "dumped", url: "https://h.example.com/", recipient: "" },
+    });
     let d = await emu.control.dumpState();
     expect(d.api_keys.find((x) => x.id === k.body.id)).toMatchObject({ account_id: sub.id, label: "dumped" });
     expect(d.routes.find((x) => x.id === r.body.id)).toMatchObject({ account_id: emu.accountId });

@@ -21,7 +21,9 @@ describe("Errors", () => {
     const r = await emu.req("PATCH", emu.acct("/api-keys"));
     expectError(r, 405);
     expect(r.headers.get("allow")).toBe("GET, POST");
-    const smtpPut = await emu.req("PUT", emu.acct("/smtp-credentials/00000000-0000-4000-8000-000000000000"), { body: { name: "x" } });
+    const smtpPut = await emu.req("PUT", emu.acct("/smtp-credentials/00000000-0000-4000-8000-000000000000"), {
+      body: { name: "x" },
+    });
     expectError(smtpPut, 405);
     expectError(await emu.req("DELETE", emu.acct("/sub-accounts/usage")), 405);
   });
@@ -38,7 +40,9 @@ describe("Errors", () => {
   });
 
   test("Errors 400: strict bodies name the field and the rule; unknown fields are refused, not forgiven", async () => {
-    const r = await emu.req("POST", emu.acct("/api-keys"), { body: { label: "x", scopes: ["routes:read:all"], ipAllowList: [] } });
+    const r = await emu.req("POST", emu.acct("/api-keys"), {
+      body: { label: "x", scopes: ["routes:read:all"], ipAllowList: [] },
+    });
     expectError(r, 400, "ipAllowList: unrecognized field");
     const s = await emu.req("POST", emu.acct("/api-keys"), { body: { label: "x", scopes: ["routes:read"] } });
     expectError(s, 400, /scopes\[0\]: 'routes:read' is not a scope of the service; did you mean 'routes:read:all'/);
@@ -58,12 +62,18 @@ describe("Errors", () => {
     expect(d.status).toBe(200);
     expect(d.body).toEqual({ message: `api key ${k.body.id} (${label}) deleted successfully` });
     const sub = await makeSub(emu);
-    expect((await emu.req("DELETE", emu.acct(`/sub-accounts/${sub.id}`))).body).toEqual({ message: "sub account deleted" });
-    const route = await emu.req("POST", emu.acct("/routes"), { body: { name: "r", url: "https://h.example.com/", recipient: "" } });
+    expect((await emu.req("DELETE", emu.acct(`/sub-accounts/${sub.id}`))).body).toEqual({
+      message: "sub account deleted",
+    });
+    const route = await emu.req("POST", emu.acct("/routes"), {
+      body: { name: "r", url: "https://h.example.com/", recipient: "" },
+    });
     expect((await emu.req("DELETE", emu.acct(`/routes/${route.body.id}`))).body).toEqual({
       message: "Operation completed successfully",
     });
-    expect((await emu.req("DELETE", emu.acct("/suppressions/all"))).body).toEqual({ message: "Operation completed successfully" });
+    expect((await emu.req("DELETE", emu.acct("/suppressions/all"))).body).toEqual({
+      message: "Operation completed successfully",
+    });
   });
 
   test("Errors: a deleted object is a 404 afterwards; deleting twice is a 404", async () => {
@@ -80,7 +90,9 @@ describe("Errors", () => {
     expectError(r, 409, "domain already exists");
     expect(r.headers.get("retry-after")).toBeNull();
     expect(r.headers.get("idempotent-replayed")).toBeNull();
-    expect((await emu.req("POST", emu.acct("/suppressions"), { body: { email: "a@dup.example.com" } })).status).toBe(201);
+    expect((await emu.req("POST", emu.acct("/suppressions"), { body: { email: "a@dup.example.com" } })).status).toBe(
+      201,
+    );
     expectError(await emu.req("POST", emu.acct("/suppressions"), { body: { email: "a@dup.example.com" } }), 409);
   });
 });

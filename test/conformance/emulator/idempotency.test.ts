@@ -28,8 +28,19 @@ describe("Idempotency", () => {
       ["/webhooks", { name: "w", url: "https://h.example.com/", scope: "global" }],
       ["/smtp-credentials", { name: "s", scope: "global" }],
       ["/suppressions", { email: "x@idem1.example.com" }],
-      ["/messages", { from: { email: "a@idem1.example.com" }, recipients: [{ email: "b@c.example.com" }], subject: "s", text_content: "t" }],
-      ["/messages/conversation", { from: { email: "a@idem1.example.com" }, to: [{ email: "b@c.example.com" }], subject: "s", text_content: "t" }],
+      [
+        "/messages",
+        {
+          from: { email: "a@idem1.example.com" },
+          recipients: [{ email: "b@c.example.com" }],
+          subject: "s",
+          text_content: "t",
+        },
+      ],
+      [
+        "/messages/conversation",
+        { from: { email: "a@idem1.example.com" }, to: [{ email: "b@c.example.com" }], subject: "s", text_content: "t" },
+      ],
     ];
     for (const [path, body] of creates) {
       const key = uniq("rule1");
@@ -113,7 +124,12 @@ describe("Idempotency", () => {
   test("Idempotency rule 6: a 5xx is not stored; the key is released and a retry re-executes (no 412 tombstone)", async () => {
     const body = route();
     const key = uniq();
-    await emu.control.injectFault({ method: "POST", path: "/v2/accounts/{account_id}/routes", kind: "error-before", count: 1 });
+    await emu.control.injectFault({
+      method: "POST",
+      path: "/v2/accounts/{account_id}/routes",
+      kind: "error-before",
+      count: 1,
+    });
     const a = await emu.req("POST", emu.acct("/routes"), { body, idem: key });
     expectError(a, 500);
     const b = await emu.req("POST", emu.acct("/routes"), { body, idem: key });
@@ -143,7 +159,12 @@ describe("Idempotency", () => {
   test("Idempotency: in progress → 409 with Idempotent-Replayed: false and a positive integer Retry-After", async () => {
     const body = route();
     const key = uniq();
-    await emu.control.injectFault({ method: "POST", path: "/v2/accounts/{account_id}/routes", kind: "delay", delayMs: 400 });
+    await emu.control.injectFault({
+      method: "POST",
+      path: "/v2/accounts/{account_id}/routes",
+      kind: "delay",
+      delayMs: 400,
+    });
     const first = emu.req("POST", emu.acct("/routes"), { body, idem: key });
     await new Promise((r) => setTimeout(r, 100));
     const second = await emu.req("POST", emu.acct("/routes"), { body, idem: key });
@@ -161,7 +182,11 @@ describe("Idempotency", () => {
     const a = await emu.req("POST", emu.acct("/api-keys"), { body, idem: key });
     await emu.control.advanceClock(4 * MIN);
     const b = await emu.req("POST", emu.acct("/api-keys"), { body, idem: key });
-    expect([b.status, b.headers.get("idempotent-replayed"), b.body.secret_key]).toEqual([201, "true", a.body.secret_key]);
+    expect([b.status, b.headers.get("idempotent-replayed"), b.body.secret_key]).toEqual([
+      201,
+      "true",
+      a.body.secret_key,
+    ]);
     await emu.control.advanceClock(1 * MIN + 1000);
     const c = await emu.req("POST", emu.acct("/api-keys"), { body, idem: key });
     expectError(c, 409, /can no longer be replayed/);
@@ -173,7 +198,10 @@ describe("Idempotency", () => {
 
   test("Idempotency rule 7: the stored secret-bearing response is encrypted at rest (never in plain text in the state)", async () => {
     const key = uniq();
-    const a = await emu.req("POST", emu.acct("/api-keys"), { body: { label: uniq(), scopes: ["routes:read:all"] }, idem: key });
+    const a = await emu.req("POST", emu.acct("/api-keys"), {
+      body: { label: uniq(), scopes: ["routes:read:all"] },
+      idem: key,
+    });
     const dump = JSON.stringify(await emu.control.dumpState());
     expect(dump).not.toContain(a.body.secret_key);
     expect(dump).not.toContain(key);
@@ -198,7 +226,9 @@ describe("Idempotency", () => {
     const key = uniq();
     await emu.req("POST", emu.acct("/routes"), { body, idem: key });
     await emu.control.advanceClock(23 * 60 * MIN);
-    expect((await emu.req("POST", emu.acct("/routes"), { body, idem: key })).headers.get("idempotent-replayed")).toBe("true");
+    expect((await emu.req("POST", emu.acct("/routes"), { body, idem: key })).headers.get("idempotent-replayed")).toBe(
+      "true",
+    );
     await emu.control.advanceClock(61 * MIN);
     const c = await emu.req("POST", emu.acct("/routes"), { body, idem: key });
     expect([c.status, c.headers.get("idempotent-replayed")]).toEqual([201, null]);
@@ -216,7 +246,11 @@ describe("Idempotency", () => {
   });
 
   test("Limits: Idempotency-Key is at most 255 characters (256 → 400); 255 works", async () => {
-    expectError(await emu.req("POST", emu.acct("/routes"), { body: route(), idem: "k".repeat(256) }), 400, /Idempotency-Key must be 1 to 255/);
+    expectError(
+      await emu.req("POST", emu.acct("/routes"), { body: route(), idem: "k".repeat(256) }),
+      400,
+      /Idempotency-Key must be 1 to 255/,
+    );
     expect((await emu.req("POST", emu.acct("/routes"), { body: route(), idem: "k".repeat(255) })).status).toBe(201);
   });
 });

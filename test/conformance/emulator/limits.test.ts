@@ -47,21 +47,44 @@ describe("Limits", () => {
     });
     beforeEach(() => emu.control.advanceClock(60_000));
     const conv = (b: Record<string, unknown>) =>
-      emu.req("POST", emu.acct("/messages/conversation"), { body: { from, to: [addr(0)], subject: "s", text_content: "t", ...b } });
+      emu.req("POST", emu.acct("/messages/conversation"), {
+        body: { from, to: [addr(0)], subject: "s", text_content: "t", ...b },
+      });
 
     test("Limits: conversation recipients: each array 1–50, to + cc + bcc at most 50", async () => {
       expectError(await conv({ to: [] }), 400, /^to: /);
       expectError(await conv({ to: Array.from({ length: 51 }, (_, i) => addr(i)) }), 400, /to: /);
-      expectError(await conv({ to: Array.from({ length: 30 }, (_, i) => addr(i)), cc: Array.from({ length: 21 }, (_, i) => addr(100 + i)) }), 400, /together hold 51/);
-      const ok = await conv({ to: Array.from({ length: 30 }, (_, i) => addr(i)), cc: [addr(99)], bcc: Array.from({ length: 19 }, (_, i) => addr(200 + i)) });
+      expectError(
+        await conv({
+          to: Array.from({ length: 30 }, (_, i) => addr(i)),
+          cc: Array.from({ length: 21 }, (_, i) => addr(100 + i)),
+        }),
+        400,
+        /together hold 51/,
+      );
+      const ok = await conv({
+        to: Array.from({ length: 30 }, (_, i) => addr(i)),
+        cc: [addr(99)],
+        bcc: Array.from({ length: 19 }, (_, i) => addr(200 + i)),
+      });
       expect(ok.status).toBe(202);
       expect(ok.body.data).toHaveLength(50);
-      expect(ok.body.data[0]).toEqual({ object: "message", id: expect.stringMatching(/^<.+@.+>$/), recipient: { email: "r0@dest.example.com", name: "" }, status: "queued", error: null });
+      expect(ok.body.data[0]).toEqual({
+        object: "message",
+        id: expect.stringMatching(/^<.+@.+>$/),
+        recipient: { email: "r0@dest.example.com", name: "" },
+        status: "queued",
+        error: null,
+      });
     });
 
     test("Limits: text_content or html_content is required; cc / reply-to header conflicts are 400", async () => {
       expectError(await conv({ text_content: undefined }), 400, /text_content or html_content is required/);
-      expectError(await conv({ cc: [addr(1)], headers: { CC: "x@y.example.com" } }), 400, /headers: must not hold a 'cc'/);
+      expectError(
+        await conv({ cc: [addr(1)], headers: { CC: "x@y.example.com" } }),
+        400,
+        /headers: must not hold a 'cc'/,
+      );
       expectError(await conv({ reply_to: addr(1), headers: { "Reply-To": "x@y.example.com" } }), 400, /reply-to/);
       expect((await conv({ html_content: "<p>x</p>", text_content: undefined })).status).toBe(202);
     });
@@ -84,16 +107,32 @@ describe("Limits", () => {
 
     test("Limits: create message takes 1–100 recipients; the sender needs a domain of the account with valid DNS", async () => {
       const send = (b: Record<string, unknown>) =>
-        emu.req("POST", emu.acct("/messages"), { body: { from, subject: "s", text_content: "t", recipients: [addr(0)], ...b } });
-      expectError(await send({ recipients: Array.from({ length: 101 }, (_, i) => addr(i)) }), 400, /recipients: at most 100/);
+        emu.req("POST", emu.acct("/messages"), {
+          body: { from, subject: "s", text_content: "t", recipients: [addr(0)], ...b },
+        });
+      expectError(
+        await send({ recipients: Array.from({ length: 101 }, (_, i) => addr(i)) }),
+        400,
+        /recipients: at most 100/,
+      );
       await emu.control.advanceClock(60_000);
-      expect((await send({ recipients: Array.from({ length: 100 }, (_, i) => ({ ...addr(i), substitutions: { n: i } })) })).status).toBe(202);
-      expectError(await send({ from: { email: "me@unknown.example.com" } }), 400, /from.email: unknown.example.com is not a domain of this account with valid DNS/);
+      expect(
+        (await send({ recipients: Array.from({ length: 100 }, (_, i) => ({ ...addr(i), substitutions: { n: i } })) }))
+          .status,
+      ).toBe(202);
+      expectError(
+        await send({ from: { email: "me@unknown.example.com" } }),
+        400,
+        /from.email: unknown.example.com is not a domain of this account with valid DNS/,
+      );
       await emu.req("POST", emu.acct("/domains"), { body: { domain: "unverified.example.com" } });
       expectError(await send({ from: { email: "me@unverified.example.com" } }), 400, /valid DNS/);
       await emu.control.advanceClock(60_000);
       const k = await makeKey(emu, ["messages:send:other.example.com"]);
-      const r = await emu.req("POST", emu.acct("/messages"), { key: k.secret, body: { from, subject: "s", text_content: "t", recipients: [addr(0)] } });
+      const r = await emu.req("POST", emu.acct("/messages"), {
+        key: k.secret,
+        body: { from, subject: "s", text_content: "t", recipients: [addr(0)] },
+      });
       expectError(r, 403, "messages:send:all or messages:send:lim.example.com");
     });
   });

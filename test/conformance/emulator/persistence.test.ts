@@ -2,7 +2,16 @@
 // accounts, idempotency records incl. the sealed secret replay, the clock) and a kill -9 of the CLI
 // (dist/emulator/cli.js) loses nothing committed.
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, mkdirSync, writeFileSync, readdirSync } from "node:fs";
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  mkdirSync,
+  writeFileSync,
+  readdirSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { type Emu, start, uniq } from "./helpers";
@@ -24,7 +33,10 @@ describe("Persistence", () => {
     const dir = tmp();
     let emu: Emu = await start({ dataDir: dir });
     const { accountId, apiKey } = emu;
-    const route = await emu.req("POST", emu.acct("/routes"), { body: { name: "keep", url: "https://h.example.com/", recipient: "" }, idem: "persist-1" });
+    const route = await emu.req("POST", emu.acct("/routes"), {
+      body: { name: "keep", url: "https://h.example.com/", recipient: "" },
+      idem: "persist-1",
+    });
     const keyBody = { label: uniq(), scopes: ["routes:read:all"] };
     const key = await emu.req("POST", emu.acct("/api-keys"), { body: keyBody, idem: "persist-2" });
     const sub = await emu.req("POST", emu.acct("/sub-accounts"), { body: { name: "gone", website: "example.org" } });
@@ -38,7 +50,10 @@ describe("Persistence", () => {
       expect([emu.accountId, emu.apiKey]).toEqual([accountId, apiKey]);
       expect((await emu.control.clock()).offsetMs).toBe(clockBefore);
       expect((await emu.req("GET", emu.acct(`/routes/${route.body.id}`))).body.name).toBe("keep");
-      const replay = await emu.req("POST", emu.acct("/routes"), { body: { name: "keep", url: "https://h.example.com/", recipient: "" }, idem: "persist-1" });
+      const replay = await emu.req("POST", emu.acct("/routes"), {
+        body: { name: "keep", url: "https://h.example.com/", recipient: "" },
+        idem: "persist-1",
+      });
       expect([replay.headers.get("idempotent-replayed"), replay.body.id]).toEqual(["true", route.body.id]);
       // The key-creation record survives too; its replay window (5 min) ended with the clock's 1 h jump.
       const k2 = await emu.req("POST", emu.acct("/api-keys"), { body: keyBody, idem: "persist-2" });
@@ -61,8 +76,16 @@ describe("Persistence", () => {
     emu = await start({ dataDir: dir });
     try {
       const b = await emu.req("POST", emu.acct("/api-keys"), { body, idem: "seal-1" });
-      expect([b.status, b.headers.get("idempotent-replayed"), b.body.secret_key]).toEqual([201, "true", a.body.secret_key]);
-      const raw = readFileSync(join(dir, "emulator.sqlite")).toString("latin1") + (existsSync(join(dir, "emulator.sqlite-wal")) ? readFileSync(join(dir, "emulator.sqlite-wal")).toString("latin1") : "");
+      expect([b.status, b.headers.get("idempotent-replayed"), b.body.secret_key]).toEqual([
+        201,
+        "true",
+        a.body.secret_key,
+      ]);
+      const raw =
+        readFileSync(join(dir, "emulator.sqlite")).toString("latin1") +
+        (existsSync(join(dir, "emulator.sqlite-wal"))
+          ? readFileSync(join(dir, "emulator.sqlite-wal")).toString("latin1")
+          : "");
       expect(raw).not.toContain(a.body.secret_key);
     } finally {
       await emu.close();
@@ -105,13 +128,24 @@ function cliPath(): { cli: string; env: NodeJS.ProcessEnv } {
 
 function walk(d: string): string[] {
   return readdirSync(d, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? walk(join(d, e.name)) : e.name.endsWith(".ts") && !e.name.endsWith(".d.ts") ? [join(d, e.name)] : [],
+    e.isDirectory()
+      ? walk(join(d, e.name))
+      : e.name.endsWith(".ts") && !e.name.endsWith(".d.ts")
+        ? [join(d, e.name)]
+        : [],
   );
 }
 
-function spawnCli(cli: string, env: NodeJS.ProcessEnv, dir: string): Promise<{ proc: ChildProcess; boot: { baseUrl: string; accountId: string; apiKey: string }; stdout: () => string }> {
+function spawnCli(
+  cli: string,
+  env: NodeJS.ProcessEnv,
+  dir: string,
+): Promise<{ proc: ChildProcess; boot: { baseUrl: string; accountId: string; apiKey: string }; stdout: () => string }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [cli, "--port", "0", "--data", dir], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const proc = spawn(process.execPath, [cli, "--port", "0", "--data", dir], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     let err = "";
     const timer = setTimeout(() => reject(new Error(`cli did not start: ${err}`)), 15_000);
@@ -130,7 +164,10 @@ function spawnCli(cli: string, env: NodeJS.ProcessEnv, dir: string): Promise<{ p
   });
 }
 
-const exited = (p: ChildProcess) => new Promise<number | null>((r) => (p.exitCode !== null || p.signalCode !== null ? r(p.exitCode) : p.once("exit", (c) => r(c))));
+const exited = (p: ChildProcess) =>
+  new Promise<number | null>((r) =>
+    p.exitCode !== null || p.signalCode !== null ? r(p.exitCode) : p.once("exit", (c) => r(c)),
+  );
 
 describe("Persistence (CLI)", () => {
   test("Persistence: kill -9 of the CLI loses nothing committed; restart reloads it", async () => {

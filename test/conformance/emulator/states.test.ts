@@ -17,7 +17,11 @@ describe("States and transitions", () => {
     const sub = await makeSub(emu);
     expect(sub.status).toBe("active");
     expectError(await emu.req("POST", subPath(sub.id, "/suspend"), { body: {} }), 400, /reason/);
-    expectError(await emu.req("POST", subPath(sub.id, "/suspend"), { body: { reason: "x".repeat(501) } }), 400, /reason/);
+    expectError(
+      await emu.req("POST", subPath(sub.id, "/suspend"), { body: { reason: "x".repeat(501) } }),
+      400,
+      /reason/,
+    );
     const s = await emu.req("POST", subPath(sub.id, "/suspend"), { body: { reason: "billing" } });
     expect(SubAccount.parse(s.body).status).toBe("suspended");
     expectError(await emu.req("POST", subPath(sub.id, "/suspend"), { body: { reason: "again" } }), 409, /suspended/);
@@ -48,7 +52,11 @@ describe("States and transitions", () => {
     expect((await emu.req("GET", subPath(a.id))).body.status).toBe("parent-suspended");
     expect((await emu.req("GET", subPath(b.id))).body.status).toBe("suspended");
     // A suspended parent reads but cannot write.
-    expectError(await emu.req("POST", emu.acct("/sub-accounts"), { body: { name: "n", website: "example.org" } }), 403, /suspended/);
+    expectError(
+      await emu.req("POST", emu.acct("/sub-accounts"), { body: { name: "n", website: "example.org" } }),
+      403,
+      /suspended/,
+    );
     await emu.control.suspendParent(false);
     expect((await emu.req("GET", subPath(a.id))).body.status).toBe("active");
     expect((await emu.req("GET", subPath(b.id))).body.status).toBe("suspended");
@@ -66,8 +74,14 @@ describe("States and transitions", () => {
     expect(u.body).toMatchObject({ name: "same-name", monthly_credit: 5, website: "example.org" });
     const k = await makeKey(emu, ["routes:read:all"]);
     expectError(await emu.req("PUT", emu.acct(`/api-keys/${k.id}`), { body: {} }), 400, /at least one/);
-    expectError(await emu.req("PUT", emu.acct(`/api-keys/${k.id}`), { body: { scopes: ["routes:read:all"] } }), 400, /changes nothing/);
-    const r = await emu.req("PUT", emu.acct(`/api-keys/${k.id}`), { body: { scopes: ["routes:read:all", "domains:read"], label: null } });
+    expectError(
+      await emu.req("PUT", emu.acct(`/api-keys/${k.id}`), { body: { scopes: ["routes:read:all"] } }),
+      400,
+      /changes nothing/,
+    );
+    const r = await emu.req("PUT", emu.acct(`/api-keys/${k.id}`), {
+      body: { scopes: ["routes:read:all", "domains:read"], label: null },
+    });
     expect(r.body).toMatchObject({ label: k.record.label, scopes: ["routes:read:all", "domains:read"] });
   });
 
@@ -88,33 +102,54 @@ describe("States and transitions", () => {
     const v = await emu.req("GET", emu.acct("/domains?dns_valid=true"));
     expect(v.body.data.map((x: { domain: string }) => x.domain)).toContain(name);
     // DNS records are deterministic: the same inputs give the same records.
-    expect((await emu.req("GET", emu.acct(`/domains/${name}`))).body.dns_records.map((r: { host: string }) => r.host)).toEqual(
-      d.dns_records.map((r) => r.host),
-    );
+    expect(
+      (await emu.req("GET", emu.acct(`/domains/${name}`))).body.dns_records.map((r: { host: string }) => r.host),
+    ).toEqual(d.dns_records.map((r) => r.host));
   });
 
   test("Updates: a domain's name and DKIM key are immutable; other fields are partial, empty selector clears", async () => {
     const name = `${uniq("im")}.example.com`;
     await emu.req("POST", emu.acct("/domains"), { body: { domain: name, dkim_selector: "sel1" } });
-    expectError(await emu.req("PUT", emu.acct(`/domains/${name}`), { body: { domain: "other.example.com" } }), 400, /^domain: cannot be changed/);
-    expectError(await emu.req("PUT", emu.acct(`/domains/${name}`), { body: { dkim_private_key: "x" } }), 400, /dkim_private_key: cannot be changed/);
+    expectError(
+      await emu.req("PUT", emu.acct(`/domains/${name}`), { body: { domain: "other.example.com" } }),
+      400,
+      /^domain: cannot be changed/,
+    );
+    expectError(
+      await emu.req("PUT", emu.acct(`/domains/${name}`), { body: { dkim_private_key: "x" } }),
+      400,
+      /dkim_private_key: cannot be changed/,
+    );
     const u = await emu.req("PUT", emu.acct(`/domains/${name}`), { body: { tracking_subdomain: "trk" } });
     expect(u.body).toMatchObject({ tracking_subdomain: "trk", dkim_selector: "sel1" });
     expect(u.body.dns_records.some((r: { host: string }) => r.host === `trk.${name}`)).toBe(true);
     const cl = await emu.req("PUT", emu.acct(`/domains/${name}`), { body: { dkim_selector: "" } });
     expect(cl.body.dkim_selector).toBeNull();
-    expectError(await emu.req("POST", emu.acct("/domains"), { body: { domain: "k.example.com", dkim_private_key: "not a pem" } }), 400, /dkim_private_key/);
+    expectError(
+      await emu.req("POST", emu.acct("/domains"), { body: { domain: "k.example.com", dkim_private_key: "not a pem" } }),
+      400,
+      /dkim_private_key/,
+    );
   });
 
   test("Updates: webhook scope switching (global → scoped needs domains; → global clears; [] clears)", async () => {
-    const w = await emu.req("POST", emu.acct("/webhooks"), { body: { name: "w", url: "https://h.example.com/", scope: "global", domains: ["ignored.example.com"] } });
+    const w = await emu.req("POST", emu.acct("/webhooks"), {
+      body: { name: "w", url: "https://h.example.com/", scope: "global", domains: ["ignored.example.com"] },
+    });
     expect(Webhook.parse(w.body)).toMatchObject({ scope: "global", domains: [], enabled: true, on_delivered: false });
     expect(w.body.secret).toBeTruthy();
     const p = (body: unknown) => emu.req("PUT", emu.acct(`/webhooks/${w.body.id}`), { body });
     expectError(await p({ scope: "scoped" }), 400, /domains: must list at least one domain/);
     expectError(await p({ scope: "scoped", domains: [] }), 400, /domains/);
-    expect((await p({ scope: "scoped", domains: ["A.example.com"] })).body).toMatchObject({ scope: "scoped", domains: ["a.example.com"] });
-    expect((await p({ on_bounced: true })).body).toMatchObject({ scope: "scoped", domains: ["a.example.com"], on_bounced: true });
+    expect((await p({ scope: "scoped", domains: ["A.example.com"] })).body).toMatchObject({
+      scope: "scoped",
+      domains: ["a.example.com"],
+    });
+    expect((await p({ on_bounced: true })).body).toMatchObject({
+      scope: "scoped",
+      domains: ["a.example.com"],
+      on_bounced: true,
+    });
     expect((await p({ domains: [] })).body).toMatchObject({ scope: "scoped", domains: [] });
     await p({ domains: ["b.example.com"] });
     expect((await p({ scope: "global" })).body).toMatchObject({ scope: "global", domains: [] });
@@ -123,30 +158,58 @@ describe("States and transitions", () => {
   });
 
   test("States: SMTP credentials have no update (405); the password appears only at creation", async () => {
-    const s = await emu.req("POST", emu.acct("/smtp-credentials"), { body: { name: "s", scope: "scoped", domains: ["m.example.com"] } });
+    const s = await emu.req("POST", emu.acct("/smtp-credentials"), {
+      body: { name: "s", scope: "scoped", domains: ["m.example.com"] },
+    });
     expect(s.status).toBe(201);
     expect(s.body.password).toBeTruthy();
-    expect(s.body).toMatchObject({ object: "credential_smtp", scope: "scoped", domains: ["m.example.com"], sandbox: false });
+    expect(s.body).toMatchObject({
+      object: "credential_smtp",
+      scope: "scoped",
+      domains: ["m.example.com"],
+      sandbox: false,
+    });
     expectError(await emu.req("PUT", emu.acct(`/smtp-credentials/${s.body.id}`), { body: { name: "t" } }), 405);
     const g = await emu.req("GET", emu.acct(`/smtp-credentials/${s.body.id}`));
     expect(g.body).not.toHaveProperty("password");
-    expectError(await emu.req("POST", emu.acct("/smtp-credentials"), { body: { name: "s", scope: "scoped" } }), 400, /domains: must list/);
+    expectError(
+      await emu.req("POST", emu.acct("/smtp-credentials"), { body: { name: "s", scope: "scoped" } }),
+      400,
+      /domains: must list/,
+    );
   });
 
   test("States: routes are created with defaults and the secret once; PUT is partial", async () => {
-    const r = await emu.req("POST", emu.acct("/routes"), { body: { name: "r", url: "https://h.example.com/", recipient: "*@q.example.com" } });
-    expect(r.body).toMatchObject({ enabled: true, attachments: false, success_count: 0, last_request_at: null, secret: expect.any(String) });
+    const r = await emu.req("POST", emu.acct("/routes"), {
+      body: { name: "r", url: "https://h.example.com/", recipient: "*@q.example.com" },
+    });
+    expect(r.body).toMatchObject({
+      enabled: true,
+      attachments: false,
+      success_count: 0,
+      last_request_at: null,
+      secret: expect.any(String),
+    });
     const u = await emu.req("PUT", emu.acct(`/routes/${r.body.id}`), { body: { enabled: false } });
     expect(u.body).toMatchObject({ enabled: false, name: "r", recipient: "*@q.example.com" });
     expect(u.body).not.toHaveProperty("secret");
-    expectError(await emu.req("POST", emu.acct("/routes"), { body: { name: "r", url: "https://h.example.com/", recipient: "no-at-sign" } }), 400, /recipient/);
+    expectError(
+      await emu.req("POST", emu.acct("/routes"), {
+        body: { name: "r", url: "https://h.example.com/", recipient: "no-at-sign" },
+      }),
+      400,
+      /recipient/,
+    );
   });
 
   test("States: suppressions delete by email (+domain) and delete-all per domain", async () => {
-    for (const e of ["a@s.example.com", "b@s.example.com"]) await emu.req("POST", emu.acct("/suppressions"), { body: { email: e, domain: "s.example.com" } });
+    for (const e of ["a@s.example.com", "b@s.example.com"])
+      await emu.req("POST", emu.acct("/suppressions"), { body: { email: e, domain: "s.example.com" } });
     await emu.req("POST", emu.acct("/suppressions"), { body: { email: "c@s.example.com" } });
     expectError(await emu.req("DELETE", emu.acct("/suppressions")), 400, /email: required/);
-    expect((await emu.req("DELETE", emu.acct("/suppressions?email=a@s.example.com&domain=s.example.com"))).status).toBe(200);
+    expect((await emu.req("DELETE", emu.acct("/suppressions?email=a@s.example.com&domain=s.example.com"))).status).toBe(
+      200,
+    );
     expect((await emu.req("DELETE", emu.acct("/suppressions/all?domain=s.example.com"))).status).toBe(200);
     const left = await emu.req("GET", emu.acct("/suppressions?email=c@s.example.com"));
     expect(left.body.data).toHaveLength(1);

@@ -28,7 +28,10 @@ describe("Sub-account usage", () => {
     await send(emu.accountId, emu.apiKey, "parent.example.com", 4);
     const a = await makeSub(emu, "alpha");
     const b = await makeSub(emu, "beta");
-    for (const [sub, n] of [[a, 10], [b, 6]] as const) {
+    for (const [sub, n] of [
+      [a, 10],
+      [b, 6],
+    ] as const) {
       const k = await makeKey(emu, ["domains:write", "messages:send:all"], {}, sub.id);
       const dom = `${sub.name}.example.com`;
       await verifiedDomain(emu, dom, sub.id, k.secret);
@@ -41,7 +44,9 @@ describe("Sub-account usage", () => {
     expect(u.currency).toMatch(/^[a-z]{3}$/);
     expect(u.allocation_note).toMatch(/share/);
     expect(u.parent).toMatchObject({ account_id: emu.accountId, reception_count: 4 });
-    expect(u.sub_accounts).toEqual([{ account_id: a.id, name: "alpha", reception_count: 10, allocated_cost: expect.any(Number) }]);
+    expect(u.sub_accounts).toEqual([
+      { account_id: a.id, name: "alpha", reception_count: 10, allocated_cost: expect.any(Number) },
+    ]);
     expect(u.removed_sub_accounts.reception_count).toBe(6);
     expect(u.total.reception_count).toBe(20);
     const parts = u.parent.allocated_cost + u.sub_accounts[0]!.allocated_cost + u.removed_sub_accounts.allocated_cost;

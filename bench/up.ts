@@ -1,0 +1,129 @@
+// `pulumi up` of N tenants (6 resources each) against the emulator, versus the engine floor: the
+// same resource graph made of no-op dynamic resources, measured in the same run. Also: API calls per
+// phase from the emulator's counters (create, no-op up, refresh), and the dynamic-provider process's
+// peak memory. Loopback only; every loop bounded. Run with `bash scripts/bench.sh`.
+import { execFileSync } from "node:child_process";
+import * as path from "node:path";
+import { REPO_ROOT, createTestStack, type TestStack } from "../test/e2e/harness";
+import { startService } from "../test/e2e/service";
+import { controlClient } from "../test/e2e/control";
+
+const ROOT = REPO_ROOT;
+const SIZES = (process.env.BENCH_TENANTS ?? "10,50").split(",").map(Number);
+
+export interface UpResult {
+  tenants: number;
+  resources: number;
+  floorSeconds: number;
+  realSeconds: number;
+  ratio: number;
+  createWrites: number;
+  createReads: number;
+  noopCalls: number;
+  refreshReads: number;
+  refreshWrites: number;
+  peakProviderRssMb: number;
+}
+
+/** Samples the resident memory of dynamic-provider processes while `fn` runs; returns the peak in MiB. */
+async function withPeakRss<T>(fn: () => Promise<T>): Promise<{ value: T; peakMb: number }> {
+  let peakKb = 0;
+  const sample = () => {
+    try {
+      const out = execFileSync("ps", ["-eo", "rss=,args="], { encoding: "utf8" });
+      for (const line of out.split("\n")) {
+        if (!line.includes("dynamic-provider")) continue;
+        const kb = Number(line.trim().split(/\s+/)[0]);
+        if (kb > peakKb) peakKb = kb;
+      }
+    } catch {
+      // ps can race with exiting processes; the next sample will do
+    }
+  };
+  const timer = setInterval(sample, 200);
+  try {
+    const value = await fn();
+    return { value, peakMb: Math.round(peakKb / 1024) };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const t0 = process.hrtime.bigint();
+  await fn();
+  return Number(process.hrtime.bigint() - t0) / 1e9;
+}
+
+async function benchSize(tenants: number): Promise<UpResult> {
+  const svc = await startService();
+  const control = controlClient(svc);
+  let floor: TestStack | undefined;
+  let real: TestStack | undefined;
+  try {
+    floor = await createTestStack({
+      programDir: path.join(ROOT, "bench", "programs", "floor"),
+      name: "floor",
+      config: { tenants: { value: String(tenants) } },
+    });
+    real = await createTestStack({
+      programDir: path.join(ROOT, "bench", "programs", "tenants"),
+      name: "real",
+      config: { ...svc.config(), tenants: { value: String(tenants) } },
+    });
+    const f = floor;
+    const r = real;
+
+    const floorSeconds = await timed(() => f.up());
+    await control.resetCounters();
+    const { value: realSeconds, peakMb } = await withPeakRss(() => timed(() => r.up()));
+    const create = await control.counters();
+
+    await control.resetCounters();
+    const noop = await r.up();
+    if (Object.keys(noop.summary.resourceChanges ?? {}).some((k) => k !== "same")) {
+      throw new Error(`second up was not a no-op: ${JSON.stringify(noop.summary.resourceChanges)}`);
+    }
+    const noopCounters = await control.counters();
+
+    await control.resetCounters();
+    await r.refresh();
+    const refresh = await control.counters();
+
+    return {
+      tenants,
+      resources: tenants * 6,
+      floorSeconds: round(floorSeconds),
+      realSeconds: round(realSeconds),
+      ratio: round(realSeconds / floorSeconds),
+      createWrites: create.writes,
+      createReads: create.reads,
+      noopCalls: noopCounters.writes + noopCounters.reads,
+      refreshReads: refresh.reads,
+      refreshWrites: refresh.writes,
+      peakProviderRssMb: peakMb,
+    };
+  } finally {
+    await real?.dispose();
+    await floor?.dispose();
+    await svc.close();
+  }
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+export async function benchUp(): Promise<UpResult[]> {
+  const results: UpResult[] = [];
+  for (const n of SIZES) results.push(await benchSize(n));
+  return results;
+}
+
+if (require.main === module) {
+  benchUp().then(
+    (r) => console.log(JSON.stringify(r, null, 2)),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

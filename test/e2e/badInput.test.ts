@@ -1,0 +1,107 @@
+// Bad input fails at preview with a message naming the field and the rule, and nothing reaches the
+// service (its write counters stay at zero).
+import * as path from "node:path";
+import { createTestStack, type TestStack } from "./harness";
+import { startService, type TestService } from "./service";
+import { controlClient } from "./control";
+
+jest.setTimeout(10 * 60_000);
+
+const SUB = "7b0c8a0e-3f6e-4c38-9a51-0c0f3f1d2a11";
+const hosts = (n: number) => Array.from({ length: n }, (_, i) => `10.1.${i >> 8}.${i & 255}`);
+
+// [case, kind, args, expected field, expected rule text]
+const cases: Array<[string, string, Record<string, unknown>, string, RegExp]> = [
+  [
+    "bad CIDR",
+    "ApiKey",
+    { label: "k", scopes: ["messages:send:all"], ipAllowList: ["10.0.0.300/8"] },
+    "ipAllowList[0]",
+    /not an IP address/,
+  ],
+  [
+    "prefix too long",
+    "ApiKey",
+    { label: "k", scopes: ["messages:send:all"], ipAllowList: ["10.0.0.0/40"] },
+    "ipAllowList[0]",
+    /prefix length/,
+  ],
+  [
+    "allow-all IPv4",
+    "ApiKey",
+    { label: "k", scopes: ["messages:send:all"], ipAllowList: ["0.0.0.0/0"] },
+    "ipAllowList[0]",
+    /allows every IPv4 address/,
+  ],
+  [
+    "allow-all IPv6 spelling",
+    "SubAccountApiKey",
+    { subAccountId: SUB, label: "k", scopes: ["messages:send:all"], ipAllowList: ["0:0::/0"] },
+    "ipAllowList[0]",
+    /allows every IPv6 address/,
+  ],
+  [
+    ">100 entries",
+    "ApiKey",
+    { label: "k", scopes: ["messages:send:all"], ipAllowList: hosts(101) },
+    "ipAllowList",
+    /at most 100/,
+  ],
+  ["unknown scope", "ApiKey", { label: "k", scopes: ["emails:send:all"] }, "scopes[0]", /not a scope of the service/],
+  [
+    "malformed domain scope",
+    "ApiKey",
+    { label: "k", scopes: ["routes:write:not a domain"] },
+    "scopes[0]",
+    /not a valid domain name/,
+  ],
+  ["no scopes", "ApiKey", { label: "k", scopes: [] }, "scopes", /at least one scope/],
+  ["empty label", "ApiKey", { label: "", scopes: ["messages:send:all"] }, "label", /must not be empty/],
+  ["bad URL", "Webhook", { name: "w", url: "ftp://example.com/x" }, "url", /Invalid URL|url/i],
+  ["empty name", "Route", { name: "  ", url: "https://example.com/in", recipient: "" }, "name", /must not be blank/],
+  [
+    "wrong type",
+    "SubAccount",
+    { name: "n", website: "shop.example.com", monthlyCredit: "lots" },
+    "monthlyCredit",
+    /expected number/,
+  ],
+  ["website not a host", "SubAccount", { name: "n", website: "not a host" }, "website", /fully qualified host name/],
+  ["scoped without domains", "SmtpCredential", { name: "s", scope: "scoped" }, "domains", /at least one domain/],
+];
+
+let svc: TestService;
+let t: TestStack;
+
+beforeAll(async () => {
+  svc = await startService();
+  t = await createTestStack({
+    programDir: path.join(__dirname, "programs", "one"),
+    name: "bad",
+    config: { ...svc.config(), kind: { value: "ApiKey" }, args: { value: "{}" } },
+  });
+});
+
+afterAll(async () => {
+  await t?.dispose();
+  await svc?.close();
+});
+
+describe("bad input fails at preview, naming the field and the rule; nothing is created", () => {
+  it.each(cases)("%s", async (_name, kind, args, field, rule) => {
+    await t.stack.setConfig("kind", { value: kind });
+    await t.stack.setConfig("args", { value: JSON.stringify(args) });
+    const control = controlClient(svc);
+    await control.resetCounters();
+    let message = "";
+    try {
+      await t.preview();
+    } catch (err) {
+      message = String((err as Error).message);
+    }
+    expect(message).toContain(`${field}: `);
+    expect(message).toMatch(rule);
+    const counters = await control.counters();
+    expect(counters.writes).toBe(0);
+  });
+});

@@ -1,0 +1,45 @@
+// Driven by stack config so a test can walk one stack through updates and replacements.
+import * as pulumi from "@pulumi/pulumi";
+import * as txmail from "pulumi-txmail";
+
+const cfg = new pulumi.Config();
+const domainName = cfg.get("domain") ?? "mail.example.com";
+
+const domain = new txmail.Domain("d", {
+  domain: domainName,
+  trackingSubdomain: cfg.get("tracking"),
+});
+
+const route = new txmail.Route("r", {
+  name: cfg.get("routeName") ?? "support",
+  url: "https://example.com/inbound",
+  recipient: `support@${domainName}`,
+  enabled: cfg.getBoolean("routeEnabled") ?? true,
+});
+
+const webhook = new txmail.Webhook(
+  "w",
+  {
+    name: "events",
+    url: "https://example.com/hooks",
+    onBounced: true,
+    onDelivered: cfg.getBoolean("onDelivered") ?? false,
+  },
+  { dependsOn: [domain] },
+);
+
+const smtp = new txmail.SmtpCredential("s", { name: "crm", sandbox: cfg.getBoolean("sandbox") ?? false });
+
+const lookup = cfg.get("lookupRoute");
+
+export const domainId = domain.id;
+export const dnsRecords = domain.dnsRecords;
+export const routeId = route.id;
+export const routeSecret = route.secret;
+export const webhookId = webhook.id;
+export const webhookSecret = webhook.secret;
+export const smtpId = smtp.id;
+export const smtpUsername = smtp.username;
+export const smtpPassword = smtp.password;
+export const foundRouteId = lookup ? txmail.lookupRoute({ name: lookup }).apply((r) => r.id) : "";
+export const usage = txmail.getSubAccountUsage().apply((u) => u.currency);

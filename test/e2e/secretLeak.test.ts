@@ -1,0 +1,178 @@
+// Secret-leak scan: after a full lifecycle (up, update, rotation, refresh, destroy) with the engine's
+// verbose logging on (-v=9, --logtostderr, debug), no secret value created along the way — API secret
+// keys, SMTP passwords, route and webhook signing secrets, Tenant bootstrap keys used as connections,
+// the provider's own API key — appears in state exports (without --show-secrets), the engine's output
+// and logs, or diffs. Goal: 0 hits.
+//
+// Secrets are harvested from `pulumi stack export --show-secrets` after every step, by field name,
+// so every secret the provider ever held is scanned for, not only the ones a program exports.
+//
+// Pulumi itself prints secret values in its verbose logs, whatever the provider does: the engine
+// dumps every RPC property at -v=9 ("Marshaling/Unmarshaling property for RPC[…]", a secret as its
+// {sig, value} map), and the Node SDK logs each RegisterResource response ("RegisterResource RPC
+// finished: … resp: …", runtime/resource.js) as a debug message the engine records from -v=3 (and
+// prints with --debug). Those lines are recognised by their exact prefixes, counted and reported;
+// every other line — the provider's own messages and errors, the engine's other logs — and every
+// state export and diff must hold no secret at all. Logs run at -v=9 without --debug, so every log
+// record is one JSON line. README "Secrets" tells users to treat verbose logs accordingly.
+import { writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { createTestStack, REPO_ROOT, type TestStack } from "./harness";
+import { startService, type TestService } from "./service";
+
+jest.setTimeout(15 * 60_000);
+
+const SECRET_FIELDS = new Set(["secretKey", "password", "secret", "apiKey", "dkimPrivateKey"]);
+/** Log records in which Pulumi itself dumps RPC payloads (see above). */
+const PULUMI_RPC_DUMP =
+  /^\{"time":"[^"]+","level":"INFO","msg":"(?:eventSink::Debug\(<\{%reset%\}>)?(?:(?:Un)?[Mm]arshaling property for RPC\[|(?:RegisterResource|RegisterResourceOutputs|ReadResource) RPC finished: )/;
+
+let svc: TestService;
+const stacks: TestStack[] = [];
+/** Every secret value seen, with where it came from (for a readable failure). */
+const secrets = new Map<string, string>();
+/** Every text a user or a log collector could see; `log` texts may hold Pulumi's own RPC dumps. */
+const texts: Array<{ where: string; text: string; log?: boolean }> = [];
+const VERBOSE = { level: 9, debug: false };
+
+/** Collects every string under a secret-named field of the decrypted state. */
+async function harvest(t: TestStack, phase: string): Promise<void> {
+  const walk = (v: unknown, field: string, where: string): void => {
+    if (typeof v === "string") {
+      if (SECRET_FIELDS.has(field) && v.length >= 8) secrets.set(v, `${where}.${field} (${phase})`);
+    } else if (Array.isArray(v)) v.forEach((x) => walk(x, field, where));
+    else if (v && typeof v === "object") {
+      for (const [k, x] of Object.entries(v)) {
+        // A decrypted secret exports as {sig, plaintext: "<JSON text>"}.
+        if (k === "plaintext" && typeof x === "string") walk(JSON.parse(x), field, where);
+        else walk(x, k === "value" ? field : k, where);
+      }
+    }
+  };
+  const deployment = JSON.parse(await t.exportText(true)) as {
+    deployment: { resources?: Array<{ urn: string; inputs?: unknown; outputs?: unknown }> };
+  };
+  for (const r of deployment.deployment.resources ?? []) {
+    const name = r.urn.split("::").pop() ?? r.urn;
+    walk(r.inputs, "", name);
+    walk(r.outputs, "", name);
+  }
+}
+
+async function step(t: TestStack, phase: string): Promise<void> {
+  await harvest(t, phase);
+  texts.push({ where: `${phase}: state export`, text: await t.exportText(false) });
+}
+
+beforeAll(async () => {
+  svc = await startService();
+  secrets.set(svc.apiKey, "provider API key");
+});
+
+afterAll(async () => {
+  for (const t of stacks) await t.dispose();
+  await svc?.close();
+});
+
+it("no secret appears in state exports, logs or diffs across a full lifecycle", async () => {
+  // Keys: create, update, rotate, refresh, destroy. The provider key is a secret stack config value.
+  const keys = await createTestStack({
+    programDir: path.join(__dirname, "programs", "keys"),
+    name: "leak-keys",
+    verbose: VERBOSE,
+    config: {
+      ...svc.config(),
+      subName: { value: "Leak Test" },
+      keyLabel: { value: "ci" },
+      scopes: { value: JSON.stringify(["messages:send:all"]) },
+    },
+  });
+  stacks.push(keys);
+  await keys.up();
+  await step(keys, "keys after create");
+  await keys.stack.setConfig("keyLabel", { value: "ci-2" });
+  await keys.up();
+  await keys.stack.setConfig("rotation", { value: "r1" });
+  await keys.stack.setConfig("bootstrapRotation", { value: "r1" });
+  await keys.up();
+  await step(keys, "keys after rotation");
+  texts.push({ where: "keys: preview diff", text: (await keys.preview({ diff: true })).stdout });
+  await keys.refresh();
+  await step(keys, "keys after refresh");
+
+  // The provider key from the environment (what the README recommends for verbose logs).
+  const envKey = { TXMAIL_API_KEY: svc.apiKey };
+  const { "txmail:apiKey": _configKey, ...configWithoutKey } = svc.config();
+
+  // A tenant's objects: route/webhook secrets and the SMTP password, and a replacement.
+  const objects = await createTestStack({
+    programDir: path.join(__dirname, "programs", "objects"),
+    name: "leak-objects",
+    verbose: VERBOSE,
+    config: configWithoutKey,
+    env: envKey,
+  });
+  stacks.push(objects);
+  await objects.up();
+  await step(objects, "objects after create");
+  await objects.stack.setConfig("sandbox", { value: "true" });
+  await objects.up();
+  await step(objects, "objects after replacement");
+  texts.push({ where: "objects: preview diff", text: (await objects.preview({ diff: true })).stdout });
+  await objects.refresh();
+
+  // Tenant components: bootstrap keys become the children's connections (a secret inside an input).
+  const tenants = await createTestStack({
+    programDir: path.join(REPO_ROOT, "examples", "tenants-from-yaml"),
+    name: "leak-tenants",
+    verbose: VERBOSE,
+    config: configWithoutKey,
+    env: envKey,
+  });
+  stacks.push(tenants);
+  await tenants.up();
+  await step(tenants, "tenants after create");
+  await tenants.refresh();
+
+  await keys.destroy();
+  await objects.destroy();
+  await tenants.destroy();
+  texts.push({ where: "keys: engine output and verbose logs", text: keys.log(), log: true });
+  texts.push({ where: "objects: engine output and verbose logs", text: objects.log(), log: true });
+  texts.push({ where: "tenants: engine output and verbose logs", text: tenants.log(), log: true });
+
+  // TXMAIL_LEAK_DUMP=dir keeps every scanned text for a human to read.
+  const dump = process.env.TXMAIL_LEAK_DUMP;
+  if (dump)
+    texts.forEach(({ where, text }, i) =>
+      writeFileSync(path.join(dump, `${i}-${where.replace(/\W+/g, "_")}.txt`), text),
+    );
+
+  // Secrets of every kind were seen: 2 keys x 2 generations, 2 route/webhook secrets, 2 SMTP
+  // passwords, the tenants' bootstrap keys, app keys and SMTP passwords, and the provider key.
+  expect(secrets.size).toBeGreaterThanOrEqual(15);
+  const hits: string[] = [];
+  const pulumiDumps = new Map<string, number>();
+  for (const { where, text, log } of texts) {
+    for (const [secret, what] of secrets) {
+      for (let at = text.indexOf(secret); at >= 0; at = text.indexOf(secret, at + 1)) {
+        const lineStart = text.lastIndexOf("\n", at) + 1;
+        const line = text.slice(lineStart, text.indexOf("\n", at) === -1 ? undefined : text.indexOf("\n", at));
+        const dump = log ? PULUMI_RPC_DUMP.exec(line) : null;
+        if (dump) {
+          const kind = /RPC finished/.test(dump[0]) ? "Node SDK RPC-finished debug" : "engine RPC property dump (-v=9)";
+          pulumiDumps.set(kind, (pulumiDumps.get(kind) ?? 0) + 1);
+          continue;
+        }
+        hits.push(`${what} in ${where}: …${text.slice(Math.max(lineStart, at - 400), at)}<SECRET>…`);
+      }
+    }
+  }
+  console.log(
+    `secret-leak scan: ${secrets.size} secrets, ${texts.length} texts, 0 expected hits; Pulumi's own RPC dumps: ${JSON.stringify(Object.fromEntries(pulumiDumps))}`,
+  );
+  expect(hits).toEqual([]);
+  // The scan is not vacuous: the logs are verbose and the exports hold ciphertexts.
+  expect(keys.log().length).toBeGreaterThan(10_000);
+  expect(texts[0]!.text).toContain('"ciphertext"');
+});

@@ -1,0 +1,33 @@
+// A real emulator on loopback for e2e tests, plus a client to assert on the service's records
+// (not only on Pulumi outputs).
+import { startEmulator } from "../../emulator/server";
+import { createClient, type TxmailClient } from "../../provider/client";
+
+export interface TestService {
+  baseUrl: string;
+  accountId: string;
+  apiKey: string;
+  controlToken: string;
+  client: TxmailClient;
+  /** Stack config pointing the provider at this emulator (the API key as a secret). */
+  config(): Record<string, { value: string; secret?: boolean }>;
+  close(): Promise<void>;
+}
+
+export async function startService(opts: { dataDir?: string } = {}): Promise<TestService> {
+  const emu = await startEmulator({ port: 0, control: true, dataDir: opts.dataDir });
+  const client = createClient({ apiKey: emu.apiKey, accountId: emu.accountId, baseUrl: emu.baseUrl, rateLimit: false });
+  return {
+    baseUrl: emu.baseUrl,
+    accountId: emu.accountId,
+    apiKey: emu.apiKey,
+    controlToken: emu.controlToken ?? "",
+    client,
+    config: () => ({
+      "txmail:apiKey": { value: emu.apiKey, secret: true },
+      "txmail:accountId": { value: emu.accountId },
+      "txmail:baseUrl": { value: emu.baseUrl },
+    }),
+    close: () => emu.close(),
+  };
+}
