@@ -8,12 +8,23 @@
 // - "drop-before": the connection is destroyed before anything executes;
 // - "delay": the answer is delayed by `delayMs` (after the idempotency claim, so a concurrent
 //   request with the same key sees the in-progress 409);
+// - "delay-after": the request executes and commits (response stored), then the answer is held for
+//   `delayMs`: the window in which a client can die having made an object it never heard of;
 // - "rate-limit": a 429 `Too many requests, rate limited.` with `Retry-After` (`retryAfter`
 //   seconds) or, with `retryAfter: null`, without it.
 // `path` is a route template (`/v2/accounts/{account_id}/routes`), an exact path, or a glob with
 // `*` (one segment or more, e.g. `/v2/accounts/*/api-keys`); `method` "*" matches any method.
-export type FaultKind = "error-before" | "error-after" | "drop-before" | "drop-after" | "delay" | "rate-limit";
-export const FAULT_KINDS: readonly FaultKind[] = ["error-before", "error-after", "drop-before", "drop-after", "delay", "rate-limit"];
+export type FaultKind =
+  "error-before" | "error-after" | "drop-before" | "drop-after" | "delay" | "delay-after" | "rate-limit";
+export const FAULT_KINDS: readonly FaultKind[] = [
+  "error-before",
+  "error-after",
+  "drop-before",
+  "drop-after",
+  "delay",
+  "delay-after",
+  "rate-limit",
+];
 
 export interface FaultSpec {
   method: string;
@@ -42,7 +53,8 @@ export class Faults {
       throw new RangeError("method and path (starting with /) are required");
     }
     const count = spec.count ?? 1;
-    if (!Number.isInteger(count) || count < 1 || count > 1_000_000) throw new RangeError("count must be an integer 1–1000000");
+    if (!Number.isInteger(count) || count < 1 || count > 1_000_000)
+      throw new RangeError("count must be an integer 1–1000000");
     const status = spec.status ?? (spec.kind === "rate-limit" ? 429 : 500);
     if (spec.kind.startsWith("error") && (status < 500 || status > 599)) throw new RangeError("status must be 5xx");
     const delayMs = spec.delayMs ?? 0;

@@ -3,7 +3,7 @@
 //   route (404/405) → count → faults → authenticate + IP allow list (401/403) → account in path →
 //   parent-only routes → account suspension → rate limit (429) → query → scope (403) →
 //   Idempotency-Key (400/409/422/replay) → [delay fault] → handler + stored response in one
-//   transaction → [after-commit fault] → reply.
+//   transaction → [after-commit fault: error-after, drop-after, delay-after] → reply.
 // Authentication, allow-list, scope and rate-limit failures happen before idempotency and are
 // never stored (seed, Authentication 7); validation and other handler 4xx are stored (rule 5).
 import { timingSafeEqual, randomBytes } from "node:crypto";
@@ -91,7 +91,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
         : opts.control === true
           ? randomBytes(24).toString("base64url")
           : opts.control.token;
-    if (controlToken !== undefined && controlToken.length < 8) throw new Error("control token must be at least 8 characters");
+    if (controlToken !== undefined && controlToken.length < 8)
+      throw new Error("control token must be at least 8 characters");
     const control = controlToken === undefined ? undefined : controlRoutes(rt);
 
     const clientIp = (req: IncomingMessage): string => {
@@ -126,7 +127,11 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       if ("status" in m) {
         rt.counters.count(method, "(unmatched)");
         if (m.status === 405) {
-          return send(res, { status: 405, body: { message: `method ${method} not allowed` }, headers: { allow: m.allow.join(", ") } });
+          return send(res, {
+            status: 405,
+            body: { message: `method ${method} not allowed` },
+            headers: { allow: m.allow.join(", ") },
+          });
         }
         return send(res, { status: 404, body: { message: "not found" } });
       }
@@ -141,14 +146,28 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
         });
       }
       if (fault?.kind === "error-before") {
-        return send(res, { status: fault.status, body: { message: `injected fault: ${fault.status} before execution` } });
+        return send(res, {
+          status: fault.status,
+          body: { message: `injected fault: ${fault.status} before execution` },
+        });
       }
       if (fault?.kind === "drop-before") {
         req.socket.destroy();
         return;
       }
 
-      const ctx = new Ctx(svc, method, path, m.template, m.params, query, raw, req.headers["content-type"], clientIp(req), clock.now());
+      const ctx = new Ctx(
+        svc,
+        method,
+        path,
+        m.template,
+        m.params,
+        query,
+        raw,
+        req.headers["content-type"],
+        clientIp(req),
+        clock.now(),
+      );
       let claim: Claim | undefined;
       try {
         if (!spec.public) {
@@ -200,8 +219,12 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
             }
           } else {
             if (c) db.tx(() => idem.release(c));
-            if (!(e instanceof HttpError)) process.stderr.write(`emulator: handler failure on ${method} ${m.template}: ${String((e as Error)?.stack ?? e)}\n`);
-            reply = e instanceof HttpError ? errorReply(e) : { status: 500, body: { message: "internal server error" } };
+            if (!(e instanceof HttpError))
+              process.stderr.write(
+                `emulator: handler failure on ${method} ${m.template}: ${String((e as Error)?.stack ?? e)}\n`,
+              );
+            reply =
+              e instanceof HttpError ? errorReply(e) : { status: 500, body: { message: "internal server error" } };
           }
         }
         if (fault?.kind === "error-after") {
@@ -211,6 +234,12 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
         if (fault?.kind === "drop-after") {
           req.socket.destroy();
           return;
+        }
+        if (fault?.kind === "delay-after") {
+          // Committed and stored: a concurrent retry must see the replay, not "in progress".
+          if (claim) idem.done(claim);
+          claim = undefined;
+          await new Promise((r) => setTimeout(r, fault.delayMs));
         }
         send(res, reply);
       } finally {

@@ -39,7 +39,10 @@ const Subdomain = z
   .max(253)
   .regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/i, "must be a DNS label such as 'track'");
 const RotationDays = z.number().int().min(1).max(365);
-const Selector = z.string().max(63).regex(/^[a-z0-9-]*$/i, "may contain only letters, digits and '-'");
+const Selector = z
+  .string()
+  .max(63)
+  .regex(/^[a-z0-9-]*$/i, "may contain only letters, digits and '-'");
 
 export const CreateDomain = z.strictObject({
   domain: Hostname,

@@ -35,7 +35,10 @@ export const MAX_CONVERSATION_RECIPIENTS = 50;
 export const MAX_MESSAGE_RECIPIENTS = 100;
 
 const recipientsArray = (what: string) =>
-  z.array(Address).min(1, `${what} needs 1 to 50 addresses`).max(MAX_CONVERSATION_RECIPIENTS, `${what} needs 1 to 50 addresses`);
+  z
+    .array(Address)
+    .min(1, `${what} needs 1 to 50 addresses`)
+    .max(MAX_CONVERSATION_RECIPIENTS, `${what} needs 1 to 50 addresses`);
 
 const common = {
   from: Address,
@@ -65,7 +68,11 @@ function contentAndHeaders(v: Common & { cc?: unknown }, ctx: z.RefinementCtx): 
     ctx.addIssue({ code: "custom", path: ["headers"], message: "must not hold a 'cc' entry when cc is given" });
   }
   if (v.reply_to !== undefined && names.includes("reply-to")) {
-    ctx.addIssue({ code: "custom", path: ["headers"], message: "must not hold a 'reply-to' entry when reply_to is given" });
+    ctx.addIssue({
+      code: "custom",
+      path: ["headers"],
+      message: "must not hold a 'reply-to' entry when reply_to is given",
+    });
   }
 }
 
@@ -80,7 +87,11 @@ export const CreateConversationMessage = z
     contentAndHeaders(v, ctx);
     const n = v.to.length + (v.cc?.length ?? 0) + (v.bcc?.length ?? 0);
     if (n > MAX_CONVERSATION_RECIPIENTS) {
-      ctx.addIssue({ code: "custom", path: ["to"], message: `to, cc and bcc together hold ${n} recipients; at most 50 are allowed` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["to"],
+        message: `to, cc and bcc together hold ${n} recipients; at most 50 are allowed`,
+      });
     }
   });
 export type CreateConversationMessage = z.infer<typeof CreateConversationMessage>;

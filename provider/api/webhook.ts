@@ -45,7 +45,11 @@ export function requireDomainsWhenScoped(
   ctx: z.RefinementCtx,
 ): void {
   if (v.scope === "scoped" && (!v.domains || v.domains.length === 0)) {
-    ctx.addIssue({ code: "custom", path: ["domains"], message: "must list at least one domain when scope is 'scoped'" });
+    ctx.addIssue({
+      code: "custom",
+      path: ["domains"],
+      message: "must list at least one domain when scope is 'scoped'",
+    });
   }
 }
 

@@ -9,10 +9,16 @@ export interface Api {
     body: unknown,
     schema: z.ZodType<T, unknown>,
     opts?: { idempotencyKey?: string },
-  ): Promise<{ data: T; replayed: boolean }>;
+  ): Promise<{ data: T; replayed: boolean; uncertain?: boolean }>;
   put<T>(path: string, body: unknown, schema: z.ZodType<T, unknown>): Promise<T>;
   delete(path: string): Promise<void>;
+  /** Every item of a list endpoint (all pages). */
+  list<T>(path: string, schema: z.ZodType<T, unknown>): AsyncIterable<T>;
 }
+
+// `uncertain` on a POST: a fresh execution that followed an attempt answered with a 5xx. The service
+// does not store 5xx outcomes (idempotency rule 6) and re-executes the retry, so if that earlier
+// attempt had committed before failing, the object now exists twice.
 
 /** Errors are classified by the client (`kind`); the provider only branches on these few. */
 export function errorKind(err: unknown): string | undefined {
@@ -21,3 +27,7 @@ export function errorKind(err: unknown): string | undefined {
 
 export const isNotFound = (err: unknown): boolean => errorKind(err) === "not-found";
 export const isForbidden = (err: unknown): boolean => errorKind(err) === "forbidden";
+export const isConflict = (err: unknown): boolean => errorKind(err) === "conflict";
+/** True when the client retried the call before this error (an earlier attempt may have executed). */
+export const wasRetried = (err: unknown): boolean =>
+  typeof err === "object" && err !== null && (err as { retried?: unknown }).retried === true;

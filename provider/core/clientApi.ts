@@ -16,6 +16,7 @@ export function apiFor(conn: Connection): Api {
       apiKey: conn.apiKey,
       accountId: conn.accountId,
       baseUrl: conn.baseUrl,
+      timeouts: requestTimeout(),
       logger: process.env.TXMAIL_LOG
         ? (entry) => process.stderr.write(`txmail: ${JSON.stringify(entry)}\n`)
         : undefined,
@@ -25,10 +26,29 @@ export function apiFor(conn: Connection): Api {
   const c = client;
   return {
     get: (path, schema) => c.get(path, schema),
-    post: (path, body, schema, opts) => c.post(path, body, schema, opts),
+    post: async (path, body, schema, opts) => {
+      const res = await c.post(path, body, schema, opts);
+      const uncertain = !res.replayed && res.retriedAfter.some((f) => f.kind === "server");
+      return { data: res.data, replayed: res.replayed, uncertain };
+    },
     put: (path, body, schema) => c.put(path, body, schema),
     delete: async (path) => {
       await c.delete(path);
     },
+    list: (path, schema) => c.list(path, schema),
   };
+}
+
+/**
+ * TXMAIL_REQUEST_TIMEOUT_SECONDS: how long to wait for a response's headers before retrying (the
+ * retry is safe: creates carry an Idempotency-Key). Default 30 s.
+ */
+function requestTimeout(): { headersMs: number } | undefined {
+  const raw = process.env.TXMAIL_REQUEST_TIMEOUT_SECONDS;
+  if (raw === undefined || raw === "") return undefined;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 600) {
+    throw new Error(`TXMAIL_REQUEST_TIMEOUT_SECONDS must be a number of seconds in (0, 600], got '${raw}'.`);
+  }
+  return { headersMs: Math.round(seconds * 1000) };
 }

@@ -11,13 +11,15 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { Api } from "./api";
-import { isForbidden, isNotFound } from "./api";
+import { isConflict, isForbidden, isNotFound, wasRetried } from "./api";
 import { camelToSnake, keysToCamel } from "./casing";
 import { deepEqual } from "./canonicalJson";
 import { type Connection, accountOf, resolveConnection } from "./connection";
 import { deriveIdempotencyKey } from "./idempotencyKey";
-import type { Props, ResourceSpec } from "./spec";
+import type { Ctx, Props, ResourceSpec } from "./spec";
 import { isUnknown } from "./unknowns";
+import { progress } from "./progress";
+import { claim, createdSince, isClaimed, matchesCreation, settleOthers, tracked } from "./uncertainCreate";
 
 export interface CheckFailure {
   property: string;
@@ -134,8 +136,74 @@ export function makeProvider<I extends Record<string, unknown>>(
     }
     // Updatable differences converge to the program's values, as a later update would.
     const adopted = await updateRemote({ ...props, ...live }, props, idOf(record));
+    claim(`${conn.baseUrl} ${spec.collectionPath(conn, props)}`, idOf(record));
     const unknownSecrets = Object.fromEntries(Object.keys(spec.createOnly ?? {}).map((k) => [k, ""]));
     return { id: idOf(record), outs: { ...stored(props), ...outputsOf(adopted ?? record), ...unknownSecrets } };
+  }
+
+  /** Identity fields a twin must share: what the program set and the service reports back. */
+  const creationFields = spec.apiFields.filter((f) => !writeOnly.has(f));
+
+  /** Objects of this collection that look like the one just created (see uncertainCreate.ts). */
+  async function twinsOf(ctx: Ctx, props: Props, collection: string, started: number, exceptId?: string) {
+    await settleOthers(collection);
+    const twins: Record<string, unknown>[] = [];
+    for await (const rec of ctx.api.list(spec.collectionPath(ctx.conn, props), spec.record)) {
+      const id = idOf(rec);
+      if (id === exceptId || isClaimed(collection, id)) continue;
+      if (!createdSince(rec.created_at, started)) continue;
+      if (matchesCreation(outputsOf(rec), props, creationFields)) twins.push(rec);
+    }
+    return twins;
+  }
+
+  /** After a retried 5xx: deletes the object the failed attempt committed, if there is one. */
+  async function sweepTwins(ctx: Ctx, props: Props, collection: string, id: string, started: number) {
+    for (const twin of await twinsOf(ctx, props, collection, started, id)) {
+      const twinId = idOf(twin);
+      await call("delete", props, () => ctx.api.delete(spec.itemPath(ctx.conn, props, twinId))).catch((err) => {
+        if (!isNotFound(err)) throw err;
+      });
+      progress(
+        `${what(props, id)}: deleted ${twinId}, a duplicate the service created when an earlier attempt of this ` +
+          `create failed with a server error after it had committed (idempotency rule 6: 5xx outcomes are not stored).`,
+        props.__urn,
+      );
+    }
+  }
+
+  /**
+   * A 409 on create. After a retried failure on a service that keeps names unique (domains), the
+   * object is the one our failed attempt made: take it. On key creation it means the idempotent
+   * replay of the secret expired (5 minutes): an earlier run created the key and never recorded it.
+   */
+  async function recoverConflict(
+    err: unknown,
+    ctx: Ctx,
+    props: Props,
+    collection: string,
+    started: number,
+  ): Promise<{ id: string; outs: Props } | "next-key" | undefined> {
+    if (!isConflict(err)) return undefined;
+    if (spec.uniqueName && wasRetried(err)) {
+      const record = await ctx.api.get(spec.itemPath(ctx.conn, props, ""), spec.record).catch(() => undefined);
+      if (!record || !createdSince(record.created_at, started)) return undefined;
+      claim(collection, idOf(record));
+      let live = record;
+      if (spec.reconcile) live = await spec.reconcile(ctx, { ...props, id: idOf(record) }, live);
+      return { id: idOf(record), outs: { ...stored(props), ...outputsOf(live), ...secretsFrom({}) } };
+    }
+    if (Object.keys(spec.createOnly ?? {}).length === 0) return undefined;
+    const orphans = await twinsOf(ctx, props, collection, Date.now() - 24 * 3600_000);
+    if (orphans.length === 0) return "next-key"; // the orphan was deleted: a fresh key is safe
+    const ids = orphans.map((o) => idOf(o)).join(", ");
+    throw new Error(
+      `${what(props)}: an earlier run created this ${spec.kind} (${ids}) but did not finish recording it, and the ` +
+        `service no longer replays its secret (it does so for 5 minutes only), so nobody holds that secret. ` +
+        `Delete ${orphans.length === 1 ? "that key" : "those keys"} (for example in the dashboard, or with ` +
+        `\`adoptId: "${idOf(orphans[0]!)}"\` followed by \`pulumi destroy --target\`), then run \`pulumi up\` again: ` +
+        `the provider then creates a new key. (Service message: ${(err as Error).message})`,
+    );
   }
 
   async function updateRemote(olds: Props, news: Props, id: string): Promise<Record<string, unknown> | undefined> {
@@ -229,15 +297,29 @@ export function makeProvider<I extends Record<string, unknown>>(
           body: identity,
           generation,
         });
-        const { data, replayed } = await call("write", inputs, () =>
-          api.post(path, body, spec.created, { idempotencyKey }),
-        );
+        const collection = `${conn.baseUrl} ${path}`;
+        const started = Date.now();
+        let posted: { data: Record<string, unknown>; replayed: boolean; uncertain?: boolean };
+        try {
+          posted = await tracked(
+            collection,
+            call("write", inputs, () => api.post(path, body, spec.created, { idempotencyKey })),
+          );
+        } catch (err) {
+          const recovered = await recoverConflict(err, { conn, api }, inputs, collection, started);
+          if (recovered === "next-key") continue;
+          if (recovered) return recovered;
+          throw err;
+        }
+        const { data, replayed } = posted;
         const id = idOf(data);
         if (replayed && !(await exists(api, spec.itemPath(conn, inputs, id)))) {
           // The service replayed the creation of an object deleted since (same URN and inputs
           // within the 24 h record lifetime): move to the next derived key.
           continue;
         }
+        claim(collection, id);
+        if (posted.uncertain) await sweepTwins({ conn, api }, inputs, collection, id, started);
         let record = withoutCreateOnly(data);
         if (spec.reconcile)
           record = await call("write", inputs, () => spec.reconcile!({ conn, api }, { ...inputs, id }, record));

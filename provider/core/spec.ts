@@ -55,6 +55,8 @@ export interface ResourceSpec<I extends Record<string, unknown>> {
   idOf?(record: Record<string, unknown>): string;
   /** Scopes that allow each operation, named in 403 errors. */
   scopes: { read: (p: Props) => string[]; write: (p: Props) => string[]; delete: (p: Props) => string[] };
+  /** The service keeps this object's name unique (a second create is a 409); `itemPath` finds it by name. */
+  uniqueName?: boolean;
   /** The service has no update endpoint: every change replaces. */
   immutable?: boolean;
   /** Extra work after the object exists or changed (e.g. suspend a sub account); returns the record. */

@@ -43,6 +43,7 @@ export const domain: ResourceSpec<z.infer<typeof inputs>> = {
   // The service keeps domain names unique per account: a replacement under the same name (a new
   // DKIM key) must delete the old domain first.
   deleteBeforeReplace: (olds, news) => olds.domain === news.domain,
+  uniqueName: true,
   record: Domain,
   created: Domain,
   collectionPath: (c) => paths.domains(c.accountId),

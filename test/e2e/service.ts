@@ -14,8 +14,8 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-export async function startService(opts: { dataDir?: string } = {}): Promise<TestService> {
-  const emu = await startEmulator({ port: 0, control: true, dataDir: opts.dataDir });
+export async function startService(opts: { dataDir?: string; port?: number } = {}): Promise<TestService> {
+  const emu = await startEmulator({ port: opts.port ?? 0, control: true, dataDir: opts.dataDir });
   const client = createClient({ apiKey: emu.apiKey, accountId: emu.accountId, baseUrl: emu.baseUrl, rateLimit: false });
   return {
     baseUrl: emu.baseUrl,

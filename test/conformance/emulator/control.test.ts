@@ -50,6 +50,28 @@ describe("Control surface", () => {
     await expect(emu.control.injectFault({ method: "GET", path: "/x", kind: "nope" as never })).rejects.toThrow(/400/);
   });
 
+  test("Control: delay-after commits (and stores the replay) before holding the answer", async () => {
+    await emu.control.clearFaults();
+    await emu.control.injectFault({ method: "POST", path: "/v2/accounts/*/routes", kind: "delay-after", delayMs: 400 });
+    const name = `held-${Date.now()}`;
+    const body = { name, url: "https://h.example.com/", recipient: "" };
+    const pending = emu.req("POST", emu.acct("/routes"), { body, idem: name });
+    await new Promise((r) => setTimeout(r, 150));
+    const list = await emu.req("GET", emu.acct("/routes"));
+    expect(list.body.data.map((r: { name: string }) => r.name)).toContain(name);
+    // Already completed: a retry while the answer is held gets the replay, not "in progress".
+    const early = await emu.req("POST", emu.acct("/routes"), { body, idem: name });
+    expect([early.status, early.headers.get("idempotent-replayed")]).toEqual([201, "true"]);
+    const first = await pending;
+    expect(first.status).toBe(201);
+    const replay = await emu.req("POST", emu.acct("/routes"), { body, idem: name });
+    expect([replay.status, replay.headers.get("idempotent-replayed"), replay.body.id]).toEqual([
+      201,
+      "true",
+      first.body.id,
+    ]);
+  });
+
   test("Control: counters per method + route template, reads and writes, reset", async () => {
     await emu.control.resetCounters();
     await emu.req("GET", emu.acct("/routes"));

@@ -18,7 +18,12 @@ class FakeApi implements Api {
   records = new Map<string, Record<string, unknown>>();
   replays = new Map<string, Record<string, unknown>>();
   calls: string[] = [];
-  private seq = 0;
+  /** Simulates a 5xx after commit on the next POST: the object is created twice, the retry is `uncertain`. */
+  failAfterCommit = false;
+  /** Answers the next POST with this error instead. */
+  nextPostError: Error | undefined;
+  // Ids unique across fakes: the provider remembers the ids it created in this process.
+  private static seq = 0;
 
   async get<T>(path: string, schema: z.ZodType<T, unknown>): Promise<T> {
     this.calls.push(`GET ${path}`);
@@ -29,12 +34,31 @@ class FakeApi implements Api {
   async post<T>(path: string, body: unknown, schema: z.ZodType<T, unknown>, opts?: { idempotencyKey?: string }) {
     this.calls.push(`POST ${path}`);
     const stored = opts?.idempotencyKey ? this.replays.get(opts.idempotencyKey) : undefined;
+    if (this.nextPostError) {
+      const e = this.nextPostError;
+      this.nextPostError = undefined;
+      throw e;
+    }
     if (stored) return { data: schema.parse(stored), replayed: true };
-    const id = `w${++this.seq}`;
-    const record = { id, color: "red", ...(body as object), secret: `s3cret-${id}`, hits: 0 };
-    this.records.set(id, record);
+    const uncertain = this.failAfterCommit;
+    if (uncertain) {
+      this.failAfterCommit = false;
+      this.insert(body); // committed, then the 5xx: not stored, so the retry executes again
+    }
+    const record = this.insert(body);
     if (opts?.idempotencyKey) this.replays.set(opts.idempotencyKey, record);
-    return { data: schema.parse(record), replayed: false };
+    return { data: schema.parse(record), replayed: false, uncertain };
+  }
+  private insert(body: unknown): Record<string, unknown> {
+    const id = `w${++FakeApi.seq}`;
+    const created_at = new Date().toISOString();
+    const record = { id, color: "red", ...(body as object), secret: `s3cret-${id}`, hits: 0, created_at };
+    this.records.set(id, record);
+    return record;
+  }
+  async *list<T>(_path: string, schema: z.ZodType<T, unknown>): AsyncIterable<T> {
+    this.calls.push(`LIST ${_path}`);
+    for (const r of [...this.records.values()]) yield schema.parse(r);
   }
   async put<T>(path: string, body: unknown, schema: z.ZodType<T, unknown>): Promise<T> {
     this.calls.push(`PUT ${path} ${JSON.stringify(body)}`);
@@ -50,7 +74,14 @@ class FakeApi implements Api {
   }
 }
 
-const Widget = z.object({ id: z.string(), name: z.string(), size: z.number(), color: z.string(), hits: z.number() });
+const Widget = z.object({
+  id: z.string(),
+  name: z.string(),
+  size: z.number(),
+  color: z.string(),
+  hits: z.number(),
+  created_at: z.string(),
+});
 const inputs = z.object({
   name: z.string().min(1, "must not be empty"),
   size: z.number().int().min(1, "must be at least 1"),
@@ -210,5 +241,73 @@ describe("create, read, update, delete", () => {
     await expect(
       provider.create({ name: "x", size: 3, color: "blue", adoptId: existing.id, __urn: urn }),
     ).rejects.toThrow(/color is "red", the program says "blue"/);
+  });
+});
+
+describe("create after a retried 5xx (idempotency rule 6)", () => {
+  const urn = (n: string) => `urn:pulumi:s::p::pulumi-nodejs:dynamic/txmail:Widget::${n}`;
+
+  test("deletes the twin the failed attempt committed, keeps the returned object", async () => {
+    const { api, provider } = setup();
+    api.failAfterCommit = true;
+    const { id } = await provider.create({ name: "a", size: 1, __urn: urn("a") });
+    expect([...api.records.keys()]).toEqual([id]);
+    expect(api.calls.filter((c) => c.startsWith("LIST") || c.startsWith("DELETE"))).toEqual([
+      "LIST /widgets",
+      expect.stringMatching(/^DELETE \/widgets\/w\d+$/),
+    ]);
+  });
+
+  test("never deletes an identical object another resource of this process created", async () => {
+    const { api, provider } = setup();
+    const first = await provider.create({ name: "same", size: 1, __urn: urn("first") });
+    api.failAfterCommit = true;
+    const second = await provider.create({ name: "same", size: 1, __urn: urn("second") });
+    expect([...api.records.keys()].sort()).toEqual([first.id, second.id].sort());
+  });
+
+  test("leaves objects with different creation fields alone", async () => {
+    const { api, provider } = setup();
+    api.records.set("old", {
+      id: "old",
+      name: "other",
+      size: 1,
+      color: "red",
+      hits: 0,
+      created_at: new Date().toISOString(),
+    });
+    api.failAfterCommit = true;
+    const { id } = await provider.create({ name: "mine", size: 1, __urn: urn("mine") });
+    expect([...api.records.keys()].sort()).toEqual([id, "old"].sort());
+  });
+});
+
+describe("create answered 409 for a secret-bearing object (replay window passed)", () => {
+  const conflict = () => Object.assign(new Error("409 can no longer be replayed"), { kind: "conflict" });
+  const urn = "urn:pulumi:s::p::pulumi-nodejs:dynamic/txmail:Widget::k";
+
+  test("names the orphan and says how to fix it", async () => {
+    const { api, provider } = setup();
+    api.records.set("orphan", {
+      id: "orphan",
+      name: "k",
+      size: 2,
+      color: "red",
+      hits: 0,
+      created_at: new Date().toISOString(),
+    });
+    api.nextPostError = conflict();
+    await expect(provider.create({ name: "k", size: 2, __urn: urn })).rejects.toThrow(
+      /earlier run created this Widget \(orphan\).*no longer replays its secret.*Delete that key.*pulumi up/s,
+    );
+    expect(api.records.has("orphan")).toBe(true);
+  });
+
+  test("creates a fresh object under the next key once the orphan is gone", async () => {
+    const { api, provider } = setup();
+    api.nextPostError = conflict();
+    const { id, outs } = await provider.create({ name: "k", size: 2, __urn: urn });
+    expect(api.records.has(id)).toBe(true);
+    expect(outs.secret).toBe(`s3cret-${id}`);
   });
 });

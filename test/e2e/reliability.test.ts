@@ -1,0 +1,272 @@
+// Reliability on the real engine, with faults injected by the emulator into every create path of a
+// program holding one of every create-capable resource plus a Tenant component (programs/all).
+// Every scenario ends with the same verdict, taken from the service's own records (the emulator's
+// state dump), not from Pulumi's outputs: 0 duplicates, 0 orphans, state matches service (same ids
+// per kind, and a refresh finds nothing to change).
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import type { StateDump } from "../../emulator/control";
+import { Webhook, paths } from "../../provider/api";
+import type { FaultSpec } from "../../emulator/faults";
+import { controlClient } from "./control";
+import { createTestStack, type TestStack } from "./harness";
+import { startService, type TestService } from "./service";
+
+jest.setTimeout(15 * 60_000);
+
+const PROGRAM = path.join(__dirname, "programs", "all");
+/** Route templates of every create the program makes. */
+const CREATES = [
+  "/v2/accounts/{account_id}/sub-accounts",
+  "/v2/accounts/{account_id}/sub-accounts/{sub_account_id}/api-keys",
+  "/v2/accounts/{account_id}/api-keys",
+  "/v2/accounts/{account_id}/domains",
+  "/v2/accounts/{account_id}/routes",
+  "/v2/accounts/{account_id}/webhooks",
+  "/v2/accounts/{account_id}/smtp-credentials",
+];
+/** Objects the program makes: 7 direct + the tenant's sub account, 2 keys, domain, route, webhook, SMTP. */
+const EXPECTED_OBJECTS = 14;
+
+interface Scenario {
+  svc: TestService;
+  t: TestStack;
+  baseline: Set<string>;
+  dataDir: string;
+}
+
+const open: Scenario[] = [];
+
+async function scenario(env: Record<string, string> = {}): Promise<Scenario> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-rel-"));
+  const svc = await startService({ dataDir });
+  const baseline = new Set(objectIds(await controlClient(svc).dumpState()).map((o) => o.id));
+  const t = await createTestStack({ programDir: PROGRAM, name: "rel", config: svc.config(), env });
+  const s = { svc, t, baseline, dataDir };
+  open.push(s);
+  return s;
+}
+
+afterEach(async () => {
+  for (const s of open.splice(0)) {
+    await s.t.dispose();
+    await s.svc.close();
+    fs.rmSync(s.dataDir, { recursive: true, force: true });
+  }
+});
+
+/** Every live object in the service, with the Pulumi resource kind it corresponds to. */
+function objectIds(d: StateDump): Array<{ kind: string; id: string }> {
+  return [
+    ...d.accounts
+      .filter((a) => a.parent_account_id !== null && a.status !== "deleted")
+      .map((a) => ({ kind: "SubAccount", id: a.id })),
+    ...d.api_keys.map((k) => ({
+      kind: k.account_id === d.parent_account_id ? "ApiKey" : "SubAccountApiKey",
+      id: k.id,
+    })),
+    ...d.domains.map((x) => ({ kind: "Domain", id: x.id })),
+    ...d.routes.map((x) => ({ kind: "Route", id: x.id })),
+    ...d.webhooks.map((x) => ({ kind: "Webhook", id: x.id })),
+    ...d.smtp_credentials.map((x) => ({ kind: "SmtpCredential", id: x.id })),
+  ];
+}
+
+async function stateIds(t: TestStack): Promise<Array<{ kind: string; id: string }>> {
+  const exp = JSON.parse(await t.exportText(false)) as {
+    deployment: { resources?: Array<{ type: string; id?: string }> };
+  };
+  return (exp.deployment.resources ?? [])
+    .filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/txmail:"))
+    .map((r) => ({ kind: r.type.split(":").pop()!, id: r.id ?? "" }));
+}
+
+const byKind = (xs: Array<{ kind: string; id: string }>) => {
+  const m: Record<string, string[]> = {};
+  for (const x of xs) (m[x.kind] ??= []).push(x.id);
+  for (const k of Object.keys(m)) m[k]!.sort();
+  return m;
+};
+
+/** 0 duplicates, 0 orphans, state matches service. */
+async function expectConsistent(s: Scenario, svc: TestService = s.svc): Promise<void> {
+  const service = objectIds(await controlClient(svc).dumpState()).filter((o) => !s.baseline.has(o.id));
+  const state = await stateIds(s.t);
+  expect(service).toHaveLength(EXPECTED_OBJECTS);
+  expect(byKind(service)).toEqual(byKind(state));
+  const refresh = await s.t.refresh();
+  expect(Object.keys(refresh.summary.resourceChanges ?? {}).filter((k) => k !== "same")).toEqual([]);
+}
+
+async function injectOnEveryCreate(svc: TestService, f: Omit<FaultSpec, "method" | "path">): Promise<void> {
+  const control = controlClient(svc);
+  for (const p of CREATES) await control.injectFault({ method: "POST", path: p, ...f });
+}
+
+/** Polls (bounded) until `pred` holds. */
+async function until(what: string, pred: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await pred()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Kills this stack's dynamic-provider process (found by its private PULUMI_HOME), like an OOM kill. */
+function killProvider(t: TestStack): number {
+  const home = `PULUMI_HOME=${path.join(t.stateDir, ".pulumi-home")}`;
+  let killed = 0;
+  for (const line of execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" }).split("\n")) {
+    if (!line.includes("dynamic-provider")) continue;
+    const pid = Number(line.trim().split(/\s+/)[0]);
+    try {
+      if (!fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(home)) continue;
+      process.kill(pid, "SIGKILL");
+      killed++;
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return killed;
+}
+
+describe("faults on every create path (real engine, emulator faults)", () => {
+  test("response dropped after the service committed: the retry replays, 0 duplicates", async () => {
+    const s = await scenario();
+    await injectOnEveryCreate(s.svc, { kind: "drop-after", count: 2 });
+    await s.t.up();
+    await expectConsistent(s);
+  });
+
+  test("5xx before commit: the retry executes once", async () => {
+    const s = await scenario();
+    await injectOnEveryCreate(s.svc, { kind: "error-before", status: 503, count: 2 });
+    await s.t.up();
+    await expectConsistent(s);
+  });
+
+  test("5xx after commit (not stored, rule 6): the twin the first attempt made is found and deleted", async () => {
+    const s = await scenario();
+    await injectOnEveryCreate(s.svc, { kind: "error-after", status: 500, count: 2 });
+    const up = await s.t.up();
+    await expectConsistent(s);
+    expect(s.t.log()).toMatch(/deleted [0-9a-f-]{36}, a duplicate the service created/);
+    expect(up.summary.result).toBe("succeeded");
+  });
+
+  test("409 in progress: a timed-out create retried while the first still runs waits, then gets the replay", async () => {
+    const s = await scenario({ TXMAIL_REQUEST_TIMEOUT_SECONDS: "1" });
+    await injectOnEveryCreate(s.svc, { kind: "delay", delayMs: 2_500, count: 1 });
+    await s.t.up();
+    await expectConsistent(s);
+    const counters = await controlClient(s.svc).counters();
+    // Every create path was retried at least once (timeouts and 409s), yet nothing was duplicated.
+    for (const p of CREATES) expect(counters.endpoints[`POST ${p}`] ?? 0).toBeGreaterThan(1);
+  });
+
+  test("429 storm on every create path: paced retries, no error surfaced", async () => {
+    const s = await scenario();
+    await injectOnEveryCreate(s.svc, { kind: "rate-limit", retryAfter: 1, count: 4 });
+    await s.t.up();
+    await expectConsistent(s);
+  });
+
+  test("emulator restarted mid-up (same data dir and port): the run completes", async () => {
+    const s = await scenario();
+    const port = Number(new URL(s.svc.baseUrl).port);
+    // Slow the creates down so the restart lands in the middle of the run.
+    await injectOnEveryCreate(s.svc, { kind: "delay", delayMs: 400, count: 2 });
+    const up = s.t.up();
+    await until("some creates", async () => (await controlClient(s.svc).counters()).writes >= 3);
+    await s.svc.close();
+    await new Promise((r) => setTimeout(r, 1_500));
+    s.svc = await startService({ dataDir: s.dataDir, port });
+    await up;
+    await expectConsistent(s);
+  });
+});
+
+describe("provider process killed mid-create, then pulumi up again", () => {
+  /** Holds the account key's create after commit, kills the provider, and waits for the failed run. */
+  async function killDuringKeyCreate(s: Scenario): Promise<void> {
+    const control = controlClient(s.svc);
+    await control.injectFault({ method: "POST", path: CREATES[2]!, kind: "delay-after", delayMs: 20_000 });
+    const up = s.t.up().then(
+      () => "succeeded",
+      (e: Error) => e.message,
+    );
+    await until("the key to be committed", async () =>
+      (await control.dumpState()).api_keys.some((k) => k.label === "key-v1"),
+    );
+    expect(killProvider(s.t)).toBeGreaterThan(0);
+    expect(await up).not.toBe("succeeded");
+    await control.clearFaults();
+  }
+
+  test("within the 5-minute window: the create replays the same key and secret, 0 duplicates", async () => {
+    const s = await scenario();
+    await killDuringKeyCreate(s);
+    await s.t.up();
+    await expectConsistent(s);
+    // The secret in state is the key's real secret (the replay returned it): it authenticates.
+    const exp = JSON.parse(await s.t.exportText(true)) as {
+      deployment: { resources: Array<{ type: string; outputs?: { secretKey?: { plaintext?: string } } }> };
+    };
+    const key = exp.deployment.resources.find((r) => r.type.endsWith(":ApiKey"))!;
+    const secret = JSON.parse(key.outputs!.secretKey!.plaintext!) as string;
+    const res = await fetch(`${s.svc.baseUrl}/v2/accounts/${s.svc.accountId}/routes`, {
+      headers: { authorization: `Bearer ${secret}` },
+    });
+    expect(res.status).toBe(200);
+  });
+
+  test("after the window: a clear message names the orphan; deleting it as told lets the next up finish", async () => {
+    const s = await scenario();
+    await killDuringKeyCreate(s);
+    await controlClient(s.svc).advanceClock(6 * 60_000);
+    const orphan = (await controlClient(s.svc).dumpState()).api_keys.find((k) => k.label === "key-v1")!;
+    let message = "";
+    await s.t.up().catch((e: Error) => (message = e.message));
+    expect(message).toContain(`an earlier run created this ApiKey (${orphan.id})`);
+    expect(message).toMatch(/no longer replays its secret.*Delete that key.*run `pulumi up` again/s);
+    // Other keys whose creation was in flight when the provider died are named the same way.
+    const named = new Set(
+      [...message.matchAll(/an earlier run created this \w+ \(([0-9a-f-]{36})\)/g)].map((m) => m[1]!),
+    );
+    // What the message says to do: delete each named key.
+    const keys = (await controlClient(s.svc).dumpState()).api_keys;
+    for (const id of named) {
+      const k = keys.find((x) => x.id === id)!;
+      await s.svc.client.delete(
+        k.account_id === s.svc.accountId
+          ? paths.apiKey(s.svc.accountId, id)
+          : paths.subAccountApiKey(s.svc.accountId, k.account_id, id),
+      );
+    }
+    await s.t.up();
+    await expectConsistent(s);
+  });
+});
+
+describe("out-of-band changes", () => {
+  test("deleted and modified objects: refresh sees it, up restores the program's values", async () => {
+    const s = await scenario();
+    await s.t.up();
+    const d = await controlClient(s.svc).dumpState();
+    const route = d.routes.find((r) => r.name === "route-v1")!;
+    const hook = d.webhooks.find((w) => w.name === "hook-v1")!;
+    const acct = `/v2/accounts/${s.svc.accountId}`;
+    await s.svc.client.delete(`${acct}/routes/${route.id}`);
+    await s.svc.client.put(`${acct}/webhooks/${hook.id}`, { name: "renamed-out-of-band" }, Webhook);
+    const refresh = await s.t.refresh();
+    expect(refresh.summary.resourceChanges).toMatchObject({ delete: 1, update: 1 });
+    const up = await s.t.up();
+    expect(up.summary.resourceChanges).toMatchObject({ create: 1, update: 1 });
+    const after = await controlClient(s.svc).dumpState();
+    expect(after.webhooks.find((w) => w.id === hook.id)?.name).toBe("hook-v1");
+    await expectConsistent(s);
+  });
+});
