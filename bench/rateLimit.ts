@@ -31,7 +31,15 @@ export interface RateLimitResult {
 export async function benchRateLimit(): Promise<RateLimitResult> {
   const emu = await startEmulator({ port: 0, control: true, rateLimit: { rps: RATE, burst: BURST } });
   const control = controlClient(emu);
-  const client = createClient({ apiKey: emu.apiKey, accountId: emu.accountId, baseUrl: emu.baseUrl });
+  // The provider's client exactly as the provider builds it (default pacing), unless a bench run
+  // explores other pacing with BENCH_CLIENT_RATE=rps:burst.
+  const pacing = process.env.BENCH_CLIENT_RATE?.split(":").map(Number);
+  const client = createClient({
+    apiKey: emu.apiKey,
+    accountId: emu.accountId,
+    baseUrl: emu.baseUrl,
+    ...(pacing ? { rateLimit: { ratePerSecond: pacing[0], burst: pacing[1] } } : {}),
+  });
   let next = 0;
   let errors = 0;
   let retried429 = 0;

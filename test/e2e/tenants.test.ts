@@ -70,4 +70,12 @@ describe("tenants from a YAML file", () => {
     expect(up.summary.resourceChanges).toMatchObject({ delete: 3 });
     expect((await subAccounts()).map((s) => s.name).sort()).toEqual(["Acme Corp", "Globex"]);
   });
+
+  it("destroy removes every object of every tenant, children before the sub account", async () => {
+    await t.destroy();
+    const d = await controlClient(svc).dumpState();
+    expect(d.accounts.filter((a) => a.parent_account_id !== null && a.status !== "deleted")).toEqual([]);
+    expect([d.domains, d.routes, d.webhooks, d.smtp_credentials].map((xs) => xs.length)).toEqual([0, 0, 0, 0]);
+    expect(d.api_keys.filter((k) => k.account_id !== svc.accountId)).toEqual([]);
+  });
 });
