@@ -223,6 +223,9 @@ export class TxmailClient {
     const base = { method, path: bare };
 
     const retriedAfter: Array<{ kind: ErrorKind; status?: number }> = [];
+    // "In progress" answers are the service asking us to wait (its lease can last 5 minutes), not
+    // failures: they do not use up attempts; the time budget still bounds them.
+    let waits = 0;
 
     for (let attempt = 1; ; attempt++) {
       let raw: RawResponse;
@@ -255,7 +258,7 @@ export class TxmailClient {
         if (!f.retryable) throw this.#stop(error(), attempt, "debug");
         if (!safety.safe) throw this.#stop(error(safety.reason), attempt, "debug");
         retriedAfter.push({ kind: f.kind });
-        await this.#waitOrThrow(attempt, started, backoffDelay(attempt, retry, this.#random), error, {
+        await this.#waitOrThrow(attempt - waits, started, backoffDelay(attempt - waits, retry, this.#random), error, {
           ...base,
           what: `${f.kind}${f.code ? ` (${f.code})` : ""}`,
           signal: opts.signal,
@@ -313,12 +316,14 @@ export class TxmailClient {
         throw error();
       }
 
-      const delay = decision.retryAfterMs ?? backoffDelay(attempt, retry, this.#random);
+      const delay = decision.retryAfterMs ?? backoffDelay(attempt - waits, retry, this.#random);
       // Pace everyone, not just this request: the limit is per account.
       if (decision.kind === "rate-limited") this.#bucket?.penalize(delay);
       if (!safety.safe) throw this.#stop(error(safety.reason), attempt, "debug", raw.status);
       retriedAfter.push({ kind: decision.kind, status: raw.status });
-      await this.#waitOrThrow(attempt, started, delay, error, {
+      const counted = attempt - waits;
+      if (decision.kind === "in-progress") waits++;
+      await this.#waitOrThrow(counted, started, delay, error, {
         ...base,
         what: `${raw.status} (${decision.kind}${decision.retryAfterMs !== undefined ? ", Retry-After" : ""})`,
         status: raw.status,

@@ -326,6 +326,21 @@ describe("retries", () => {
     expect(t.seen).toHaveLength(4);
   });
 
+  test("409 in progress does not use up attempts: it waits (within the time budget) until the replay", async () => {
+    const inProgress = { status: 409, headers: { "idempotent-replayed": "false", "retry-after": "1" } };
+    const t = setup(
+      [
+        ...Array.from({ length: 10 }, () => inProgress),
+        { status: 201, body: routeBody(), headers: { "idempotent-replayed": "true" } },
+      ],
+      { retry: { maxAttempts: 4 } },
+    );
+    const res = await t.client.post(routesPath, {}, Route, { idempotencyKey: "k" });
+    expect(res.replayed).toBe(true);
+    expect(t.seen).toHaveLength(11);
+    expect(t.clock.sleeps).toEqual(Array.from({ length: 10 }, () => 1000));
+  });
+
   test("time budget: a Retry-After beyond the remaining budget fails at once instead of sleeping", async () => {
     const t = setup([{ status: 409, headers: { "idempotent-replayed": "false", "retry-after": "300" } }], {
       retry: { maxElapsedMs: 120_000 },
