@@ -228,25 +228,39 @@ describe("provider process killed mid-create, then pulumi up again", () => {
     await killDuringKeyCreate(s);
     await controlClient(s.svc).advanceClock(6 * 60_000);
     const orphan = (await controlClient(s.svc).dumpState()).api_keys.find((k) => k.label === "key-v1")!;
+    const named = new Set<string>();
+    const deleteNamed = async (message: string) => {
+      // Keys whose creation was in flight when the provider died are named the same way; the engine
+      // may stop before it reaches all of them, so a user repeats this until up succeeds.
+      const ids = [...message.matchAll(/an earlier run created this \w+ \(([0-9a-f-]{36})\)/g)].map((m) => m[1]!);
+      expect(ids.length).toBeGreaterThan(0);
+      const keys = (await controlClient(s.svc).dumpState()).api_keys;
+      for (const id of ids) {
+        if (named.has(id)) continue;
+        named.add(id);
+        const k = keys.find((x) => x.id === id)!;
+        await s.svc.client.delete(
+          k.account_id === s.svc.accountId
+            ? paths.apiKey(s.svc.accountId, id)
+            : paths.subAccountApiKey(s.svc.accountId, k.account_id, id),
+        );
+      }
+    };
     let message = "";
     await s.t.up().catch((e: Error) => (message = e.message));
     expect(message).toContain(`an earlier run created this ApiKey (${orphan.id})`);
     expect(message).toMatch(/no longer replays its secret.*Delete that key.*run `pulumi up` again/s);
-    // Other keys whose creation was in flight when the provider died are named the same way.
-    const named = new Set(
-      [...message.matchAll(/an earlier run created this \w+ \(([0-9a-f-]{36})\)/g)].map((m) => m[1]!),
-    );
-    // What the message says to do: delete each named key.
-    const keys = (await controlClient(s.svc).dumpState()).api_keys;
-    for (const id of named) {
-      const k = keys.find((x) => x.id === id)!;
-      await s.svc.client.delete(
-        k.account_id === s.svc.accountId
-          ? paths.apiKey(s.svc.accountId, id)
-          : paths.subAccountApiKey(s.svc.accountId, k.account_id, id),
+    await deleteNamed(message);
+    // What the message says to do, repeated (bounded) until the run goes through.
+    for (let round = 0; ; round++) {
+      const failed = await s.t.up().then(
+        () => undefined,
+        (e: Error) => e.message,
       );
+      if (failed === undefined) break;
+      expect(round).toBeLessThan(3);
+      await deleteNamed(failed);
     }
-    await s.t.up();
     await expectConsistent(s);
   });
 });
