@@ -258,7 +258,8 @@ export class TxmailClient {
         if (!f.retryable) throw this.#stop(error(), attempt, "debug");
         if (!safety.safe) throw this.#stop(error(safety.reason), attempt, "debug");
         retriedAfter.push({ kind: f.kind });
-        await this.#waitOrThrow(attempt - waits, started, backoffDelay(attempt - waits, retry, this.#random), error, {
+        const counted = attempt - waits;
+        await this.#waitOrThrow(counted, started, backoffDelay(counted, retry, this.#random), error, {
           ...base,
           what: `${f.kind}${f.code ? ` (${f.code})` : ""}`,
           signal: opts.signal,
@@ -316,12 +317,12 @@ export class TxmailClient {
         throw error();
       }
 
-      const delay = decision.retryAfterMs ?? backoffDelay(attempt - waits, retry, this.#random);
+      const counted = attempt - waits;
+      const delay = decision.retryAfterMs ?? backoffDelay(counted, retry, this.#random);
       // Pace everyone, not just this request: the limit is per account.
       if (decision.kind === "rate-limited") this.#bucket?.penalize(delay);
       if (!safety.safe) throw this.#stop(error(safety.reason), attempt, "debug", raw.status);
       retriedAfter.push({ kind: decision.kind, status: raw.status });
-      const counted = attempt - waits;
       if (decision.kind === "in-progress") waits++;
       await this.#waitOrThrow(counted, started, delay, error, {
         ...base,

@@ -9,16 +9,21 @@ export interface Api {
     body: unknown,
     schema: z.ZodType<T, unknown>,
     opts?: { idempotencyKey?: string },
-  ): Promise<{ data: T; replayed: boolean; uncertain?: boolean }>;
+  ): Promise<{
+    data: T;
+    replayed: boolean;
+    /**
+     * A fresh execution that followed an attempt answered with a 5xx. The service does not store 5xx
+     * outcomes (idempotency rule 6) and re-executes the retry, so if that earlier attempt had
+     * committed before failing, the object now exists twice.
+     */
+    uncertain?: boolean;
+  }>;
   put<T>(path: string, body: unknown, schema: z.ZodType<T, unknown>): Promise<T>;
   delete(path: string): Promise<void>;
   /** Every item of a list endpoint (all pages). */
   list<T>(path: string, schema: z.ZodType<T, unknown>): AsyncIterable<T>;
 }
-
-// `uncertain` on a POST: a fresh execution that followed an attempt answered with a 5xx. The service
-// does not store 5xx outcomes (idempotency rule 6) and re-executes the retry, so if that earlier
-// attempt had committed before failing, the object now exists twice.
 
 /** Errors are classified by the client (`kind`); the provider only branches on these few. */
 export function errorKind(err: unknown): string | undefined {

@@ -136,9 +136,26 @@ export function makeProvider<I extends Record<string, unknown>>(
     }
     // Updatable differences converge to the program's values, as a later update would.
     const adopted = await updateRemote({ ...props, ...live }, props, idOf(record));
-    claim(`${conn.baseUrl} ${spec.collectionPath(conn, props)}`, idOf(record));
+    claim(collectionOf(conn, props), idOf(record));
     const unknownSecrets = Object.fromEntries(Object.keys(spec.createOnly ?? {}).map((k) => [k, ""]));
     return { id: idOf(record), outs: { ...stored(props), ...outputsOf(adopted ?? record), ...unknownSecrets } };
+  }
+
+  /** Key of a collection in this process's claim and in-flight tables (see uncertainCreate.ts). */
+  const collectionOf = (conn: Connection, props: Props) => `${conn.baseUrl} ${spec.collectionPath(conn, props)}`;
+
+  /** A created (or recovered) object: claimed in this process, reconciled, turned into outputs. */
+  async function finishCreate(
+    ctx: Ctx,
+    props: Props,
+    collection: string,
+    id: string,
+    created: Record<string, unknown>,
+  ) {
+    claim(collection, id);
+    let record = withoutCreateOnly(created);
+    if (spec.reconcile) record = await call("write", props, () => spec.reconcile!(ctx, { ...props, id }, record));
+    return { id, outs: { ...stored(props), ...outputsOf(record), ...secretsFrom(created) } };
   }
 
   /** Identity fields a twin must share: what the program set and the service reports back. */
@@ -188,10 +205,7 @@ export function makeProvider<I extends Record<string, unknown>>(
     if (spec.uniqueName && wasRetried(err)) {
       const record = await ctx.api.get(spec.itemPath(ctx.conn, props, ""), spec.record).catch(() => undefined);
       if (!record || !createdSince(record.created_at, started)) return undefined;
-      claim(collection, idOf(record));
-      let live = record;
-      if (spec.reconcile) live = await spec.reconcile(ctx, { ...props, id: idOf(record) }, live);
-      return { id: idOf(record), outs: { ...stored(props), ...outputsOf(live), ...secretsFrom({}) } };
+      return finishCreate(ctx, props, collection, idOf(record), record);
     }
     if (Object.keys(spec.createOnly ?? {}).length === 0) return undefined;
     const orphans = await twinsOf(ctx, props, collection, Date.now() - 24 * 3600_000);
@@ -297,7 +311,7 @@ export function makeProvider<I extends Record<string, unknown>>(
           body: identity,
           generation,
         });
-        const collection = `${conn.baseUrl} ${path}`;
+        const collection = collectionOf(conn, inputs);
         const started = Date.now();
         let posted: { data: Record<string, unknown>; replayed: boolean; uncertain?: boolean };
         try {
@@ -318,12 +332,9 @@ export function makeProvider<I extends Record<string, unknown>>(
           // within the 24 h record lifetime): move to the next derived key.
           continue;
         }
-        claim(collection, id);
+        claim(collection, id); // before the sweep, so a concurrent sweep never takes it for a twin
         if (posted.uncertain) await sweepTwins({ conn, api }, inputs, collection, id, started);
-        let record = withoutCreateOnly(data);
-        if (spec.reconcile)
-          record = await call("write", inputs, () => spec.reconcile!({ conn, api }, { ...inputs, id }, record));
-        return { id, outs: { ...stored(inputs), ...outputsOf(record), ...secretsFrom(data) } };
+        return finishCreate({ conn, api }, inputs, collection, id, data);
       }
       throw new Error(
         `${spec.kind}: the service keeps replaying creations of deleted objects; giving up after ${MAX_GENERATIONS} keys.`,
