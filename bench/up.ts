@@ -73,6 +73,9 @@ async function benchSize(tenants: number): Promise<UpResult> {
     real = await createTestStack({
       programDir: path.join(ROOT, "bench", "programs", "tenants"),
       name: "real",
+      // As users get it (`npm install pulumi-txmail`), not linked to the checkout: the layout in
+      // which each provider is stored in state as a short require (provider/kinds/lazyProvider.ts).
+      packageLayout: "installed",
       config: { ...svc.config(), tenants: { value: String(tenants) } },
     });
     const f = floor;

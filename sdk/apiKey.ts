@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { type CommonArgs, commonProps, withSecretOutputs } from "./internal/common";
-import { dynamicProvider } from "./internal/dynamicProvider";
+import type { CommonArgs } from "./internal/common";
+import { TxmailResource } from "./internal/txmailResource";
 
 export interface ApiKeyArgs extends CommonArgs {
   /** Label shown in the service's console, 1–255 characters. Updated in place. */
@@ -17,7 +17,7 @@ export interface ApiKeyArgs extends CommonArgs {
 }
 
 /** An API key of the account. Its `secretKey` is returned once by the service and kept as a Pulumi secret. */
-export class ApiKey extends pulumi.dynamic.Resource {
+export class ApiKey extends TxmailResource {
   declare readonly label: pulumi.Output<string>;
   declare readonly scopes: pulumi.Output<string[]>;
   declare readonly ipAllowList: pulumi.Output<string[]>;
@@ -30,10 +30,10 @@ export class ApiKey extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      dynamicProvider("ApiKey"),
+      "ApiKey",
       name,
+      args,
       {
-        ...commonProps(name, "ApiKey", args, opts),
         label: args.label,
         scopes: args.scopes,
         ipAllowList: args.ipAllowList,
@@ -44,9 +44,8 @@ export class ApiKey extends pulumi.dynamic.Resource {
         createdAt: undefined,
         lastUsedAt: undefined,
       },
-      withSecretOutputs(opts, ["secretKey"]),
-      "txmail",
-      "ApiKey",
+      opts,
+      ["secretKey"],
     );
   }
 }

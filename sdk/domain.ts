@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { type CommonArgs, commonProps } from "./internal/common";
-import { dynamicProvider } from "./internal/dynamicProvider";
+import type { CommonArgs } from "./internal/common";
+import { TxmailResource } from "./internal/txmailResource";
 
 export interface DomainArgs extends CommonArgs {
   /** The sending domain, e.g. `mail.example.com`. Changing it replaces the domain. */
@@ -28,7 +28,7 @@ export interface DnsRecord {
 }
 
 /** A sending domain. Its `dnsRecords` output is ready to feed a DNS provider. */
-export class Domain extends pulumi.dynamic.Resource {
+export class Domain extends TxmailResource {
   declare readonly domain: pulumi.Output<string>;
   declare readonly dnsRecords: pulumi.Output<DnsRecord[]>;
   declare readonly dnsValid: pulumi.Output<boolean>;
@@ -44,10 +44,10 @@ export class Domain extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: DomainArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      dynamicProvider("Domain"),
+      "Domain",
       name,
+      args,
       {
-        ...commonProps(name, "Domain", args, opts),
         domain: args.domain,
         dkimPrivateKey: args.dkimPrivateKey === undefined ? undefined : pulumi.secret(args.dkimPrivateKey),
         trackingSubdomain: args.trackingSubdomain,
@@ -64,8 +64,6 @@ export class Domain extends pulumi.dynamic.Resource {
         accountId: undefined,
       },
       opts,
-      "txmail",
-      "Domain",
     );
   }
 }

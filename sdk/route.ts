@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { type CommonArgs, commonProps, withSecretOutputs } from "./internal/common";
-import { dynamicProvider } from "./internal/dynamicProvider";
+import type { CommonArgs } from "./internal/common";
+import { TxmailResource } from "./internal/txmailResource";
 
 export interface RouteArgs extends CommonArgs {
   name: pulumi.Input<string>;
@@ -16,7 +16,7 @@ export interface RouteArgs extends CommonArgs {
 }
 
 /** An inbound route. `secret` signs its requests (a Pulumi secret, returned once at creation). */
-export class Route extends pulumi.dynamic.Resource {
+export class Route extends TxmailResource {
   declare readonly name: pulumi.Output<string>;
   declare readonly url: pulumi.Output<string>;
   declare readonly recipient: pulumi.Output<string>;
@@ -33,10 +33,10 @@ export class Route extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: RouteArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      dynamicProvider("Route"),
+      "Route",
       name,
+      args,
       {
-        ...commonProps(name, "Route", args, opts),
         name: args.name,
         url: args.url,
         recipient: args.recipient,
@@ -51,9 +51,8 @@ export class Route extends pulumi.dynamic.Resource {
         errorsSinceLastSuccess: undefined,
         lastRequestAt: undefined,
       },
-      withSecretOutputs(opts, ["secret"]),
-      "txmail",
-      "Route",
+      opts,
+      ["secret"],
     );
   }
 }

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { type CommonArgs, commonProps, withSecretOutputs } from "./internal/common";
-import { dynamicProvider } from "./internal/dynamicProvider";
+import type { CommonArgs } from "./internal/common";
+import { TxmailResource } from "./internal/txmailResource";
 
 export interface SmtpCredentialArgs extends CommonArgs {
   name: pulumi.Input<string>;
@@ -15,7 +15,7 @@ export interface SmtpCredentialArgs extends CommonArgs {
  * SMTP credentials. The service cannot update them: any change replaces the credential (the new one
  * is created before the old one is deleted). `password` is a Pulumi secret, returned once.
  */
-export class SmtpCredential extends pulumi.dynamic.Resource {
+export class SmtpCredential extends TxmailResource {
   declare readonly name: pulumi.Output<string>;
   declare readonly username: pulumi.Output<string>;
   declare readonly password: pulumi.Output<string>;
@@ -25,10 +25,10 @@ export class SmtpCredential extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: SmtpCredentialArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      dynamicProvider("SmtpCredential"),
+      "SmtpCredential",
       name,
+      args,
       {
-        ...commonProps(name, "SmtpCredential", args, opts),
         name: args.name,
         sandbox: args.sandbox,
         scope: args.scope,
@@ -36,9 +36,8 @@ export class SmtpCredential extends pulumi.dynamic.Resource {
         username: undefined,
         password: undefined,
       },
-      withSecretOutputs(opts, ["password"]),
-      "txmail",
-      "SmtpCredential",
+      opts,
+      ["password"],
     );
   }
 }

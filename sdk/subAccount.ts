@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { type CommonArgs, commonProps } from "./internal/common";
-import { dynamicProvider } from "./internal/dynamicProvider";
+import type { CommonArgs } from "./internal/common";
+import { TxmailResource } from "./internal/txmailResource";
 
 export interface SubAccountArgs extends CommonArgs {
   /** Display name, 1–255 characters. Updated in place. */
@@ -16,7 +16,7 @@ export interface SubAccountArgs extends CommonArgs {
 }
 
 /** A child account under the parent's billing. Deleting it is the service's soft delete. */
-export class SubAccount extends pulumi.dynamic.Resource {
+export class SubAccount extends TxmailResource {
   declare readonly name: pulumi.Output<string>;
   declare readonly website: pulumi.Output<string>;
   declare readonly monthlyCredit: pulumi.Output<number>;
@@ -31,10 +31,10 @@ export class SubAccount extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: SubAccountArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      dynamicProvider("SubAccount"),
+      "SubAccount",
       name,
+      args,
       {
-        ...commonProps(name, "SubAccount", args, opts),
         name: args.name,
         website: args.website,
         monthlyCredit: args.monthlyCredit,
@@ -48,8 +48,6 @@ export class SubAccount extends pulumi.dynamic.Resource {
         lastActivityAt: undefined,
       },
       opts,
-      "txmail",
-      "SubAccount",
     );
   }
 }

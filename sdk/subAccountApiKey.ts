@@ -1,7 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ApiKeyArgs } from "./apiKey";
-import { commonProps, withSecretOutputs } from "./internal/common";
-import { dynamicProvider } from "./internal/dynamicProvider";
+import { TxmailResource } from "./internal/txmailResource";
 
 export interface SubAccountApiKeyArgs extends ApiKeyArgs {
   /** The sub account the key authenticates as. Changing it replaces the key. */
@@ -12,7 +11,7 @@ export interface SubAccountApiKeyArgs extends ApiKeyArgs {
  * An API key that authenticates as a sub account, created with the parent's credentials (the
  * sub account's own keys cannot manage these). Use its `secretKey` as the tenant's bootstrap key.
  */
-export class SubAccountApiKey extends pulumi.dynamic.Resource {
+export class SubAccountApiKey extends TxmailResource {
   declare readonly subAccountId: pulumi.Output<string>;
   declare readonly label: pulumi.Output<string>;
   declare readonly scopes: pulumi.Output<string[]>;
@@ -25,10 +24,10 @@ export class SubAccountApiKey extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: SubAccountApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      dynamicProvider("SubAccountApiKey"),
+      "SubAccountApiKey",
       name,
+      args,
       {
-        ...commonProps(name, "SubAccountApiKey", args, opts),
         subAccountId: args.subAccountId,
         label: args.label,
         scopes: args.scopes,
@@ -39,9 +38,8 @@ export class SubAccountApiKey extends pulumi.dynamic.Resource {
         createdAt: undefined,
         lastUsedAt: undefined,
       },
-      withSecretOutputs(opts, ["secretKey"]),
-      "txmail",
-      "SubAccountApiKey",
+      opts,
+      ["secretKey"],
     );
   }
 }

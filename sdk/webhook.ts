@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { type CommonArgs, commonProps, withSecretOutputs } from "./internal/common";
-import { dynamicProvider } from "./internal/dynamicProvider";
+import type { CommonArgs } from "./internal/common";
+import { TxmailResource } from "./internal/txmailResource";
 
 /** The ten event flags (all default false). */
 export interface WebhookEvents {
@@ -41,7 +41,7 @@ const EVENTS = [
 ] as const;
 
 /** An event webhook. `secret` signs its deliveries (a Pulumi secret, returned once at creation). */
-export class Webhook extends pulumi.dynamic.Resource {
+export class Webhook extends TxmailResource {
   declare readonly name: pulumi.Output<string>;
   declare readonly url: pulumi.Output<string>;
   declare readonly enabled: pulumi.Output<boolean>;
@@ -63,10 +63,10 @@ export class Webhook extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: WebhookArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      dynamicProvider("Webhook"),
+      "Webhook",
       name,
+      args,
       {
-        ...commonProps(name, "Webhook", args, opts),
         name: args.name,
         url: args.url,
         enabled: args.enabled,
@@ -77,9 +77,8 @@ export class Webhook extends pulumi.dynamic.Resource {
         successCount: undefined,
         errorCount: undefined,
       },
-      withSecretOutputs(opts, ["secret"]),
-      "txmail",
-      "Webhook",
+      opts,
+      ["secret"],
     );
   }
 }

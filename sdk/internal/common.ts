@@ -45,7 +45,8 @@ export function commonProps(
  * included — a cycle the engine never resolves. Only the parent's URN *value* is needed.
  */
 function urnOf(name: string, type: string, parent: pulumi.Resource | undefined): pulumi.Output<string> {
-  if (!parent) return pulumi.createUrn(name, type);
+  // Not a resource: Pulumi's constructor rejects it right after this with a clear message.
+  if (!parent || !pulumi.Resource.isInstance(parent)) return pulumi.createUrn(name, type);
   const parentUrn = new Promise<string>((resolve) => parent.urn.apply((urn) => resolve(urn)));
   return pulumi.createUrn(name, type, pulumi.output(parentUrn));
 }

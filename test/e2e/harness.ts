@@ -56,6 +56,12 @@ export interface StackOptions {
    * --debug; a level and debug flag can be given.
    */
   verbose?: boolean | { level: number; debug: boolean };
+  /**
+   * How the program gets pulumi-txmail: `linked` (default) links the checkout, as a developer would;
+   * `installed` gives it a copy inside node_modules, as `npm install pulumi-txmail` would — the layout
+   * in which Pulumi serializes each provider as a `require(...)` (provider/kinds/lazyProvider.ts).
+   */
+  packageLayout?: "linked" | "installed";
 }
 
 export interface TestStack {
@@ -89,22 +95,37 @@ export function engineEnv(stateDir: string, extra: Record<string, string> = {}):
 /**
  * A private copy of a program directory: the Automation API writes `Pulumi.<stack>.yaml` into the
  * program directory, which must not litter the repository. node_modules is linked so the program
- * resolves @pulumi/pulumi and pulumi-txmail exactly as an installed project would.
+ * resolves @pulumi/pulumi and pulumi-txmail from the checkout (pulumi-txmail is a link to it).
  */
-function copyProgram(programDir: string, into: string): string {
+function copyProgram(programDir: string, into: string, layout: "linked" | "installed"): string {
   const workDir = path.join(into, "program");
   fs.cpSync(programDir, workDir, {
     recursive: true,
     filter: (src) => !/Pulumi\.[^/]+\.yaml$/.test(path.basename(src)) || path.basename(src) === "Pulumi.yaml",
   });
-  fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(workDir, "node_modules"));
+  const repoModules = path.join(REPO_ROOT, "node_modules");
+  if (layout === "linked") {
+    fs.symlinkSync(repoModules, path.join(workDir, "node_modules"));
+    return workDir;
+  }
+  // Installed: every dependency linked (one copy of @pulumi/pulumi, shared with the checkout), and
+  // pulumi-txmail a real directory under node_modules holding what `npm pack` would ship to run.
+  const modules = path.join(workDir, "node_modules");
+  fs.mkdirSync(modules);
+  for (const entry of fs.readdirSync(repoModules)) {
+    if (entry !== "pulumi-txmail") fs.symlinkSync(path.join(repoModules, entry), path.join(modules, entry));
+  }
+  const pkg = path.join(modules, "pulumi-txmail");
+  fs.mkdirSync(pkg);
+  fs.copyFileSync(path.join(REPO_ROOT, "package.json"), path.join(pkg, "package.json"));
+  fs.cpSync(path.join(REPO_ROOT, "dist"), path.join(pkg, "dist"), { recursive: true });
   return workDir;
 }
 
 export async function createTestStack(opts: StackOptions): Promise<TestStack> {
   const pulumi = await pulumiCommand();
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-e2e-"));
-  const workDir = copyProgram(opts.programDir, stateDir);
+  const workDir = copyProgram(opts.programDir, stateDir, opts.packageLayout ?? "linked");
   const envVars = engineEnv(stateDir, opts.env);
   const stackName = `${opts.name ?? "t"}-${randomBytes(4).toString("hex")}`;
   const stack = await LocalWorkspace.createOrSelectStack(

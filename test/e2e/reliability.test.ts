@@ -7,10 +7,9 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { StateDump } from "../../emulator/control";
 import { Webhook, paths } from "../../provider/api";
 import type { FaultSpec } from "../../emulator/faults";
-import { controlClient } from "./control";
+import { controlClient, serviceObjects } from "./control";
 import { createTestStack, type TestStack } from "./harness";
 import { startService, type TestService } from "./service";
 
@@ -42,7 +41,7 @@ const open: Scenario[] = [];
 async function scenario(env: Record<string, string> = {}): Promise<Scenario> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-rel-"));
   const svc = await startService({ dataDir });
-  const baseline = new Set(objectIds(await controlClient(svc).dumpState()).map((o) => o.id));
+  const baseline = new Set(serviceObjects(await controlClient(svc).dumpState()).map((o) => o.id));
   const t = await createTestStack({ programDir: PROGRAM, name: "rel", config: svc.config(), env });
   const s = { svc, t, baseline, dataDir };
   open.push(s);
@@ -56,23 +55,6 @@ afterEach(async () => {
     fs.rmSync(s.dataDir, { recursive: true, force: true });
   }
 });
-
-/** Every live object in the service, with the Pulumi resource kind it corresponds to. */
-function objectIds(d: StateDump): Array<{ kind: string; id: string }> {
-  return [
-    ...d.accounts
-      .filter((a) => a.parent_account_id !== null && a.status !== "deleted")
-      .map((a) => ({ kind: "SubAccount", id: a.id })),
-    ...d.api_keys.map((k) => ({
-      kind: k.account_id === d.parent_account_id ? "ApiKey" : "SubAccountApiKey",
-      id: k.id,
-    })),
-    ...d.domains.map((x) => ({ kind: "Domain", id: x.id })),
-    ...d.routes.map((x) => ({ kind: "Route", id: x.id })),
-    ...d.webhooks.map((x) => ({ kind: "Webhook", id: x.id })),
-    ...d.smtp_credentials.map((x) => ({ kind: "SmtpCredential", id: x.id })),
-  ];
-}
 
 async function stateIds(t: TestStack): Promise<Array<{ kind: string; id: string }>> {
   const exp = JSON.parse(await t.exportText(false)) as {
@@ -92,7 +74,7 @@ const byKind = (xs: Array<{ kind: string; id: string }>) => {
 
 /** 0 duplicates, 0 orphans, state matches service. */
 async function expectConsistent(s: Scenario, svc: TestService = s.svc): Promise<void> {
-  const service = objectIds(await controlClient(svc).dumpState()).filter((o) => !s.baseline.has(o.id));
+  const service = serviceObjects(await controlClient(svc).dumpState()).filter((o) => !s.baseline.has(o.id));
   const state = await stateIds(s.t);
   expect(service).toHaveLength(EXPECTED_OBJECTS);
   expect(byKind(service)).toEqual(byKind(state));
