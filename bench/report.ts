@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     "",
     "Each tenant is 6 resources (sub account, bootstrap key, domain, route, webhook, SMTP credential) in a",
     "Tenant component; the floor is the same graph of no-op dynamic resources (bench/programs/floor),",
-    `measured in the same run. Median of ${ups[0]?.floorRuns.length ?? 0} alternating runs (each a fresh create). Goal: ≤ 1.15× the floor.`,
+    `measured in the same run. Median of ${ups[0]?.floorRuns.length ?? 0} alternating runs (each the first \`up\` of a fresh stack). Goal: ≤ 1.15× the floor.`,
     "API calls are the emulator's counters: create = 1 write per object, no-op `up` = 0, refresh ≤ 1 read per resource.",
     "",
     "| tenants | resources | floor (s) | real (s) | ratio | goal | create writes | create reads | no-op up calls | refresh reads | refresh writes | provider peak RSS (MiB) |",

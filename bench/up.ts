@@ -10,7 +10,7 @@ import { controlClient } from "../test/e2e/control";
 
 const ROOT = REPO_ROOT;
 const SIZES = (process.env.BENCH_TENANTS ?? "10,50").split(",").map(Number);
-/** Alternating floor/real runs per size (fresh creates each time); the median is reported. */
+/** Alternating floor/real runs per size (each a first `up` of a fresh stack); the median is reported. */
 const REPS = Number(process.env.BENCH_REPS ?? 3);
 
 export interface UpResult {
@@ -62,58 +62,58 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 async function benchSize(tenants: number): Promise<UpResult> {
   const svc = await startService();
   const control = controlClient(svc);
-  let floor: TestStack | undefined;
-  let real: TestStack | undefined;
-  try {
-    floor = await createTestStack({
+  const stacks: TestStack[] = [];
+  // A fresh pair of stacks per run: re-creating under the URNs of a destroyed stack would make the
+  // service replay the old creations first (a GET and a second POST each), which is not a first `up`.
+  const pair = async (rep: number) => {
+    const floor = await createTestStack({
       programDir: path.join(ROOT, "bench", "programs", "floor"),
-      name: "floor",
+      name: `floor${rep}`,
       config: { tenants: { value: String(tenants) } },
     });
-    real = await createTestStack({
+    stacks.push(floor);
+    const real = await createTestStack({
       programDir: path.join(ROOT, "bench", "programs", "tenants"),
-      name: "real",
+      name: `real${rep}`,
+      config: { ...svc.config(), tenants: { value: String(tenants) } },
       // As users get it (`npm install pulumi-txmail`), not linked to the checkout: the layout in
       // which each provider is stored in state as a short require (provider/kinds/lazyProvider.ts).
       packageLayout: "installed",
-      config: { ...svc.config(), tenants: { value: String(tenants) } },
     });
-    const f = floor;
-    const r = real;
-
-    // Warm-up (disk cache, TypeScript compile caches), then REPS alternating runs; medians reported.
-    await f.preview();
-    await r.preview();
+    stacks.push(real);
+    // Warm-up (disk cache, TypeScript compile caches) outside the timing.
+    await floor.preview();
+    await real.preview();
+    return { floor, real };
+  };
+  try {
     const floorRuns: number[] = [];
     const realRuns: number[] = [];
     let peakMb = 0;
     let create = await control.counters();
+    let last: TestStack | undefined;
     for (let rep = 0; rep < REPS; rep++) {
-      if (rep > 0) {
-        await f.destroy();
-        await r.destroy();
-      }
-      floorRuns.push(await timed(() => f.up()));
+      const { floor, real } = await pair(rep);
+      floorRuns.push(await timed(() => floor.up()));
       await control.resetCounters();
-      const run = await withPeakRss(() => timed(() => r.up()));
+      const run = await withPeakRss(() => timed(() => real.up()));
       realRuns.push(run.value);
       peakMb = Math.max(peakMb, run.peakMb);
-      // The first run's calls: later runs re-create under the same URNs, so some creates first get
-      // the replay of the destroyed object and move to a fresh key (a GET and a second POST).
       if (rep === 0) create = await control.counters();
+      last = real;
     }
     const floorSeconds = median(floorRuns);
     const realSeconds = median(realRuns);
 
     await control.resetCounters();
-    const noop = await r.up();
+    const noop = await last!.up();
     if (Object.keys(noop.summary.resourceChanges ?? {}).some((k) => k !== "same")) {
       throw new Error(`second up was not a no-op: ${JSON.stringify(noop.summary.resourceChanges)}`);
     }
     const noopCounters = await control.counters();
 
     await control.resetCounters();
-    await r.refresh();
+    await last!.refresh();
     const refresh = await control.counters();
 
     return {
@@ -132,8 +132,7 @@ async function benchSize(tenants: number): Promise<UpResult> {
       peakProviderRssMb: peakMb,
     };
   } finally {
-    await real?.dispose();
-    await floor?.dispose();
+    for (const t of stacks.reverse()) await t.dispose();
     await svc.close();
   }
 }

@@ -75,6 +75,16 @@ export function makeProvider<I extends Record<string, unknown>>(
     for (const f of writeOnly) if (copy[f] !== undefined) copy[f] = digest(copy[f]);
     return copy;
   };
+  /**
+   * Outputs as state keeps them. Not kept: `id` (the resource's own id), `__urn` (an input, kept with
+   * the inputs) and `updatedAt` (changes with every write; no class declares it). The engine rewrites
+   * and re-serializes every property of every resource after each step, so each one dropped here is
+   * paid for ~2 × resources times per `pulumi up` (bench/RESULTS.md).
+   */
+  const stateOf = (outs: Props): Props => {
+    const { id: _id, __urn: _urn, updatedAt: _updated, ...kept } = outs;
+    return kept;
+  };
   const what = (props: Props | undefined, id?: string) => `${spec.kind}${id ? ` ${id}` : ""}${label(props)}`;
 
   /** Wraps a call so a 403 names the scopes that would allow it. */
@@ -138,7 +148,7 @@ export function makeProvider<I extends Record<string, unknown>>(
     const adopted = await updateRemote({ ...props, ...live }, props, idOf(record));
     claim(collectionOf(conn, props), idOf(record));
     const unknownSecrets = Object.fromEntries(Object.keys(spec.createOnly ?? {}).map((k) => [k, ""]));
-    return { id: idOf(record), outs: { ...stored(props), ...outputsOf(adopted ?? record), ...unknownSecrets } };
+    return { id: idOf(record), outs: stateOf({ ...stored(props), ...outputsOf(adopted ?? record), ...unknownSecrets }) };
   }
 
   /** Key of a collection in this process's claim and in-flight tables (see uncertainCreate.ts). */
@@ -155,7 +165,7 @@ export function makeProvider<I extends Record<string, unknown>>(
     claim(collection, id);
     let record = withoutCreateOnly(created);
     if (spec.reconcile) record = await call("write", props, () => spec.reconcile!(ctx, { ...props, id }, record));
-    return { id, outs: { ...stored(props), ...outputsOf(record), ...secretsFrom(created) } };
+    return { id, outs: stateOf({ ...stored(props), ...outputsOf(record), ...secretsFrom(created) }) };
   }
 
   /** Identity fields a twin must share: what the program set and the service reports back. */
@@ -351,13 +361,13 @@ export function makeProvider<I extends Record<string, unknown>>(
         throw err;
       }
       const kept = Object.fromEntries(Object.keys(spec.createOnly ?? {}).map((k) => [k, props[k] ?? ""]));
-      return { id, props: { ...props, ...outputsOf(record), ...kept } };
+      return { id, props: stateOf({ ...props, ...outputsOf(record), ...kept }) };
     },
 
     async update(id, olds, news) {
       const record = await updateRemote(olds, news, id);
       const kept = Object.fromEntries(Object.keys(spec.createOnly ?? {}).map((k) => [k, olds[k] ?? ""]));
-      return { outs: { ...olds, ...stored(news), ...(record ? outputsOf(record) : {}), ...kept } };
+      return { outs: stateOf({ ...olds, ...stored(news), ...(record ? outputsOf(record) : {}), ...kept }) };
     },
 
     async delete(id, props) {
