@@ -109,9 +109,15 @@ export class Tenant extends pulumi.ComponentResource {
       this.apiKeys[role] = key(role, k, ["messages:send:all"]);
 
     // The tenant's own objects: its key, its account.
-    const tenantConn = pulumi
-      .all([pulumi.output(parentConn ?? {}), this.bootstrapKey.secretKey, this.subAccount.id])
-      .apply(([p, apiKey, accountId]) => ({ apiKey, accountId, ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}) }));
+    // A plain object of outputs (not one output of an object): each child registers two fields.
+    const tenantConn: ConnectionArgs = {
+      apiKey: this.bootstrapKey.secretKey,
+      accountId: this.subAccount.id,
+      // The parent's connection may be one secret object; its base URL is not a credential.
+      ...(parentConn === undefined
+        ? {}
+        : { baseUrl: pulumi.unsecret(pulumi.output(parentConn).apply((p) => p.baseUrl)) as pulumi.Output<string> }),
+    };
     const child = { parent: this, dependsOn: [this.bootstrapKey] };
 
     if (args.domain) this.domain = new Domain(`${name}-domain`, { ...args.domain, connection: tenantConn }, child);

@@ -65,7 +65,15 @@ export function withSecretOutputs(
  * logged field by field at `-v=9`, while a secret field inside a plain object stays opaque.
  */
 function secretKeyOnly(connection: pulumi.Input<ConnectionArgs>): ConnectionArgs {
-  // A plain object of outputs (not one output of an object, which would be secret as a whole).
+  if (!pulumi.Output.isInstance(connection) && !isPromiseLike(connection)) {
+    // Already a plain object (as the Tenant passes to its children): only the key needs wrapping.
+    // Absent fields stay absent, so they cost nothing to register or to keep in state.
+    const plain: ConnectionArgs = { apiKey: pulumi.secret(connection.apiKey) as pulumi.Output<string> };
+    if (connection.accountId !== undefined) plain.accountId = connection.accountId;
+    if (connection.baseUrl !== undefined) plain.baseUrl = connection.baseUrl;
+    return plain;
+  }
+  // One output of an object, maybe secret as a whole: split it into a plain object of outputs.
   const c = pulumi.output(connection);
   return {
     apiKey: pulumi.secret(c.apply((x) => x?.apiKey)) as pulumi.Output<string>,
@@ -73,4 +81,8 @@ function secretKeyOnly(connection: pulumi.Input<ConnectionArgs>): ConnectionArgs
     accountId: pulumi.unsecret(c.apply((x) => x?.accountId)) as pulumi.Output<string>,
     baseUrl: pulumi.unsecret(c.apply((x) => x?.baseUrl)) as pulumi.Output<string>,
   };
+}
+
+function isPromiseLike(x: unknown): x is PromiseLike<unknown> {
+  return typeof (x as PromiseLike<unknown> | undefined)?.then === "function";
 }
