@@ -1,12 +1,19 @@
 // Data functions: read-only look-ups usable in programs (they run in the program process, at
 // preview and at update). Credentials come from `connection`, else the `txmail:*` config, else the
 // TXMAIL_* environment, as for resources. Results carry no secrets and are not marked secret.
+//
+// The HTTP client and the API schemas are loaded on first use: a program that only declares
+// resources does not load undici and zod at startup.
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { ApiKey, Domain, PUBLIC_BASE_URL, Route, SubAccountUsage, Webhook, paths } from "../provider/api";
-import { createClient, type TxmailClient } from "../provider/client";
-import { keysToCamel } from "../provider/core/casing";
+import type * as ApiModule from "../provider/api";
+import type * as ClientModule from "../provider/client";
+import type { TxmailClient } from "../provider/client";
+import type * as CasingModule from "../provider/core/casing";
 import type { ConnectionArgs } from "./internal/common";
+
+const api = () => require("../provider/api") as typeof ApiModule;
+const keysToCamel = (o: object) => (require("../provider/core/casing") as typeof CasingModule).keysToCamel(o);
 
 export interface LookupArgs {
   connection?: pulumi.Input<ConnectionArgs>;
@@ -15,6 +22,8 @@ export interface LookupArgs {
 interface Resolved {
   client: TxmailClient;
   accountId: string;
+  /** The API's paths and record schemas. */
+  api: typeof ApiModule;
 }
 
 /** Runs `fn` once the credentials are known; the result is plain (not secret) data. */
@@ -25,15 +34,16 @@ function withClient<T>(args: LookupArgs | undefined, fn: (c: Resolved) => Promis
       pulumi.output(args?.connection ?? {}),
       cfg.getSecret("apiKey") ?? pulumi.secret(process.env.TXMAIL_API_KEY ?? ""),
       cfg.get("accountId") ?? process.env.TXMAIL_ACCOUNT_ID ?? "",
-      cfg.get("baseUrl") ?? process.env.TXMAIL_BASE_URL ?? PUBLIC_BASE_URL,
+      cfg.get("baseUrl") ?? process.env.TXMAIL_BASE_URL ?? api().PUBLIC_BASE_URL,
     ])
     .apply(async ([conn, apiKey, accountId, baseUrl]) => {
       const key = conn.apiKey ?? apiKey;
       const account = conn.accountId ?? accountId;
       if (!key || !account)
         throw new Error("txmail: set txmail:apiKey and txmail:accountId (or pass connection) to use look-ups");
+      const { createClient } = require("../provider/client") as typeof ClientModule;
       const client = createClient({ apiKey: key, accountId: account, baseUrl: conn.baseUrl ?? baseUrl });
-      return fn({ client, accountId: account });
+      return fn({ client, accountId: account, api: api() });
     });
   // The API key made the whole computation secret; what it returns is not.
   return pulumi.unsecret(result) as pulumi.Output<T>;
@@ -55,13 +65,15 @@ async function findOne<S extends z.ZodType>(
 /** Usage and allocated cost of the parent and each sub account in the current billing period. */
 export function getSubAccountUsage(args?: LookupArgs): pulumi.Output<Record<string, unknown>> {
   return withClient(args, async (c) =>
-    keysToCamel(await c.client.get(paths.subAccountUsage(c.accountId), SubAccountUsage)),
+    keysToCamel(await c.client.get(c.api.paths.subAccountUsage(c.accountId), c.api.SubAccountUsage)),
   );
 }
 
 /** An existing domain by name. */
 export function lookupDomain(args: LookupArgs & { domain: string }): pulumi.Output<Record<string, unknown>> {
-  return withClient(args, async (c) => keysToCamel(await c.client.get(paths.domain(c.accountId, args.domain), Domain)));
+  return withClient(args, async (c) =>
+    keysToCamel(await c.client.get(c.api.paths.domain(c.accountId, args.domain), c.api.Domain)),
+  );
 }
 
 /** An existing route by id or by name (the first with that name). */
@@ -70,8 +82,14 @@ export function lookupRoute(
 ): pulumi.Output<Record<string, unknown>> {
   return withClient(args, async (c) =>
     "id" in args
-      ? keysToCamel(await c.client.get(paths.route(c.accountId, args.id), Route))
-      : findOne(c, paths.routes(c.accountId), Route, (r) => r.name === args.name, `route named '${args.name}'`),
+      ? keysToCamel(await c.client.get(c.api.paths.route(c.accountId, args.id), c.api.Route))
+      : findOne(
+          c,
+          c.api.paths.routes(c.accountId),
+          c.api.Route,
+          (r) => r.name === args.name,
+          `route named '${args.name}'`,
+        ),
   );
 }
 
@@ -81,8 +99,14 @@ export function lookupWebhook(
 ): pulumi.Output<Record<string, unknown>> {
   return withClient(args, async (c) =>
     "id" in args
-      ? keysToCamel(await c.client.get(paths.webhook(c.accountId, args.id), Webhook))
-      : findOne(c, paths.webhooks(c.accountId), Webhook, (w) => w.name === args.name, `webhook named '${args.name}'`),
+      ? keysToCamel(await c.client.get(c.api.paths.webhook(c.accountId, args.id), c.api.Webhook))
+      : findOne(
+          c,
+          c.api.paths.webhooks(c.accountId),
+          c.api.Webhook,
+          (w) => w.name === args.name,
+          `webhook named '${args.name}'`,
+        ),
   );
 }
 
@@ -92,11 +116,11 @@ export function lookupApiKey(
 ): pulumi.Output<Record<string, unknown>> {
   return withClient(args, async (c) =>
     "id" in args
-      ? keysToCamel(await c.client.get(paths.apiKey(c.accountId, args.id), ApiKey))
+      ? keysToCamel(await c.client.get(c.api.paths.apiKey(c.accountId, args.id), c.api.ApiKey))
       : findOne(
           c,
-          paths.apiKeys(c.accountId),
-          ApiKey,
+          c.api.paths.apiKeys(c.accountId),
+          c.api.ApiKey,
           (k) => k.label === args.label,
           `API key labelled '${args.label}'`,
         ),

@@ -1,121 +1,24 @@
-// The declarative tenants file: YAML validated with zod, errors naming the file, line, column and
-// field, all of them at once (a user fixing a file wants every problem in one run).
+// The declarative tenants file (one entry per tenant → Tenant component arguments). Parsing lives
+// in internal/tenantsFileParser.ts and is loaded on first use: a program that only declares
+// resources does not load yaml and zod at startup.
 import * as fs from "node:fs";
-import { LineCounter, parseDocument, isMap, isSeq, type Node } from "yaml";
-import { z } from "zod";
+import type * as Parser from "./internal/tenantsFileParser";
+import type { TenantEntry } from "./internal/tenantsFileParser";
 import type { TenantArgs } from "./tenant";
 
-const StrList = z.array(z.string());
-const Key = z.strictObject({
-  label: z.string().optional(),
-  scopes: StrList.optional(),
-  ipAllowList: StrList.optional(),
-  rotation: z.string().optional(),
-});
-const Route = z.strictObject({
-  url: z.string(),
-  name: z.string().optional(),
-  recipient: z.string().optional(),
-  attachments: z.boolean().optional(),
-  headers: z.boolean().optional(),
-  groupByMessageId: z.boolean().optional(),
-  stripReplies: z.boolean().optional(),
-  enabled: z.boolean().optional(),
-});
-const Webhook = z.strictObject({
-  url: z.string(),
-  name: z.string().optional(),
-  enabled: z.boolean().optional(),
-  scope: z.enum(["global", "scoped"]).optional(),
-  domains: StrList.optional(),
-  events: z
-    .array(
-      z.enum([
-        "reception",
-        "delivered",
-        "transientError",
-        "failed",
-        "bounced",
-        "suppressed",
-        "opened",
-        "clicked",
-        "suppressionCreated",
-        "dnsError",
-      ]),
-    )
-    .optional(),
-});
-const Smtp = z.strictObject({
-  name: z.string().optional(),
-  sandbox: z.boolean().optional(),
-  scope: z.enum(["global", "scoped"]).optional(),
-  domains: StrList.optional(),
-});
-const TenantEntry = z.strictObject({
-  name: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9-]{0,40}$/, "must be lower-case letters, digits and '-' (it names Pulumi resources)"),
-  displayName: z.string().optional(),
-  website: z.string(),
-  monthlyCredit: z.number().int().min(0).optional(),
-  suspended: z.boolean().optional(),
-  suspensionReason: z.string().optional(),
-  domain: z.string().optional(),
-  waitForVerificationSeconds: z.number().int().min(0).optional(),
-  bootstrapKey: Key.optional(),
-  apiKeys: z.record(z.string(), Key).optional(),
-  routes: z.record(z.string(), Route).optional(),
-  webhooks: z.record(z.string(), Webhook).optional(),
-  smtpCredentials: z.record(z.string(), Smtp).optional(),
-});
-export const TenantsFile = z.strictObject({ tenants: z.array(TenantEntry) }).superRefine((f, ctx) => {
-  const seen = new Set<string>();
-  f.tenants.forEach((t, i) => {
-    if (seen.has(t.name))
-      ctx.addIssue({ code: "custom", path: ["tenants", i, "name"], message: `duplicate tenant name '${t.name}'` });
-    seen.add(t.name);
-  });
-});
-export type TenantsFile = z.infer<typeof TenantsFile>;
-export type TenantEntry = z.infer<typeof TenantEntry>;
+export type { TenantEntry, TenantsFile } from "./internal/tenantsFileParser";
 
 export class TenantsFileError extends Error {
   override readonly name = "TenantsFileError";
 }
 
 /** Parses and validates a tenants file; throws one error listing every problem with its position. */
-export function loadTenantsFile(file: string): TenantsFile {
+export function loadTenantsFile(file: string): Parser.TenantsFile {
   return parseTenants(fs.readFileSync(file, "utf8"), file);
 }
 
-export function parseTenants(text: string, file = "tenants.yaml"): TenantsFile {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: true });
-  if (doc.errors.length > 0) {
-    throw new TenantsFileError(doc.errors.map((e) => `${file}: ${e.message}`).join("\n"));
-  }
-  const parsed = TenantsFile.safeParse(doc.toJS());
-  if (parsed.success) return parsed.data;
-  const lines = parsed.error.issues.map((issue) => {
-    const node = nodeAt(doc.contents, issue.path);
-    const pos = node?.range ? lineCounter.linePos(node.range[0]) : undefined;
-    const where = pos ? `${file}:${pos.line}:${pos.col}` : file;
-    return `${where}: ${issue.path.map(String).join(".") || "(root)"}: ${issue.message}`;
-  });
-  throw new TenantsFileError(`invalid tenants file:\n${lines.join("\n")}`);
-}
-
-/** The deepest YAML node that exists along `path` (for a missing key: its parent). */
-function nodeAt(root: unknown, path: readonly PropertyKey[]): Node | undefined {
-  let node = root as Node | undefined;
-  for (const seg of path) {
-    let next: unknown;
-    if (isMap(node)) next = node.get(String(seg), true);
-    else if (isSeq(node)) next = node.get(Number(seg), true);
-    if (next === undefined || next === null) return node;
-    node = next as Node;
-  }
-  return node;
+export function parseTenants(text: string, file = "tenants.yaml"): Parser.TenantsFile {
+  return (require("./internal/tenantsFileParser") as typeof Parser).parseTenants(text, file);
 }
 
 const EVENT_FLAG = (e: string) => `on${e[0].toUpperCase()}${e.slice(1)}`;

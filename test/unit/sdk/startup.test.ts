@@ -1,0 +1,34 @@
+// What `import * as txmail from "pulumi-txmail"` loads: the resource classes only. The HTTP client,
+// the API schemas (zod) and the YAML parser load on first use of a look-up or a tenants file, so a
+// program that declares resources starts without them. Checked on the built package (dist/, built by
+// scripts/setup.sh) in a fresh Node process, as a program would load it.
+import { execFileSync } from "node:child_process";
+import * as path from "node:path";
+
+const root = path.join(__dirname, "..", "..", "..");
+
+function modulesLoadedBy(code: string): string[] {
+  const out = execFileSync(
+    process.execPath,
+    ["-e", `${code}; console.log(JSON.stringify(Object.keys(require.cache)))`],
+    {
+      cwd: root,
+      encoding: "utf8",
+    },
+  );
+  return JSON.parse(out) as string[];
+}
+
+const heavy = /node_modules[\\/](zod|yaml|undici)[\\/]/;
+
+it("loads no HTTP client, schema library or YAML parser when the SDK is imported", () => {
+  const loaded = modulesLoadedBy(`require(${JSON.stringify(path.join(root, "dist", "sdk", "index.js"))})`);
+  expect(loaded.some((m) => m.endsWith(path.join("dist", "sdk", "tenant.js")))).toBe(true);
+  expect(loaded.filter((m) => heavy.test(m))).toEqual([]);
+});
+
+it("loads the YAML parser when a tenants file is parsed", () => {
+  const sdk = JSON.stringify(path.join(root, "dist", "sdk", "index.js"));
+  const loaded = modulesLoadedBy(`require(${sdk}).parseTenants("tenants: []")`);
+  expect(loaded.some((m) => /node_modules[\\/]yaml[\\/]/.test(m))).toBe(true);
+});
