@@ -21,6 +21,8 @@ export interface UpResult {
   floorRuns: number[];
   realRuns: number[];
   ratio: number;
+  /** Median of real/floor per alternating pair: less sensitive to the machine's speed drifting. */
+  pairedRatio: number;
   createWrites: number;
   createReads: number;
   noopCalls: number;
@@ -124,6 +126,7 @@ async function benchSize(tenants: number): Promise<UpResult> {
       floorRuns: floorRuns.map(round),
       realRuns: realRuns.map(round),
       ratio: round(realSeconds / floorSeconds),
+      pairedRatio: round(median(realRuns.map((r, i) => r / floorRuns[i]!))),
       createWrites: create.writes,
       createReads: create.reads,
       noopCalls: noopCounters.writes + noopCounters.reads,
