@@ -17,10 +17,6 @@ results="$(mktemp -t txmail-jest-XXXXXX.json)"
 trap 'rm -f "$results"' EXIT
 node node_modules/jest/bin/jest.js --ci --maxWorkers=2 --json --outputFile="$results" "$@"
 status=$?
-node -e '
-  const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-  // Suites that failed to load (syntax/type errors) have no test results but must count as failures.
-  const broken = r.testResults.filter((s) => s.status === "failed" && s.assertionResults.length === 0).length;
-  console.log(`${r.numPassedTests} passed, ${r.numFailedTests + broken} failed`);
-' "$results" || { echo "0 passed, 1 failed"; exit 1; }
+# The closing line (and a non-zero exit if it reports any failure): scripts/jest-summary.js.
+node scripts/jest-summary.js "$results" || exit 1
 exit $status
