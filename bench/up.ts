@@ -1,27 +1,36 @@
 // `pulumi up` of N tenants (6 resources each) against the emulator, versus the engine floor: the
-// same resource graph made of no-op dynamic resources, measured in the same run. Also: API calls per
-// phase from the emulator's counters (create, no-op up, refresh), and the dynamic-provider process's
-// peak memory. Loopback only; every loop bounded. Run with `bash scripts/bench.sh`.
+// same resource graph made of no-op dynamic resources with every trick the real program uses
+// (bench/programs/floor), and, for comparison, the naive floor a user would first write
+// (bench/programs/floor-naive). All three are measured in the same run, in a rotating order within
+// each round so that the machine's drift falls on each program alike. Also: API calls per phase
+// from the emulator's counters (create, no-op up, refresh), and the dynamic-provider process's peak
+// memory. Loopback only; every loop bounded. Run with `bash scripts/bench.sh`.
 import { execFileSync } from "node:child_process";
 import * as path from "node:path";
-import { REPO_ROOT, createTestStack, type TestStack } from "../test/e2e/harness";
+import { REPO_ROOT, createTestStack, type TestStack, type StackOptions } from "../test/e2e/harness";
 import { startService } from "../test/e2e/service";
 import { controlClient } from "../test/e2e/control";
 
 const ROOT = REPO_ROOT;
 const SIZES = (process.env.BENCH_TENANTS ?? "10,50").split(",").map(Number);
-/** Alternating floor/real runs per size (each a first `up` of a fresh stack); the median is reported. */
-const REPS = Number(process.env.BENCH_REPS ?? 3);
+/** Rounds per size; each round is a first `up` of a fresh stack of every program. */
+const REPS = Number(process.env.BENCH_REPS ?? 5);
+
+export const PROGRAMS = ["floor", "floor-naive", "real"] as const;
+export type Program = (typeof PROGRAMS)[number];
 
 export interface UpResult {
   tenants: number;
   resources: number;
-  floorSeconds: number;
-  realSeconds: number;
-  floorRuns: number[];
-  realRuns: number[];
+  /** Seconds of every round, in round order, per program. */
+  runs: Record<Program, number[]>;
+  /** The order the programs ran in, per round. */
+  orders: Program[][];
+  medians: Record<Program, number>;
+  /** real ÷ floor and real ÷ naive floor, on the medians. */
   ratio: number;
-  /** Median of real/floor per alternating pair: less sensitive to the machine's speed drifting. */
+  naiveRatio: number;
+  /** Median over rounds of real ÷ floor within the round: less sensitive to the machine's drift. */
   pairedRatio: number;
   createWrites: number;
   createReads: number;
@@ -61,51 +70,69 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
   return Number(process.hrtime.bigint() - t0) / 1e9;
 }
 
+/** Round r runs the programs starting at a different one each round: floor-first, naive-first, real-first, … */
+export function roundOrder(round: number): Program[] {
+  return PROGRAMS.map((_, i) => PROGRAMS[(round + i) % PROGRAMS.length]!);
+}
+
 async function benchSize(tenants: number): Promise<UpResult> {
   const svc = await startService();
   const control = controlClient(svc);
   const stacks: TestStack[] = [];
-  // A fresh pair of stacks per run: re-creating under the URNs of a destroyed stack would make the
-  // service replay the old creations first (a GET and a second POST each), which is not a first `up`.
-  const pair = async (rep: number) => {
-    const floor = await createTestStack({
+  const config = { tenants: { value: String(tenants) } };
+  // Every program as users get their packages: installed in node_modules, not linked, so each
+  // provider is stored in state as a short require() — except the naive floor, whose point is not to.
+  const options: Record<Program, StackOptions> = {
+    floor: {
       programDir: path.join(ROOT, "bench", "programs", "floor"),
-      name: `floor${rep}`,
-      config: { tenants: { value: String(tenants) } },
-    });
-    stacks.push(floor);
-    const real = await createTestStack({
-      programDir: path.join(ROOT, "bench", "programs", "tenants"),
-      name: `real${rep}`,
-      config: { ...svc.config(), tenants: { value: String(tenants) } },
-      // As users get it (`npm install pulumi-txmail`), not linked to the checkout: the layout in
-      // which each provider is stored in state as a short require (provider/kinds/lazyProvider.ts).
+      config,
       packageLayout: "installed",
-    });
-    stacks.push(real);
-    // Warm-up (disk cache, TypeScript compile caches) outside the timing.
-    await floor.preview();
-    await real.preview();
-    return { floor, real };
+      extraPackages: [path.join(ROOT, "bench", "programs", "noop-provider")],
+    },
+    "floor-naive": { programDir: path.join(ROOT, "bench", "programs", "floor-naive"), config },
+    real: {
+      programDir: path.join(ROOT, "bench", "programs", "tenants"),
+      config: { ...svc.config(), ...config },
+      packageLayout: "installed",
+    },
+  };
+  // Fresh stacks per round: re-creating under the URNs of a destroyed stack would make the service
+  // replay the old creations first, which is not a first `up`.
+  const fresh = async (program: Program, round: number) => {
+    const s = await createTestStack({ ...options[program], name: `${program}${round}` });
+    stacks.push(s);
+    await s.preview(); // warm-up (disk cache, TypeScript compile caches) outside the timing
+    return s;
   };
   try {
-    const floorRuns: number[] = [];
-    const realRuns: number[] = [];
+    const runs: Record<Program, number[]> = { floor: [], "floor-naive": [], real: [] };
+    const orders: Program[][] = [];
     let peakMb = 0;
     let create = await control.counters();
     let last: TestStack | undefined;
-    for (let rep = 0; rep < REPS; rep++) {
-      const { floor, real } = await pair(rep);
-      floorRuns.push(await timed(() => floor.up()));
-      await control.resetCounters();
-      const run = await withPeakRss(() => timed(() => real.up()));
-      realRuns.push(run.value);
-      peakMb = Math.max(peakMb, run.peakMb);
-      if (rep === 0) create = await control.counters();
-      last = real;
+    for (let round = 0; round < REPS; round++) {
+      const order = roundOrder(round);
+      orders.push(order);
+      const ready: Array<[Program, TestStack]> = [];
+      for (const program of order) ready.push([program, await fresh(program, round)]);
+      for (const [program, s] of ready) {
+        if (program !== "real") {
+          runs[program].push(await timed(() => s.up()));
+          continue;
+        }
+        await control.resetCounters();
+        const run = await withPeakRss(() => timed(() => s.up()));
+        runs.real.push(run.value);
+        peakMb = Math.max(peakMb, run.peakMb);
+        if (round === 0) create = await control.counters();
+        last = s;
+      }
     }
-    const floorSeconds = median(floorRuns);
-    const realSeconds = median(realRuns);
+    const medians = {
+      floor: median(runs.floor),
+      "floor-naive": median(runs["floor-naive"]),
+      real: median(runs.real),
+    };
 
     await control.resetCounters();
     const noop = await last!.up();
@@ -121,12 +148,20 @@ async function benchSize(tenants: number): Promise<UpResult> {
     return {
       tenants,
       resources: tenants * 6,
-      floorSeconds: round(floorSeconds),
-      realSeconds: round(realSeconds),
-      floorRuns: floorRuns.map(round),
-      realRuns: realRuns.map(round),
-      ratio: round(realSeconds / floorSeconds),
-      pairedRatio: round(median(realRuns.map((r, i) => r / floorRuns[i]!))),
+      runs: {
+        floor: runs.floor.map(round2),
+        "floor-naive": runs["floor-naive"].map(round2),
+        real: runs.real.map(round2),
+      },
+      orders,
+      medians: {
+        floor: round2(medians.floor),
+        "floor-naive": round2(medians["floor-naive"]),
+        real: round2(medians.real),
+      },
+      ratio: round2(medians.real / medians.floor),
+      naiveRatio: round2(medians.real / medians["floor-naive"]),
+      pairedRatio: round2(median(runs.real.map((r, i) => r / runs.floor[i]!))),
       createWrites: create.writes,
       createReads: create.reads,
       noopCalls: noopCounters.writes + noopCounters.reads,
@@ -140,8 +175,13 @@ async function benchSize(tenants: number): Promise<UpResult> {
   }
 }
 
-const round = (n: number) => Math.round(n * 100) / 100;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const round2 = (n: number) => Math.round(n * 100) / 100;
+/** The median; for an even count, the mean of the two middle values. */
+export const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
 
 export async function benchUp(): Promise<UpResult[]> {
   const results: UpResult[] = [];

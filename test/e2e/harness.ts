@@ -62,6 +62,11 @@ export interface StackOptions {
    * in which Pulumi serializes each provider as a `require(...)` (provider/kinds/lazyProvider.ts).
    */
   packageLayout?: "linked" | "installed";
+  /**
+   * With `installed`: more local packages (directories holding a package.json) copied into the
+   * program's node_modules under their package names, as `npm install <dir>` would place them.
+   */
+  extraPackages?: string[];
 }
 
 export interface TestStack {
@@ -97,7 +102,12 @@ export function engineEnv(stateDir: string, extra: Record<string, string> = {}):
  * program directory, which must not litter the repository. node_modules is linked so the program
  * resolves @pulumi/pulumi and pulumi-txmail from the checkout (pulumi-txmail is a link to it).
  */
-function copyProgram(programDir: string, into: string, layout: "linked" | "installed"): string {
+function copyProgram(
+  programDir: string,
+  into: string,
+  layout: "linked" | "installed",
+  extraPackages: string[] = [],
+): string {
   const workDir = path.join(into, "program");
   fs.cpSync(programDir, workDir, {
     recursive: true,
@@ -105,6 +115,7 @@ function copyProgram(programDir: string, into: string, layout: "linked" | "insta
   });
   const repoModules = path.join(REPO_ROOT, "node_modules");
   if (layout === "linked") {
+    if (extraPackages.length) throw new Error("extraPackages needs packageLayout: 'installed'");
     fs.symlinkSync(repoModules, path.join(workDir, "node_modules"));
     return workDir;
   }
@@ -119,13 +130,17 @@ function copyProgram(programDir: string, into: string, layout: "linked" | "insta
   fs.mkdirSync(pkg);
   fs.copyFileSync(path.join(REPO_ROOT, "package.json"), path.join(pkg, "package.json"));
   fs.cpSync(path.join(REPO_ROOT, "dist"), path.join(pkg, "dist"), { recursive: true });
+  for (const dir of extraPackages) {
+    const name = (JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { name: string }).name;
+    fs.cpSync(dir, path.join(modules, name), { recursive: true });
+  }
   return workDir;
 }
 
 export async function createTestStack(opts: StackOptions): Promise<TestStack> {
   const pulumi = await pulumiCommand();
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-e2e-"));
-  const workDir = copyProgram(opts.programDir, stateDir, opts.packageLayout ?? "linked");
+  const workDir = copyProgram(opts.programDir, stateDir, opts.packageLayout ?? "linked", opts.extraPackages);
   const envVars = engineEnv(stateDir, opts.env);
   const stackName = `${opts.name ?? "t"}-${randomBytes(4).toString("hex")}`;
   const stack = await LocalWorkspace.createOrSelectStack(

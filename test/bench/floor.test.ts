@@ -1,0 +1,67 @@
+// The benchmark's floor is only a floor if it pays no cost the real program avoids: on the real
+// engine, bench/programs/floor must store each resource's provider as a short require() of its
+// installed package (as pulumi-txmail does), while the naive floor stores the methods by value.
+// Also the rotation of program order within benchmark rounds, which cancels the machine's drift.
+import * as path from "node:path";
+import { PROGRAMS, roundOrder, median } from "../../bench/up";
+import { createTestStack, REPO_ROOT, type TestStack } from "../e2e/harness";
+
+jest.setTimeout(5 * 60_000);
+
+interface StateResource {
+  type: string;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+}
+
+const stacks: TestStack[] = [];
+afterAll(async () => {
+  for (const s of stacks) await s.dispose();
+});
+
+async function storedProviders(program: string, extra: Partial<Parameters<typeof createTestStack>[0]>) {
+  const s = await createTestStack({
+    programDir: path.join(REPO_ROOT, "bench", "programs", program),
+    name: program,
+    config: { tenants: { value: "1" } },
+    ...extra,
+  });
+  stacks.push(s);
+  await s.up();
+  const state = JSON.parse(await s.exportText()) as { deployment: { resources?: StateResource[] } };
+  const noops = (state.deployment.resources ?? []).filter((r) => r.type === "pulumi-nodejs:dynamic/bench:Noop");
+  expect(noops).toHaveLength(6); // the tenant graph: sub account, key, domain, route, webhook, SMTP
+  return noops.flatMap((r) => [r.inputs?.__provider, r.outputs?.__provider]).map(String);
+}
+
+describe("benchmark floor", () => {
+  it("stores its provider as a require of the installed no-op package", async () => {
+    const stored = await storedProviders("floor", {
+      packageLayout: "installed",
+      extraPackages: [path.join(REPO_ROOT, "bench", "programs", "noop-provider")],
+    });
+    for (const text of stored) {
+      expect(text).toMatch(/require\("txmail-bench-noop(\/index\.js)?"\)/);
+      expect(text.length).toBeLessThan(400);
+    }
+  });
+
+  it("differs from the naive floor, whose provider is serialized by value", async () => {
+    const stored = await storedProviders("floor-naive", {});
+    for (const text of stored) {
+      expect(text).not.toMatch(/require\("txmail-bench-noop(\/index\.js)?"\)/);
+      expect(text.length).toBeGreaterThan(800);
+    }
+  });
+
+  it("rotates which program runs first in each round", () => {
+    const firsts = PROGRAMS.map((_, r) => roundOrder(r)[0]);
+    expect(new Set(firsts)).toEqual(new Set(PROGRAMS));
+    for (let r = 0; r < 6; r++) expect(new Set(roundOrder(r))).toEqual(new Set(PROGRAMS));
+  });
+
+  it("takes the median of every run (mean of the middle two for an even count)", () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+  });
+});
