@@ -35,6 +35,9 @@ beforeAll(async () => {
 
 afterAll(() => t?.dispose());
 
+/** `s` as a literal inside a RegExp. */
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+
 const clean = { label: "ci", scopes: ["messages:send:mail.example.com"], ipAllowList: ["203.0.113.0/24"] };
 
 describe("policy pack on pulumi preview", () => {
@@ -43,16 +46,68 @@ describe("policy pack on pulumi preview", () => {
     expect(r.stdout).not.toMatch(/mandatory/);
   });
 
-  it("fails a key whose entries together allow every address, naming the rule and the fix", async () => {
-    await expect(previewKey({ ...clean, ipAllowList: ["0.0.0.0/1", "128.0.0.0/1"] })).rejects.toThrow(
+  it("fails a key whose entries together allow every address, which only the pack blocks", async () => {
+    const union = { ...clean, ipAllowList: ["0.0.0.0/1", "128.0.0.0/1"] };
+    // The provider's check (like the service) accepts the union: without the pack the preview passes…
+    await t.stack.setConfig("kind", { value: "ApiKey" });
+    await t.stack.setConfig("args", { value: JSON.stringify(union) });
+    await t.stack.setConfig("unknownAllowList", { value: "false" });
+    const unguarded = await t.preview();
+    expect(unguarded.changeSummary).toEqual({ create: 2 });
+    // …and with it, the pack's mandatory rule is what stops it.
+    await expect(previewKey(union)).rejects.toThrow(
       /\[mandatory\][^\n]*ip-allow-list-no-allow-all[\s\S]*ApiKey 'it': ipAllowList: together the entries cover every IPv4 address/,
     );
   });
 
-  it("blocks an allow-all entry however it is spelled (provider check and policy agree)", async () => {
-    for (const entry of ["0.0.0.0/0", "0:0:0:0:0:0:0:0/0", "::ffff:0:0/96"]) {
-      await expect(previewKey({ ...clean, ipAllowList: [entry] })).rejects.toThrow(/allows every|allow-all/);
-    }
+  // Every spelling of an allow-all that canonicalisation knows, each in a preview of its own: a
+  // preview stops at the first failing resource, so one preview per spelling is what shows each.
+  const allowAllSpellings: Array<[string, "IPv4" | "IPv6"]> = [
+    ["0.0.0.0/0", "IPv4"],
+    ["0/0", "IPv4"],
+    ["10.0.0.0/0", "IPv4"],
+    ["::/0", "IPv6"],
+    ["0:0:0:0:0:0:0:0/0", "IPv6"],
+    ["::ffff:0:0/96", "IPv4"],
+  ];
+
+  it.each(allowAllSpellings)("allow-all %s: the provider's check and the pack each block it", async (entry, family) => {
+    const err = await previewKey({ ...clean, ipAllowList: [entry] }).then(
+      () => "preview passed",
+      (e: unknown) => String(e),
+    );
+    const message = `ipAllowList\\[0\\]: '${escape(entry)}' allows every ${family} address`;
+    expect(err).toMatch(new RegExp(`error: [^\\n]*resource 'it': [^\\n]*${message}`)); // the check
+    expect(err).toMatch(new RegExp(`\\[mandatory\\][^\\n]*ip-allow-list-no-allow-all[\\s\\S]*ApiKey 'it': ${message}`));
+  });
+
+  describe("the pack on its own (a key no provider check has vetted: programs/unchecked-key)", () => {
+    let raw: TestStack;
+    beforeAll(async () => {
+      raw = await createTestStack({
+        programDir: path.join(__dirname, "programs", "unchecked-key"),
+        name: "policy-raw",
+      });
+    });
+    afterAll(() => raw?.dispose());
+
+    const previewRaw = async (ipAllowList: string[], policyPacks = [pack]) => {
+      await raw.stack.setConfig("ipAllowList", { value: JSON.stringify(ipAllowList) });
+      return raw.preview({ policyPacks });
+    };
+
+    it("lets a safe key through and the stand-in provider accepts anything", async () => {
+      expect((await previewRaw(["203.0.113.0/24"])).stdout).not.toMatch(/mandatory|advisory/);
+      expect((await previewRaw(["0.0.0.0/0"], [])).changeSummary).toEqual({ create: 2 });
+    });
+
+    it.each(allowAllSpellings)("blocks allow-all %s as a mandatory violation", async (entry, family) => {
+      await expect(previewRaw([entry])).rejects.toThrow(
+        new RegExp(
+          `\\[mandatory\\][^\\n]*ip-allow-list-no-allow-all[\\s\\S]*ApiKey 'it': ipAllowList\\[0\\]: '${escape(entry)}' allows every ${family} address`,
+        ),
+      );
+    });
   });
 
   it("warns on a very broad prefix without failing, and policy config turns it mandatory", async () => {
