@@ -11,6 +11,7 @@
 // - delete treats 404 as done.
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { Uuid } from "../api/common";
 import type { Api } from "./api";
 import { isConflict, isForbidden, isNotFound, wasReplayed, wasRetried } from "./api";
 import { camelToSnake, keysToCamel } from "./casing";
@@ -52,7 +53,7 @@ const MAX_GENERATIONS = 32;
 const Connection = z
   .strictObject({
     apiKey: z.string().min(1).optional(),
-    accountId: z.uuid("must be an account id (uuid)").optional(),
+    accountId: Uuid.optional(),
     baseUrl: z.url("must be an http(s) URL").optional(),
   })
   .optional();
