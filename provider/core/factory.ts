@@ -328,7 +328,6 @@ export function makeProvider<I extends Record<string, unknown>>(
       const body = createBody(inputs);
       let replayedFailure: unknown; // the last key's answer, when it was a stored failure
       for (let generation = 0; generation < MAX_GENERATIONS; generation++) {
-        replayedFailure = undefined;
         // Provider-local replace triggers (e.g. `rotation`) are part of the identity: a rotated key
         // must not replay the creation of the key it replaces.
         const identity = { body, local: Object.fromEntries(localFields.map((f) => [f, inputs[f]])) };
@@ -342,6 +341,7 @@ export function makeProvider<I extends Record<string, unknown>>(
         });
         const collection = collectionOf(conn, inputs);
         const started = Date.now();
+        replayedFailure = undefined;
         let posted: { data: Record<string, unknown>; replayed: boolean; uncertain?: boolean };
         try {
           posted = await tracked(
