@@ -39,6 +39,7 @@ export class Domain extends TxmailResource {
   declare readonly subscriptionSubdomain: pulumi.Output<string | null>;
   declare readonly mediaSubdomain: pulumi.Output<string | null>;
   declare readonly dkimRotationIntervalDays: pulumi.Output<number | null>;
+  /** "" when the domain uses the service's default selector. */
   declare readonly dkimSelector: pulumi.Output<string | null>;
   declare readonly accountId: pulumi.Output<string>;
 

@@ -8,7 +8,12 @@ import { z } from "zod";
 
 /** RFC 3339 timestamp as the service prints it (UTC `Z` or an explicit offset). */
 export const Timestamp = z.iso.datetime({ offset: true });
-export const Uuid = z.uuid();
+/**
+ * Ids. Records carry RFC 4122-shaped uuids in practice, but the public description promises only the
+ * 8-4-4-4-12 hex form (any version and variant digits), and one stricter check would fail a whole list
+ * page over one odd id. So any such string is an id.
+ */
+export const Uuid = z.guid("must be an id: 8-4-4-4-12 hexadecimal digits");
 
 /** The v2 error body: exactly one property, `message`. There is no machine-readable code. */
 export const ErrorBody = z.strictObject({ message: z.string() });

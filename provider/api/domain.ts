@@ -33,27 +33,42 @@ export const Domain = z.object({
 });
 export type Domain = z.infer<typeof Domain>;
 
+/** Creates take these fields omitted or given; `null` is for updates only (= unchanged). */
+const notNull = {
+  error: (issue: { input?: unknown }) => (issue.input === null ? "must be omitted or given, not null" : undefined),
+};
+
 /** One DNS label (a subdomain prefix such as `track` or `bounces.mail`). */
 const Subdomain = z
-  .string()
+  .string(notNull)
   .max(253)
   .regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/i, "must be a DNS label such as 'track'");
-const RotationDays = z.number().int().min(1).max(365);
-const Selector = z
+const RotationDays = z.number(notNull).int().min(1).max(365);
+/**
+ * The DKIM selector as the service reads it: trimmed and lower-cased; empty (or whitespace only) means
+ * the default selector; otherwise one DNS label of 1–62 lowercase letters, digits and hyphens, with no
+ * hyphen at either end. The output is the canonical form.
+ */
+export const DkimSelector = z
   .string()
-  .max(63)
-  .regex(/^[a-z0-9-]*$/i, "may contain only letters, digits and '-'");
+  .trim()
+  .toLowerCase()
+  .regex(
+    /^$|^(?!-)[a-z0-9-]{1,62}(?<!-)$/,
+    "must be empty (the default selector) or one DNS label: 1 to 62 letters, digits or '-', not starting or ending with '-'",
+  );
 
+/** In a create, the four subdomains and the rotation interval are omitted or given, never `null`. */
 export const CreateDomain = z.strictObject({
   domain: Hostname,
   /** PEM RSA private key of at least 1024 bits; write-only, never returned. */
   dkim_private_key: z.string().min(1).optional(),
-  tracking_subdomain: Subdomain.nullish(),
-  return_path_subdomain: Subdomain.nullish(),
-  subscription_subdomain: Subdomain.nullish(),
-  media_subdomain: Subdomain.nullish(),
-  dkim_rotation_interval_days: RotationDays.nullish(),
-  dkim_selector: Selector.nullish(),
+  tracking_subdomain: Subdomain.optional(),
+  return_path_subdomain: Subdomain.optional(),
+  subscription_subdomain: Subdomain.optional(),
+  media_subdomain: Subdomain.optional(),
+  dkim_rotation_interval_days: RotationDays.optional(),
+  dkim_selector: DkimSelector.nullish(),
 });
 export type CreateDomain = z.infer<typeof CreateDomain>;
 
@@ -64,6 +79,6 @@ export const UpdateDomain = z.strictObject({
   subscription_subdomain: Subdomain.nullish(),
   media_subdomain: Subdomain.nullish(),
   dkim_rotation_interval_days: RotationDays.nullish(),
-  dkim_selector: Selector.nullish(),
+  dkim_selector: DkimSelector.nullish(),
 });
 export type UpdateDomain = z.infer<typeof UpdateDomain>;

@@ -113,7 +113,8 @@ export type CreateMessage = z.infer<typeof CreateMessage>;
 
 export const MessageItem = z.object({
   object: z.literal("message"),
-  id: z.string(),
+  /** `null` for a recipient that was not sent to (with `status: "error"` and the reason in `error`). */
+  id: z.string().nullable(),
   recipient: z.object({ email: z.string(), name: z.string() }),
   status: z.string(),
   error: z.string().nullable(),

@@ -301,6 +301,7 @@ export class TxmailClient {
           serviceMessage: serviceMessageOf(raw),
           attempts: attempt,
           stopReason,
+          replayed,
           hint:
             decision.kind === "forbidden" && opts.scope ? `This operation needs the scope '${opts.scope}'.` : undefined,
         });
@@ -308,11 +309,12 @@ export class TxmailClient {
       if (decision.outcome === "fail") {
         emit(this.#logger, {
           level: "debug",
-          message: `${method} ${bare} -> ${raw.status} (${decision.kind}, not retryable) in ${durationMs} ms (attempt ${attempt})`,
+          message: `${method} ${bare} -> ${raw.status}${replayed ? " (replayed)" : ""} (${decision.kind}, not retryable) in ${durationMs} ms (attempt ${attempt})`,
           ...base,
           attempt,
           status: raw.status,
           durationMs,
+          replayed,
         });
         throw error();
       }

@@ -40,6 +40,11 @@ export interface TxmailApiErrorInit {
   hint?: string;
   /** Underlying error code (e.g. ECONNRESET, UND_ERR_HEADERS_TIMEOUT) for network failures. */
   code?: string;
+  /**
+   * The service answered with the stored outcome of an earlier request with the same Idempotency-Key
+   * (`Idempotent-Replayed: true`, idempotency rules 4–5), not with what this request would get today.
+   */
+  replayed?: boolean;
 }
 
 export class TxmailApiError extends Error {
@@ -55,6 +60,8 @@ export class TxmailApiError extends Error {
   readonly stopReason: string | undefined;
   readonly issues: ReadonlyArray<{ path: string; message: string }>;
   readonly code: string | undefined;
+  /** A stored failure replayed for an earlier request with the same Idempotency-Key. */
+  readonly replayed: boolean;
 
   constructor(init: TxmailApiErrorInit) {
     super(redact(composeMessage(init)));
@@ -68,6 +75,7 @@ export class TxmailApiError extends Error {
     this.stopReason = init.stopReason;
     this.issues = (init.issues ?? []).map((i) => ({ path: i.path, message: redact(i.message) }));
     this.code = init.code;
+    this.replayed = init.replayed === true;
   }
 
   /** True when the server might have carried out the request although no success was seen. */
@@ -86,6 +94,7 @@ export class TxmailApiError extends Error {
       status: this.status,
       attempts: this.attempts,
       retried: this.retried,
+      replayed: this.replayed,
       code: this.code,
     };
   }
@@ -117,17 +126,22 @@ function composeMessage(i: TxmailApiErrorInit): string {
   const where = `${i.method} ${stripQuery(i.path)}`;
   const head =
     i.status !== undefined
-      ? `${where} failed with HTTP ${i.status}${i.serviceMessage ? `: ${i.serviceMessage}` : ""}`
+      ? `${where} failed with HTTP ${i.status}${i.replayed ? " (replayed)" : ""}${i.serviceMessage ? `: ${i.serviceMessage}` : ""}`
       : `${where} failed: ${i.serviceMessage ?? i.kind}${i.code ? ` (${i.code})` : ""}`;
   const parts = [head];
   const standard = standardHint(i.kind, i.code);
   if (standard) parts.push(standard);
+  if (i.replayed) parts.push(REPLAYED_HINT);
   if (i.hint) parts.push(i.hint);
   if (i.attempts > 1 || i.stopReason) {
     parts.push(`(${i.attempts} attempt${i.attempts === 1 ? "" : "s"}${i.stopReason ? `; ${i.stopReason}` : ""})`);
   }
   return parts.join(" ");
 }
+
+/** Why a replayed failure may not be today's answer (the service stores 4xx outcomes for 24 h). */
+const REPLAYED_HINT =
+  "The service replayed this answer from an earlier request with the same Idempotency-Key; it may no longer hold.";
 
 /** Connection failures that prove the request never reached the service. */
 const NEVER_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"]);

@@ -36,3 +36,9 @@ export const isConflict = (err: unknown): boolean => errorKind(err) === "conflic
 /** True when the client retried the call before this error (an earlier attempt may have executed). */
 export const wasRetried = (err: unknown): boolean =>
   typeof err === "object" && err !== null && (err as { retried?: unknown }).retried === true;
+/**
+ * True when the error is a stored outcome of an earlier request with the same Idempotency-Key,
+ * replayed by the service (`Idempotent-Replayed: true`): what it said then, not what it says today.
+ */
+export const wasReplayed = (err: unknown): boolean =>
+  typeof err === "object" && err !== null && (err as { replayed?: unknown }).replayed === true;

@@ -4,14 +4,16 @@
 // - diff compares only the inputs the program sets, against the last known service values, so
 //   drift found by refresh becomes an update and counters never become a diff;
 // - create sends a derived Idempotency-Key (see idempotencyKey.ts) and survives replays of objects
-//   that were deleted since; `adoptId` adopts an existing object instead of creating one;
+//   that were deleted since and of failures that may no longer hold; `adoptId` adopts an existing
+//   object instead of creating one;
 // - read keeps one-time secrets from prior state, and reports an object deleted out of band as gone;
 // - update sends only the fields that changed (the service rejects no-op updates);
 // - delete treats 404 as done.
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { Uuid } from "../api/common";
 import type { Api } from "./api";
-import { isConflict, isForbidden, isNotFound, wasRetried } from "./api";
+import { isConflict, isForbidden, isNotFound, wasReplayed, wasRetried } from "./api";
 import { camelToSnake, keysToCamel } from "./casing";
 import { deepEqual } from "./canonicalJson";
 import { type Connection, accountOf, resolveConnection } from "./connection";
@@ -39,13 +41,19 @@ export interface Provider {
   delete(id: string, props: Props): Promise<void>;
 }
 
-/** How many fresh idempotency keys create tries when replays describe deleted objects. */
-const MAX_GENERATIONS = 4;
+/**
+ * How many derived idempotency keys one create may walk through. Every earlier attempt of the same
+ * create within the service's 24 h record lifetime leaves one stored outcome on its key: the creation
+ * of an object deleted since, or a 4xx (idempotency rule 5). A create steps past each in turn (one
+ * cheap replayed request each) to the first key the service has not seen; this bound allows about one
+ * destroyed or failed attempt per hour of that lifetime before giving up with a clear message.
+ */
+const MAX_GENERATIONS = 32;
 
 const Connection = z
   .strictObject({
     apiKey: z.string().min(1).optional(),
-    accountId: z.uuid("must be an account id (uuid)").optional(),
+    accountId: Uuid.optional(),
     baseUrl: z.url("must be an http(s) URL").optional(),
   })
   .optional();
@@ -94,7 +102,13 @@ export function makeProvider<I extends Record<string, unknown>>(
     } catch (err) {
       if (isForbidden(err)) {
         const needed = spec.scopes[op](props).join(" or ");
-        throw new Error(`${(err as Error).message} ${spec.kind} ${op} needs the scope ${needed}.`);
+        // Keeps the client's classification, so callers still branch on kind, replayed and retried.
+        const { kind, replayed, retried } = err as { kind?: unknown; replayed?: unknown; retried?: unknown };
+        throw Object.assign(new Error(`${(err as Error).message} ${spec.kind} ${op} needs the scope ${needed}.`), {
+          kind,
+          replayed,
+          retried,
+        });
       }
       throw err;
     }
@@ -148,7 +162,10 @@ export function makeProvider<I extends Record<string, unknown>>(
     const adopted = await updateRemote({ ...props, ...live }, props, idOf(record));
     claim(collectionOf(conn, props), idOf(record));
     const unknownSecrets = Object.fromEntries(Object.keys(spec.createOnly ?? {}).map((k) => [k, ""]));
-    return { id: idOf(record), outs: stateOf({ ...stored(props), ...outputsOf(adopted ?? record), ...unknownSecrets }) };
+    return {
+      id: idOf(record),
+      outs: stateOf({ ...stored(props), ...outputsOf(adopted ?? record), ...unknownSecrets }),
+    };
   }
 
   /** Key of a collection in this process's claim and in-flight tables (see uncertainCreate.ts). */
@@ -309,6 +326,7 @@ export function makeProvider<I extends Record<string, unknown>>(
       const { conn, api } = ctxFor(inputs);
       const path = spec.collectionPath(conn, inputs);
       const body = createBody(inputs);
+      let replayedFailure: unknown; // the last key's answer, when it was a stored failure
       for (let generation = 0; generation < MAX_GENERATIONS; generation++) {
         // Provider-local replace triggers (e.g. `rotation`) are part of the identity: a rotated key
         // must not replay the creation of the key it replaces.
@@ -323,6 +341,7 @@ export function makeProvider<I extends Record<string, unknown>>(
         });
         const collection = collectionOf(conn, inputs);
         const started = Date.now();
+        replayedFailure = undefined;
         let posted: { data: Record<string, unknown>; replayed: boolean; uncertain?: boolean };
         try {
           posted = await tracked(
@@ -330,6 +349,13 @@ export function makeProvider<I extends Record<string, unknown>>(
             call("write", inputs, () => api.post(path, body, spec.created, { idempotencyKey })),
           );
         } catch (err) {
+          if (wasReplayed(err)) {
+            // A stored 4xx of an earlier attempt (e.g. a 403 before a scope was added to the key):
+            // it created nothing, so the next derived key cannot duplicate anything, and its answer
+            // is today's.
+            replayedFailure = err;
+            continue;
+          }
           const recovered = await recoverConflict(err, { conn, api }, inputs, collection, started);
           if (recovered === "next-key") continue;
           if (recovered) return recovered;
@@ -345,6 +371,12 @@ export function makeProvider<I extends Record<string, unknown>>(
         claim(collection, id); // before the sweep, so a concurrent sweep never takes it for a twin
         if (posted.uncertain) await sweepTwins({ conn, api }, inputs, collection, id, started);
         return finishCreate({ conn, api }, inputs, collection, id, data);
+      }
+      if (replayedFailure !== undefined) {
+        throw new Error(
+          `${what(inputs)}: the service answered each of ${MAX_GENERATIONS} derived idempotency keys with a stored ` +
+            `outcome of an earlier attempt (kept for 24 h); giving up. The last one: ${(replayedFailure as Error).message}`,
+        );
       }
       throw new Error(
         `${spec.kind}: the service keeps replaying creations of deleted objects; giving up after ${MAX_GENERATIONS} keys.`,

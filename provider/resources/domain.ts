@@ -2,10 +2,19 @@
 // digest). Outputs the DNS records to publish, ready to feed a DNS provider. Optionally waits,
 // bounded, until the service sees valid DNS (check-dns answers from a 60 s cache).
 import { z } from "zod";
-import { CreateDomain, Domain, paths } from "../api";
+import { CreateDomain, DkimSelector, Domain, paths } from "../api";
 import type { Ctx, Props, ResourceSpec } from "../core/spec";
 import { keysToCamel } from "../core/casing";
 import { progress } from "../core/progress";
+
+/**
+ * A program's explicit `null` (a YAML or JSON tenants file, plain JavaScript) means "not set": it is
+ * never sent. The API takes these fields omitted or given at creation, and reads `null` in an update
+ * as "unchanged" — the same as leaving the field to the service, which is what an unset input does.
+ */
+function unsetWhenNull<T extends z.ZodType>(schema: T) {
+  return z.preprocess((v) => (v === null ? undefined : v), schema);
+}
 
 const inputs = z.object({
   domain: CreateDomain.shape.domain.transform((d) => d.toLowerCase()),
@@ -13,12 +22,13 @@ const inputs = z.object({
     .string()
     .regex(/-----BEGIN (RSA )?PRIVATE KEY-----/, "must be a PEM-encoded RSA private key")
     .optional(),
-  trackingSubdomain: CreateDomain.shape.tracking_subdomain,
-  returnPathSubdomain: CreateDomain.shape.return_path_subdomain,
-  subscriptionSubdomain: CreateDomain.shape.subscription_subdomain,
-  mediaSubdomain: CreateDomain.shape.media_subdomain,
-  dkimRotationIntervalDays: CreateDomain.shape.dkim_rotation_interval_days,
-  dkimSelector: CreateDomain.shape.dkim_selector,
+  trackingSubdomain: unsetWhenNull(CreateDomain.shape.tracking_subdomain),
+  returnPathSubdomain: unsetWhenNull(CreateDomain.shape.return_path_subdomain),
+  subscriptionSubdomain: unsetWhenNull(CreateDomain.shape.subscription_subdomain),
+  mediaSubdomain: unsetWhenNull(CreateDomain.shape.media_subdomain),
+  dkimRotationIntervalDays: unsetWhenNull(CreateDomain.shape.dkim_rotation_interval_days),
+  /** Canonical (trimmed, lower case); "" is the service's default selector. */
+  dkimSelector: unsetWhenNull(DkimSelector.optional()),
   /** Wait until DNS is valid: seconds to wait at most (0 or unset: do not wait). */
   waitForVerificationSeconds: z.number().int().min(0).max(3600).optional(),
 });
@@ -55,6 +65,11 @@ export const domain: ResourceSpec<z.infer<typeof inputs>> = {
   },
   outputsOf: (r) => {
     const out = keysToCamel(r);
+    // The service reports its default selector as null, takes "" for it (create: empty = default;
+    // update: empty clears) and trims whitespace to it. State keeps "", so a program that says "" or
+    // " " sees no difference, and a change back to the default is sent as "" (null would mean
+    // "unchanged" to an update).
+    out.dkimSelector = r.dkim_selector ?? "";
     out.dnsRecords = (r.dns_records as Array<Record<string, unknown>>).map((d) => ({
       type: d.type,
       host: d.host,

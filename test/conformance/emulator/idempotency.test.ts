@@ -110,6 +110,22 @@ describe("Idempotency", () => {
     expect([c.status, d.status, d.headers.get("idempotent-replayed")]).toEqual([409, 409, "true"]);
   });
 
+  test("Idempotency rule 5: a handler's 403 (domain scope) is replayed after the key gains the scope; a new key gets today's answer", async () => {
+    const narrow = await makeKey(emu, ["routes:write:a.rule5.example.com"]);
+    const body = { name: uniq("r"), url: "https://h.example.com/in", recipient: "in@b.rule5.example.com" };
+    const key = uniq();
+    const a = await emu.req("POST", emu.acct("/routes"), { body, idem: key, key: narrow.secret });
+    expectError(a, 403, /routes:write:b\.rule5\.example\.com/);
+    const scopes = ["routes:write:a.rule5.example.com", "routes:write:b.rule5.example.com"];
+    expect((await emu.req("PUT", emu.acct(`/api-keys/${narrow.id}`), { body: { scopes } })).status).toBe(200);
+    const b = await emu.req("POST", emu.acct("/routes"), { body, idem: key, key: narrow.secret });
+    expect([b.status, b.headers.get("idempotent-replayed")]).toEqual([403, "true"]);
+    expect(b.body).toEqual(a.body);
+    const c = await emu.req("POST", emu.acct("/routes"), { body, idem: uniq(), key: narrow.secret });
+    expect([c.status, c.headers.get("idempotent-replayed")]).toEqual([201, null]);
+    expect(await countRoutes(body.name)).toBe(1);
+  });
+
   test("Idempotency rule 6 / Authentication 7: auth, scope and rate failures happen before idempotency and are not stored", async () => {
     const key = uniq();
     const body = route();
