@@ -139,6 +139,11 @@ function composeMessage(i: TxmailApiErrorInit): string {
   return parts.join(" ");
 }
 
+/** A 403 as the service reports it: two possible causes. The provider tells them apart (core/forbidden.ts). */
+export const FORBIDDEN_HINT =
+  "The API key either lacks the scope this operation needs, or the caller's IP address is outside the " +
+  "key's ip_allow_list (the service does not say which).";
+
 /** Why a replayed failure may not be today's answer (the service stores 4xx outcomes for 24 h). */
 const REPLAYED_HINT =
   "The service replayed this answer from an earlier request with the same Idempotency-Key; it may no longer hold.";
@@ -154,10 +159,7 @@ function standardHint(kind: ErrorKind, code: string | undefined): string | undef
         "in idempotency-key derivation (the same key must only ever be sent with the same request)."
       );
     case "forbidden":
-      return (
-        "The API key either lacks the scope this operation needs, or the caller's IP address is outside the " +
-        "key's ip_allow_list (the service does not say which)."
-      );
+      return FORBIDDEN_HINT;
     case "unauthorized":
       return "Check the configured API key.";
     case "in-progress":

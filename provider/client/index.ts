@@ -3,7 +3,7 @@
 // the secret registry) that must never be captured into a serialized provider object.
 export { TxmailClient, createClient } from "./client";
 export type { ApiResponse, ListOptions, Query, QueryValue, RequestOptions } from "./client";
-export { TxmailApiError, kindForStatus } from "./errors";
+export { TxmailApiError, kindForStatus, FORBIDDEN_HINT } from "./errors";
 export type { ErrorKind } from "./errors";
 export type { TxmailClientOptions, RetryOptions } from "./options";
 export { DEFAULT_RETRY } from "./options";

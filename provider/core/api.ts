@@ -23,6 +23,8 @@ export interface Api {
   delete(path: string): Promise<void>;
   /** Every item of a list endpoint (all pages). */
   list<T>(path: string, schema: z.ZodType<T, unknown>): AsyncIterable<T>;
+  /** `GET /v2/ping`: needs no scope, so it fails with 403 only when the caller's address is not allowed. */
+  ping?(): Promise<void>;
 }
 
 /** Errors are classified by the client (`kind`); the provider only branches on these few. */

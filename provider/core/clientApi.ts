@@ -36,6 +36,9 @@ export function apiFor(conn: Connection): Api {
       await c.delete(path);
     },
     list: (path, schema) => c.list(path, schema),
+    ping: async () => {
+      await c.ping();
+    },
   };
 }
 

@@ -7,6 +7,8 @@
 // Nothing here is captured by the serialized provider object: this module is loaded by package name
 // inside the provider process, so credentials never reach `__provider` in state.
 import { PUBLIC_BASE_URL } from "../api/paths";
+import { Uuid } from "../api/common";
+import { isUnknown } from "./unknowns";
 
 export interface Connection {
   apiKey: string;
@@ -55,6 +57,73 @@ export function resolveConnection(override?: ConnectionOverride): Connection {
     );
   }
   return { apiKey, accountId, baseUrl: baseUrl.replace(/\/+$/, "") };
+}
+
+type Field = keyof Connection;
+
+/** Where each field can come from, as a user names it, in order of precedence. */
+const SOURCES: Record<Field, { config: string; env: string }> = {
+  apiKey: { config: "txmail:apiKey", env: "TXMAIL_API_KEY" },
+  accountId: { config: "txmail:accountId", env: "TXMAIL_ACCOUNT_ID" },
+  baseUrl: { config: "txmail:baseUrl", env: "TXMAIL_BASE_URL" },
+};
+
+/** The service's form of each field; a reason naming the rule, or undefined when the value is good. */
+const RULES: Record<Field, (value: string) => string | undefined> = {
+  // Never echo the key: it is a secret.
+  apiKey: (v) => (v.trim() === v ? undefined : "must not start or end with white space"),
+  accountId: (v) =>
+    Uuid.safeParse(v).success ? undefined : `must be an account id (8-4-4-4-12 hexadecimal digits), got '${v}'`,
+  baseUrl: (v) => (isHttpUrl(v) ? undefined : `must be an http(s) URL such as ${PUBLIC_BASE_URL}, got '${v}'`),
+};
+
+function isHttpUrl(v: string): boolean {
+  try {
+    const u = new URL(v);
+    return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "" && !/\s/.test(v);
+  } catch {
+    return false;
+  }
+}
+
+/** The rule for one connection field, for the `connection` input's schema: the same text as config gets. */
+export function connectionFieldProblem(field: Field, value: string): string | undefined {
+  return RULES[field](value);
+}
+
+/**
+ * What `pulumi up` would stumble on, found at preview without calling the service: each field of
+ * the connection this resource would use (its `connection`, else stack config, else environment),
+ * checked against the service's form, every message naming where the value came from. A field the
+ * override leaves unknown at preview (a Tenant's child, whose key is created in the same run) is
+ * checked when it is known, so nothing falls back past it.
+ */
+export function connectionProblems(override?: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  for (const field of Object.keys(SOURCES) as Field[]) {
+    const own = override?.[field];
+    if (isUnknown(own)) continue;
+    const { config, env } = SOURCES[field];
+    const [value, where] =
+      typeof own === "string" && own !== ""
+        ? [own, `connection.${field}`]
+        : fromConfig[field] !== undefined
+          ? [fromConfig[field]!, config]
+          : nonEmpty(process.env[env]) !== undefined
+            ? [process.env[env]!, env]
+            : [undefined, undefined];
+    if (value === undefined || where === undefined) {
+      if (field === "baseUrl") continue; // the public service is the default
+      problems.push(
+        `${config}: not set; set it with \`pulumi config set ${field === "apiKey" ? "--secret " : ""}${config} …\`` +
+          ` or the ${env} environment variable`,
+      );
+      continue;
+    }
+    const reason = RULES[field](value);
+    if (reason) problems.push(`${where}: ${reason}`);
+  }
+  return problems;
 }
 
 function nonEmpty(v: string | undefined | null): string | undefined {

@@ -11,12 +11,18 @@
 // - delete treats 404 as done.
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { Uuid } from "../api/common";
 import type { Api } from "./api";
 import { isConflict, isForbidden, isNotFound, wasReplayed, wasRetried } from "./api";
 import { camelToSnake, keysToCamel } from "./casing";
 import { deepEqual } from "./canonicalJson";
-import { type Connection, accountOf, resolveConnection } from "./connection";
+import {
+  type Connection,
+  accountOf,
+  connectionFieldProblem,
+  connectionProblems,
+  resolveConnection,
+} from "./connection";
+import { explainForbidden, forbiddenCause, keyInUse } from "./forbidden";
 import { deriveIdempotencyKey } from "./idempotencyKey";
 import type { Ctx, Props, ResourceSpec } from "./spec";
 import { isUnknown } from "./unknowns";
@@ -50,11 +56,22 @@ export interface Provider {
  */
 const MAX_GENERATIONS = 32;
 
+/** One connection field, with the same rule (and words) as the stack config it overrides. */
+const connectionField = (field: "apiKey" | "accountId" | "baseUrl") =>
+  z
+    .string()
+    .min(1, "must not be empty")
+    .superRefine((v, ctx) => {
+      const problem = connectionFieldProblem(field, v);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
+    .optional();
+
 const Connection = z
   .strictObject({
-    apiKey: z.string().min(1).optional(),
-    accountId: Uuid.optional(),
-    baseUrl: z.url("must be an http(s) URL").optional(),
+    apiKey: connectionField("apiKey"),
+    accountId: connectionField("accountId"),
+    baseUrl: connectionField("baseUrl"),
   })
   .optional();
 
@@ -95,20 +112,27 @@ export function makeProvider<I extends Record<string, unknown>>(
   };
   const what = (props: Props | undefined, id?: string) => `${spec.kind}${id ? ` ${id}` : ""}${label(props)}`;
 
-  /** Wraps a call so a 403 names the scopes that would allow it. */
+  /**
+   * Wraps a call so a 403 says which of its two causes it is (core/forbidden.ts): the scope the
+   * operation needs, or the key's allow list shutting out this machine.
+   */
   async function call<T>(op: keyof ResourceSpec<I>["scopes"], props: Props, fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (err) {
       if (isForbidden(err)) {
         const needed = spec.scopes[op](props).join(" or ");
+        const cause = await forbiddenCause(ctxFor(props).api);
+        const message = explainForbidden(
+          (err as Error).message,
+          cause,
+          `${spec.kind} ${op}`,
+          keyInUse(props.connection),
+          needed,
+        );
         // Keeps the client's classification, so callers still branch on kind, replayed and retried.
         const { kind, replayed, retried } = err as { kind?: unknown; replayed?: unknown; retried?: unknown };
-        throw Object.assign(new Error(`${(err as Error).message} ${spec.kind} ${op} needs the scope ${needed}.`), {
-          kind,
-          replayed,
-          retried,
-        });
+        throw Object.assign(new Error(message), { kind, replayed, retried, cause });
       }
       throw err;
     }
@@ -288,6 +312,10 @@ export function makeProvider<I extends Record<string, unknown>>(
       });
       if (!common.success) failures.push(...toFailures(common.error));
       if (failures.length > 0) return { failures };
+      // The connection this resource would use, wherever each field comes from: a preview that
+      // passes is an up that can reach the service (issue: a bad txmail:accountId used to pass).
+      const connection = connectionProblems(news.connection as Record<string, unknown> | undefined);
+      if (connection.length > 0) throw new Error(connection.join("; "));
       const inputs: Props = { ...(parsed.data as Record<string, unknown>), ...unknown };
       const crossField = spec.validate?.(inputs) ?? [];
       if (crossField.length > 0) return { failures: crossField };
