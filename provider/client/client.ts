@@ -24,7 +24,7 @@ import { resolveOptions, type ResolvedOptions, type TxmailClientOptions } from "
 import { DEFAULT_MAX_PAGES, MAX_PAGE_SIZE, findFirst, paginate } from "./pagination";
 import { redact, registerSecret, registerSecretsIn } from "./redact";
 import { classifyNetworkError, classifyResponse, header, retrySafety, type HttpMethod } from "./retryPolicy";
-import { sharedBucket, type TokenBucket } from "./tokenBucket";
+import { sharedBucket, type PaceSnapshot, type TokenBucket } from "./tokenBucket";
 import { send, type RawResponse } from "./transport";
 import { parseResponse, notJson } from "./validate";
 
@@ -108,6 +108,14 @@ export class TxmailClient {
   /** The base URL in use (no secrets in it). */
   get baseUrl(): string {
     return this.#opts.baseUrl.href;
+  }
+
+  /**
+   * The account's client-side pace right now — one per (base URL, account) per process, shared by
+   * every client and key of the account — or undefined when pacing is off.
+   */
+  get pace(): PaceSnapshot | undefined {
+    return this.#bucket?.snapshot();
   }
 
   /** GET and validate. */
@@ -230,9 +238,11 @@ export class TxmailClient {
     for (let attempt = 1; ; attempt++) {
       let raw: RawResponse;
       let t0 = this.#clock.now();
+      /** The pace generation this attempt went out under (a 429 to it is news only if it is current). */
+      let sentUnder: number | undefined;
       try {
         if (this.#bucket) {
-          await this.#bucket.acquire(opts.signal);
+          sentUnder = await this.#bucket.acquire(opts.signal);
           t0 = this.#clock.now(); // durations in logs exclude the pacing wait
         }
         raw = await send({
@@ -277,7 +287,6 @@ export class TxmailClient {
       });
 
       if (decision.outcome === "success") {
-        this.#bucket?.onSuccess();
         emit(this.#logger, {
           level: "debug",
           message: `${method} ${bare} -> ${raw.status}${replayed ? " (replayed)" : ""} in ${durationMs} ms (attempt ${attempt})`,
@@ -320,7 +329,7 @@ export class TxmailClient {
       const counted = attempt - waits;
       const delay = decision.retryAfterMs ?? backoffDelay(counted, retry, this.#random);
       // Pace everyone, not just this request: the limit is per account.
-      if (decision.kind === "rate-limited") this.#bucket?.penalize(delay);
+      if (decision.kind === "rate-limited") this.#bucket?.penalize(delay, sentUnder);
       if (!safety.safe) throw this.#stop(error(safety.reason), attempt, "debug", raw.status);
       retriedAfter.push({ kind: decision.kind, status: raw.status });
       if (decision.kind === "in-progress") waits++;
