@@ -5,8 +5,9 @@
 // that sends the tenants' mail, so a 429 says "the account is full right now", not "your share is
 // smaller for good". Halving on each storm keeps probing polite while the account stays full;
 // doubling from the end of the pause brings even the 1 rps floor back to 97 rps in ~1.7 s
-// (log2(97) × 250 ms) once 429s stop. The old rule (+5 % of the limit per success) needed one
-// success per step, so at 1 rps the climb itself took ~20 s.
+// (log2(97) × 250 ms) once 429s stop. The old rule (+5 % of the limit per success) climbed only as
+// answers came back (with little traffic it stayed low), and slots booked at the low rate kept their
+// late times when the rate rose.
 //
 // Why a closed form: waiters book slots in advance, so the bucket needs "how many tokens accrue
 // between a and b" and "when will n tokens have accrued" under a rising rate. Integrating the curve

@@ -182,7 +182,8 @@ describe("recovery after a 429 storm (fake clock)", () => {
       clock.advance(10);
       t += 10;
     }
-    // log2(87.3) doublings of 250 ms = 1.61 s (the old +5 % per success took ~20 s from 1 rps)
+    // log2(87.3) doublings of 250 ms = 1.61 s, with no request needed (the old rule climbed +5 % per
+    // success, so with no traffic it stayed at the floor)
     expect(t).toBeGreaterThanOrEqual(1600);
     expect(t).toBeLessThanOrEqual(1620);
     clock.advance(100);
