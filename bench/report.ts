@@ -7,6 +7,7 @@ import * as path from "node:path";
 import { REPO_ROOT } from "../test/e2e/harness";
 import { benchEmulator } from "./emulator";
 import { benchRateLimit } from "./rateLimit";
+import { benchStormRecovery, stormRecoverySection } from "./stormRecovery";
 import { benchUp, type UpResult } from "./up";
 
 function pulumiVersion(): string {
@@ -31,6 +32,8 @@ async function main(): Promise<void> {
   const emu = await benchEmulator();
   process.stderr.write("[bench] 1 000 creates under the real rate limit\n");
   const limit = await benchRateLimit();
+  process.stderr.write("[bench] 429 storm recovery\n");
+  const storm = await benchStormRecovery();
   process.stderr.write("[bench] pulumi up vs the engine floor\n");
   const ups = await benchUp();
 
@@ -86,6 +89,7 @@ async function main(): Promise<void> {
     "|---|---|---|---|---|---|---|---|---|",
     `| ${limit.creates} | ${limit.seconds} | ${limit.idealSeconds} | ${limit.sharePercent} % | ${ok(limit.sharePercent >= 90 && limit.errors === 0)} | ${limit.requests} | ${limit.rejected429} | ${limit.errors} | ${limit.duplicates} |`,
     "",
+    ...stormRecoverySection(storm),
     "## Emulator throughput",
     "",
     `The emulator as its own process (SQLite data dir, WAL), an undici pool with ${emu.concurrency} requests in flight (bench/emulator.ts).`,

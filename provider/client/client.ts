@@ -9,6 +9,8 @@
 //   codes alone and would have to retry all 409s or none;
 // - each attempt must take a token from the shared rate limiter and a 429 must pause that limiter for
 //   everyone; RetryHandler re-dispatches internally, below our limiter;
+// - a 429 and the in-progress 409 are the service asking us to wait, not failures: they must not use
+//   up attempts, only a separate, longer time budget (retryBudget.ts);
 // - we need a total time budget, an injectable clock for tests, attempt counts on the error, and a log
 //   line per retry; RetryHandler's timers are real setTimeouts and its error hides the attempt history.
 import type { Dispatcher } from "undici";
@@ -23,8 +25,9 @@ import { emit, type Logger } from "./logger";
 import { resolveOptions, type ResolvedOptions, type TxmailClientOptions } from "./options";
 import { DEFAULT_MAX_PAGES, MAX_PAGE_SIZE, findFirst, paginate } from "./pagination";
 import { redact, registerSecret, registerSecretsIn } from "./redact";
+import { RetryBudget, type WaitCause } from "./retryBudget";
 import { classifyNetworkError, classifyResponse, header, retrySafety, type HttpMethod } from "./retryPolicy";
-import { sharedBucket, type TokenBucket } from "./tokenBucket";
+import { sharedBucket, type PaceSnapshot, type TokenBucket } from "./tokenBucket";
 import { send, type RawResponse } from "./transport";
 import { parseResponse, notJson } from "./validate";
 
@@ -108,6 +111,14 @@ export class TxmailClient {
   /** The base URL in use (no secrets in it). */
   get baseUrl(): string {
     return this.#opts.baseUrl.href;
+  }
+
+  /**
+   * The account's client-side pace right now — one per (base URL, account) per process, shared by
+   * every client and key of the account — or undefined when pacing is off.
+   */
+  get pace(): PaceSnapshot | undefined {
+    return this.#bucket?.snapshot();
   }
 
   /** GET and validate. */
@@ -223,17 +234,19 @@ export class TxmailClient {
     const base = { method, path: bare };
 
     const retriedAfter: Array<{ kind: ErrorKind; status?: number }> = [];
-    // "In progress" answers are the service asking us to wait (its lease can last 5 minutes), not
-    // failures: they do not use up attempts; the time budget still bounds them.
-    let waits = 0;
+    const budget = new RetryBudget(retry, started);
 
     for (let attempt = 1; ; attempt++) {
       let raw: RawResponse;
       let t0 = this.#clock.now();
+      /** The pace generation this attempt went out under (a 429 to it is news only if it is current). */
+      let sentUnder: number | undefined;
       try {
         if (this.#bucket) {
-          await this.#bucket.acquire(opts.signal);
-          t0 = this.#clock.now(); // durations in logs exclude the pacing wait
+          sentUnder = await this.#bucket.acquire(opts.signal);
+          const paced = this.#clock.now();
+          budget.busyMs += paced - t0; // waiting for the account's pace is waiting on a busy account
+          t0 = paced; // durations in logs exclude the pacing wait
         }
         raw = await send({
           dispatcher,
@@ -258,8 +271,8 @@ export class TxmailClient {
         if (!f.retryable) throw this.#stop(error(), attempt, "debug");
         if (!safety.safe) throw this.#stop(error(safety.reason), attempt, "debug");
         retriedAfter.push({ kind: f.kind });
-        const counted = attempt - waits;
-        await this.#waitOrThrow(counted, started, backoffDelay(counted, retry, this.#random), error, {
+        budget.record("failure");
+        await this.#waitOrThrow(budget, "failure", attempt, backoffDelay(budget.failures, retry, this.#random), error, {
           ...base,
           what: `${f.kind}${f.code ? ` (${f.code})` : ""}`,
           signal: opts.signal,
@@ -277,7 +290,6 @@ export class TxmailClient {
       });
 
       if (decision.outcome === "success") {
-        this.#bucket?.onSuccess();
         emit(this.#logger, {
           level: "debug",
           message: `${method} ${bare} -> ${raw.status}${replayed ? " (replayed)" : ""} in ${durationMs} ms (attempt ${attempt})`,
@@ -319,14 +331,18 @@ export class TxmailClient {
         throw error();
       }
 
-      const counted = attempt - waits;
-      const delay = decision.retryAfterMs ?? backoffDelay(counted, retry, this.#random);
+      const cause = budget.record(
+        decision.kind === "rate-limited" || decision.kind === "in-progress" ? decision.kind : "failure",
+      );
+      // Without a Retry-After, a 429 backs off by its own count: it must not jump ahead because
+      // failures happened, nor stay short because none did.
+      const nth = decision.kind === "rate-limited" ? budget.rateLimited : budget.failures;
+      const delay = decision.retryAfterMs ?? backoffDelay(nth, retry, this.#random);
       // Pace everyone, not just this request: the limit is per account.
-      if (decision.kind === "rate-limited") this.#bucket?.penalize(delay);
+      if (decision.kind === "rate-limited") this.#bucket?.penalize(delay, sentUnder);
       if (!safety.safe) throw this.#stop(error(safety.reason), attempt, "debug", raw.status);
       retriedAfter.push({ kind: decision.kind, status: raw.status });
-      if (decision.kind === "in-progress") waits++;
-      await this.#waitOrThrow(counted, started, delay, error, {
+      await this.#waitOrThrow(budget, cause, attempt, delay, error, {
         ...base,
         what: `${raw.status} (${decision.kind}${decision.retryAfterMs !== undefined ? ", Retry-After" : ""})`,
         status: raw.status,
@@ -336,34 +352,29 @@ export class TxmailClient {
     }
   }
 
-  /** Sleeps before the next attempt, or throws when the attempt or time budget would be exceeded. */
+  /** Sleeps before the next attempt, or throws when the budget for this kind of wait is spent. */
   async #waitOrThrow(
+    budget: RetryBudget,
+    cause: WaitCause,
     attempt: number,
-    started: number,
     delayMs: number,
     error: (stopReason?: string) => TxmailApiError,
     log: { method: HttpMethod; path: string; what: string; status?: number; signal?: AbortSignal; idempotent: boolean },
   ): Promise<void> {
-    const { maxAttempts, maxElapsedMs } = this.#opts.retry;
-    if (attempt >= maxAttempts) {
-      throw this.#stop(error(`gave up after ${maxAttempts} attempts`), attempt, "warn", log.status);
-    }
-    const elapsed = this.#clock.now() - started;
-    if (elapsed + delayMs > maxElapsedMs) {
-      const why = `gave up: waiting ${seconds(delayMs)} more would exceed the ${seconds(maxElapsedMs)} retry budget`;
-      throw this.#stop(error(why), attempt, "warn", log.status);
-    }
+    const refusal = budget.refusal(cause, delayMs, this.#clock.now());
+    if (refusal) throw this.#stop(error(refusal), attempt, "warn", log.status);
     emit(this.#logger, {
       level: "warn",
       message:
         `${log.method} ${log.path} -> ${log.what}; retrying in ${delayMs} ms ` +
-        `(attempt ${attempt + 1} of ${maxAttempts}${log.idempotent ? ", same Idempotency-Key" : ""})`,
+        `(${budget.describe(cause)}${log.idempotent ? ", same Idempotency-Key" : ""})`,
       method: log.method,
       path: log.path,
       attempt,
       status: log.status,
       delayMs,
     });
+    const slept = this.#clock.now();
     try {
       await this.#clock.sleep(delayMs, log.signal);
     } catch {
@@ -375,6 +386,7 @@ export class TxmailClient {
         serviceMessage: "aborted by the caller",
       });
     }
+    if (cause === "busy") budget.busyMs += this.#clock.now() - slept;
   }
 
   /** Logs why a call ends without success (so every attempt yields exactly one log entry). */
@@ -414,10 +426,6 @@ function serviceMessageOf(raw: RawResponse): string | undefined {
   if (text === "") return undefined;
   const snippet = text.length > ERROR_SNIPPET_CHARS ? `${text.slice(0, ERROR_SNIPPET_CHARS)}…` : text;
   return redact(snippet.replace(/\s+/g, " "));
-}
-
-function seconds(ms: number): string {
-  return `${Math.round(ms / 100) / 10} s`;
 }
 
 function isLoopback(host: string): boolean {

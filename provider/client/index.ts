@@ -12,7 +12,7 @@ export type { Clock } from "./clock";
 export { systemClock, FakeClock } from "./clock";
 export { redact, registerSecret, registerSecretsIn, REDACTED } from "./redact";
 export { DEFAULT_RATE_LIMIT } from "./tokenBucket";
-export type { RateLimitOptions } from "./tokenBucket";
+export type { PaceSnapshot, RateLimitOptions } from "./tokenBucket";
 export { DEFAULT_TIMEOUTS, closeSharedDispatchers } from "./dispatcher";
 export type { Timeouts } from "./dispatcher";
 export { paginate, findInPages, MAX_PAGE_SIZE } from "./pagination";

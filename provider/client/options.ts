@@ -1,5 +1,7 @@
-// Client configuration and its defaults (chosen for `pulumi up` in CI: patient enough to ride out a
-// deploy of the API or a rate-limit storm, bounded so a dead endpoint fails the run in about 2 minutes).
+// Client configuration and its defaults, chosen for `pulumi up` in CI on an account whose limit is
+// shared with production traffic: failures (network, 5xx) are bounded so a dead endpoint fails the
+// run in about 2 minutes, while a busy account (429s, an identical create in progress) is waited
+// out for up to 10 minutes — long stretches of 429s are normal there, not a fault.
 import type { Dispatcher } from "undici";
 import { PUBLIC_BASE_URL } from "../api/paths";
 import type { Clock } from "./clock";
@@ -8,10 +10,22 @@ import type { Logger } from "./logger";
 import { DEFAULT_RATE_LIMIT, type RateLimitOptions } from "./tokenBucket";
 
 export interface RetryOptions {
-  /** Attempts per logical call, the first included. */
+  /**
+   * Attempts per logical call that may fail (network, timeout, 408, 5xx), the first included. Answers
+   * that ask the caller to wait — 429 and the in-progress 409 — do not use up attempts.
+   */
   maxAttempts: number;
-  /** No new attempt starts (and no wait is begun) beyond this much time after the first attempt. */
+  /**
+   * Time budget for failures: no failed attempt is retried beyond this much time spent on the call,
+   * not counting time spent waiting on a busy account (429s, in-progress 409s, client-side pacing).
+   */
   maxElapsedMs: number;
+  /**
+   * How long one call may wait in total on a busy account: 429 waits (Retry-After, or backoff when
+   * absent), in-progress 409 waits, and the account's client-side pace. The provider reads it from
+   * TXMAIL_BUSY_WAIT_SECONDS.
+   */
+  maxBusyWaitMs: number;
   /** First backoff delay (doubles per retry, with jitter), used when the server gives no Retry-After. */
   baseDelayMs: number;
   /** Cap of a computed backoff delay. A server's Retry-After is authoritative and may exceed it. */
@@ -21,6 +35,7 @@ export interface RetryOptions {
 export const DEFAULT_RETRY: RetryOptions = {
   maxAttempts: 8,
   maxElapsedMs: 120_000,
+  maxBusyWaitMs: 600_000,
   baseDelayMs: 250,
   maxDelayMs: 10_000,
 };
@@ -81,6 +96,7 @@ export function resolveOptions(o: TxmailClientOptions): ResolvedOptions {
   if (
     !(retry.maxAttempts >= 1) ||
     !(retry.maxElapsedMs >= 0) ||
+    !(retry.maxBusyWaitMs >= 0) ||
     !(retry.baseDelayMs >= 0) ||
     !(retry.maxDelayMs >= 0)
   ) {

@@ -1,7 +1,7 @@
 // Binds the generic provider's Api to the real HTTP client: one client per connection per provider
 // process, so keep-alive connections and the shared rate limiter are reused across resources.
 import { createHash } from "node:crypto";
-import { createClient, type TxmailClient } from "../client";
+import { createClient, type TxmailClient, type TxmailClientOptions } from "../client";
 import type { Api } from "./api";
 import type { Connection } from "./connection";
 
@@ -16,7 +16,7 @@ export function apiFor(conn: Connection): Api {
       apiKey: conn.apiKey,
       accountId: conn.accountId,
       baseUrl: conn.baseUrl,
-      timeouts: requestTimeout(),
+      ...clientTuningFromEnv(),
       logger: process.env.TXMAIL_LOG
         ? (entry) => process.stderr.write(`txmail: ${JSON.stringify(entry)}\n`)
         : undefined,
@@ -42,16 +42,30 @@ export function apiFor(conn: Connection): Api {
   };
 }
 
-/**
- * TXMAIL_REQUEST_TIMEOUT_SECONDS: how long to wait for a response's headers before retrying (the
- * retry is safe: creates carry an Idempotency-Key). Default 30 s.
- */
-function requestTimeout(): { headersMs: number } | undefined {
-  const raw = process.env.TXMAIL_REQUEST_TIMEOUT_SECONDS;
-  if (raw === undefined || raw === "") return undefined;
+/** The client settings a user tunes through the provider process's environment. */
+export function clientTuningFromEnv(
+  env: NodeJS.ProcessEnv = process.env,
+): Pick<TxmailClientOptions, "timeouts" | "retry"> {
+  // TXMAIL_REQUEST_TIMEOUT_SECONDS: how long to wait for a response's headers before retrying (the
+  // retry is safe: creates carry an Idempotency-Key). Default 30 s.
+  const timeout = secondsFromEnv(env, "TXMAIL_REQUEST_TIMEOUT_SECONDS", 600);
+  // TXMAIL_BUSY_WAIT_SECONDS: how long one request may wait while the account is busy (429s: its
+  // limit is shared with the application sending the tenants' mail) or an identical create is in
+  // progress. Such waits use up no attempts. Default 600 s (provider/client/options.ts).
+  const busyWait = secondsFromEnv(env, "TXMAIL_BUSY_WAIT_SECONDS", 86_400);
+  return {
+    timeouts: timeout === undefined ? undefined : { headersMs: Math.round(timeout * 1000) },
+    retry: busyWait === undefined ? undefined : { maxBusyWaitMs: Math.round(busyWait * 1000) },
+  };
+}
+
+/** A positive number of seconds up to `max` from `env[name]`; undefined when unset or empty. */
+function secondsFromEnv(env: NodeJS.ProcessEnv, name: string, max: number): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return undefined;
   const seconds = Number(raw);
-  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 600) {
-    throw new Error(`TXMAIL_REQUEST_TIMEOUT_SECONDS must be a number of seconds in (0, 600], got '${raw}'.`);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > max) {
+    throw new Error(`${name} must be a number of seconds in (0, ${max}], got '${raw}'.`);
   }
-  return { headersMs: Math.round(seconds * 1000) };
+  return seconds;
 }

@@ -230,6 +230,49 @@ describe("client against the emulator", () => {
       expect(await ctl.count(GET_KEYS)).toBe(30);
     });
 
+    test("20 × 429 across two parallel creates: both succeed within the default 8 attempts, then the pace recovers", async () => {
+      // A fresh emulator (a fresh origin, so a fresh pace) with the service's real limit, and the
+      // client exactly as the provider builds it: default retry and pacing.
+      const busy = await startEmulator({ port: 0, control: true, rateLimit: { rps: 100, burst: 200 } });
+      try {
+        await control(busy).fault({ method: "*", path: "/v2/*", kind: "rate-limit", retryAfter: 0, count: 20 });
+        const seen: Array<LogEntry & { at: number; pace: number }> = [];
+        const c = createClient({
+          apiKey: busy.apiKey,
+          accountId: busy.accountId,
+          baseUrl: busy.baseUrl,
+          logger: (e) => seen.push({ ...e, at: Date.now(), pace: c.pace!.ratePerSecond }),
+        });
+        const creates = ["busy-a", "busy-b"].map((label) =>
+          c.post(paths.apiKeys(busy.accountId), keyBody(label), ApiKeyWithSecret, { idempotencyKey: `k-${label}` }),
+        );
+        const results = await Promise.all(creates);
+        for (const r of results) secrets.push(r.data.secret_key);
+        // The storm drove the pace to its floor; once 429s stop it is back near the limit in seconds.
+        const storm = seen.filter((l) => l.status === 429);
+        const lastStormAt = storm[storm.length - 1]!.at;
+        expect(storm[storm.length - 1]!.pace).toBeLessThan(5); // cut deep (each 429 halves what the climb regained)
+        let recoveredAfterMs = -1;
+        while (Date.now() - lastStormAt < 10_000) {
+          if (c.pace!.ratePerSecond >= 0.9 * 97) {
+            recoveredAfterMs = Date.now() - lastStormAt;
+            break;
+          }
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        expect(recoveredAfterMs).toBeGreaterThanOrEqual(0);
+        expect(recoveredAfterMs).toBeLessThan(2_500); // 1.6 s of doubling from the 1 rps floor, plus slack
+        expect(await control(busy).count(POST_KEYS)).toBe(22); // 20 answered 429, then one create each
+        expect(results.map((r) => r.attempts).reduce((a, b) => a + b)).toBe(22);
+        expect(results.every((r) => r.retriedAfter.every((f) => f.kind === "rate-limited"))).toBe(true);
+        expect(seen.filter((l) => /busy: not an attempt/.test(l.message))).toHaveLength(20);
+        expect(await countKeys(c, busy, "busy-a")).toBe(1);
+        expect(await countKeys(c, busy, "busy-b")).toBe(1);
+      } finally {
+        await busy.close();
+      }
+    }, 60_000);
+
     test("client-side pacing alone avoids 429s when it is set below the service's limit", async () => {
       const limited = await startEmulator({ port: 0, control: true, rateLimit: { rps: 50, burst: 10 } });
       try {

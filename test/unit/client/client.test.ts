@@ -341,12 +341,30 @@ describe("retries", () => {
     expect(t.clock.sleeps).toEqual(Array.from({ length: 10 }, () => 1000));
   });
 
-  test("time budget: a Retry-After beyond the remaining budget fails at once instead of sleeping", async () => {
+  test("in-progress 409: a 5-minute lease is waited out (the busy-wait budget, not the 120 s failure budget)", async () => {
+    const t = setup([
+      { status: 409, headers: { "idempotent-replayed": "false", "retry-after": "300" } },
+      { status: 201, body: routeBody(), headers: { "idempotent-replayed": "true" } },
+    ]);
+    const res = await t.client.post(routesPath, {}, Route, { idempotencyKey: "k" });
+    expect(res.replayed).toBe(true);
+    expect(t.clock.sleeps).toEqual([300_000]);
+  });
+
+  test("busy-wait budget: a wait beyond it fails at once instead of sleeping", async () => {
     const t = setup([{ status: 409, headers: { "idempotent-replayed": "false", "retry-after": "300" } }], {
-      retry: { maxElapsedMs: 120_000 },
+      retry: { maxBusyWaitMs: 120_000 },
     });
     const e = await caught(t.client.post(routesPath, {}, Route, { idempotencyKey: "k" }));
     expect(e).toMatchObject({ kind: "in-progress", attempts: 1 });
+    expect(e.message).toMatch(/exceed the 120 s budget for waiting on a busy account \(TXMAIL_BUSY_WAIT_SECONDS\)/);
+    expect(t.clock.sleeps).toEqual([]);
+  });
+
+  test("failure time budget: a 5xx Retry-After beyond it fails at once instead of sleeping", async () => {
+    const t = setup([{ status: 503, headers: { "retry-after": "300" } }], { retry: { maxElapsedMs: 120_000 } });
+    const e = await caught(t.client.get(`${routesPath}/r`, Route));
+    expect(e).toMatchObject({ kind: "server", attempts: 1 });
     expect(e.message).toMatch(/exceed the 120 s retry budget/);
     expect(t.clock.sleeps).toEqual([]);
   });
@@ -371,6 +389,121 @@ describe("retries", () => {
     const t = setup([{ status: 503 }, { status: 200, body: routeBody() }], { clock });
     const e = await caught(t.client.get(`${routesPath}/r`, Route, { signal: ac.signal }));
     expect(e.kind).toBe("aborted");
+  });
+});
+
+describe("429 is back-pressure, not failure", () => {
+  const tooMany = (retryAfter?: string): Step => ({
+    status: 429,
+    body: { message: "Too many requests, rate limited." },
+    headers: retryAfter === undefined ? {} : { "retry-after": retryAfter },
+  });
+
+  test("20 × 429 with Retry-After: 1 do not use up the 8 attempts: each waits 1 s, then the create succeeds", async () => {
+    const t = setup([...Array.from({ length: 20 }, () => tooMany("1")), { status: 201, body: routeBody() }]);
+    const res = await t.client.post(routesPath, {}, Route, { idempotencyKey: "k" });
+    expect(res).toMatchObject({ status: 201, attempts: 21 });
+    expect(res.retriedAfter).toHaveLength(20);
+    expect(t.clock.sleeps).toEqual(Array.from({ length: 20 }, () => 1000));
+    expect(t.seen.every((r) => r.headers["idempotency-key"] === "k")).toBe(true);
+    expect(t.logs.filter((l) => l.status === 429).map((l) => l.message)[19]).toMatch(
+      /retrying in 1000 ms \(busy: not an attempt; 19 s of 600 s waited, same Idempotency-Key\)/,
+    );
+  });
+
+  test("without Retry-After a 429 backs off with jitter by its own count, unaffected by failures", async () => {
+    const t = setup([
+      tooMany(),
+      { status: 503 },
+      tooMany(),
+      tooMany(),
+      ...Array.from({ length: 4 }, () => tooMany()),
+      { status: 200, body: routeBody() },
+    ]);
+    await t.client.get(`${routesPath}/r`, Route);
+    // random 0.5 → ¾ of 250·2^(n−1), capped at 10 s: 429 #1, 503 #1, 429 #2 … #7
+    expect(t.clock.sleeps).toEqual([188, 188, 375, 750, 1500, 3000, 6000, 7500]);
+  });
+
+  test("failures keep their attempt limit when 429s come in between", async () => {
+    const t = setup([tooMany("1"), { status: 503 }, tooMany("1"), { status: 502 }, tooMany("1"), { status: 500 }], {
+      retry: { maxAttempts: 3 },
+    });
+    const e = await caught(t.client.get(`${routesPath}/r`, Route));
+    expect(e).toMatchObject({ kind: "server", status: 500, attempts: 6 });
+    expect(e.message).toMatch(/gave up after 3 attempts/);
+  });
+
+  test("the busy-wait budget bounds a long 429 storm (maxBusyWaitMs)", async () => {
+    const t = setup(
+      Array.from({ length: 10 }, () => tooMany("2")),
+      { retry: { maxBusyWaitMs: 5_000 } },
+    );
+    const e = await caught(t.client.post(routesPath, {}, Route, { idempotencyKey: "k" }));
+    expect(e).toMatchObject({ kind: "rate-limited", status: 429, attempts: 3 });
+    expect(e.message).toMatch(/waiting 2 s more would exceed the 5 s budget for waiting on a busy account/);
+    expect(t.clock.sleeps).toEqual([2000, 2000]);
+  });
+
+  test("a 429 storm does not eat the failure time budget", async () => {
+    const t = setup(
+      [
+        ...Array.from({ length: 4 }, () => tooMany("5")), // 20 s waiting on a busy account
+        { status: 503, headers: { "retry-after": "2" } },
+        { status: 200, body: routeBody() },
+      ],
+      { retry: { maxElapsedMs: 10_000 } },
+    );
+    await t.client.get(`${routesPath}/r`, Route);
+    expect(t.clock.sleeps).toEqual([5000, 5000, 5000, 5000, 2000]);
+  });
+
+  test("time waiting for the account's pace does not count against the failure time budget", async () => {
+    const t = setup([{ status: 503 }, { status: 503 }, { status: 503 }, { status: 200, body: routeBody() }], {
+      rateLimit: { ratePerSecond: 1, burst: 1 },
+      retry: { maxElapsedMs: 1_500 },
+    });
+    const started = t.clock.now();
+    await t.client.get(`${routesPath}/r`, Route);
+    // 188 + 375 + 750 ms of backoff is within 1.5 s; the 1 rps pace held each retry until its slot
+    expect(t.seen).toHaveLength(4);
+    expect(t.clock.now() - started).toBeGreaterThanOrEqual(3000);
+  });
+
+  test("a 429 on a one-shot action still slows the account's pace, then fails at once", async () => {
+    const t = setup([tooMany("3")], { rateLimit: {} });
+    const e = await caught(
+      t.client.post(`/v2/accounts/${ACCOUNT}/domains/x.example.com/check-dns`, undefined, z.unknown()),
+    );
+    expect(e).toMatchObject({ kind: "rate-limited", attempts: 1 });
+    expect(t.client.pace).toMatchObject({ ratePerSecond: 97 / 2, pausedForMs: 3000 });
+  });
+});
+
+describe("one pace per account per process, shared by every key", () => {
+  const OTHER_ACCOUNT = "44444444-4444-4444-8444-444444444444";
+
+  test("a 429 seen through one key slows every client of that account, and no other account", async () => {
+    const t = setup([{ status: 429, headers: { "retry-after": "2" } }], { rateLimit: {} });
+    const sameAccountOtherKey = createClient({
+      apiKey: `txm-sk-${"Yy18".repeat(16)}`,
+      accountId: ACCOUNT,
+      baseUrl: ORIGIN,
+      dispatcher: t.agent,
+      clock: t.clock,
+    });
+    const otherAccount = createClient({
+      apiKey: API_KEY,
+      accountId: OTHER_ACCOUNT,
+      baseUrl: ORIGIN,
+      dispatcher: t.agent,
+      clock: t.clock,
+    });
+    expect(sameAccountOtherKey.pace).toEqual({ ratePerSecond: 97, ceilingPerSecond: 97, pausedForMs: 0 });
+    // one request through the first key, answered 429 (a one-shot action, so it stops there)
+    await caught(t.client.post(`/v2/accounts/${ACCOUNT}/sub-accounts/s/suspend`, undefined, z.unknown()));
+    expect(sameAccountOtherKey.pace).toEqual({ ratePerSecond: 48.5, ceilingPerSecond: 97, pausedForMs: 2000 });
+    expect(otherAccount.pace).toEqual({ ratePerSecond: 97, ceilingPerSecond: 97, pausedForMs: 0 });
   });
 });
 

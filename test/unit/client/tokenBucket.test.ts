@@ -25,6 +25,9 @@ class ManualClock implements Clock {
   }
 }
 
+/** A doubling time so long that the pace stays where a 429 cut it for the whole test. */
+const NO_RECOVERY = 1e15;
+
 describe("TokenBucket (fake clock)", () => {
   test("a burst of 200 goes at once, then 100/s", async () => {
     const clock = new FakeClock(0);
@@ -56,44 +59,40 @@ describe("TokenBucket (fake clock)", () => {
     expect([1, 2, 3, 4, 5].map(() => b.reserve().waitMs)).toEqual([0, 0, 250, 500, 750]);
   });
 
-  test("rate recovery after a 429 does not push earlier slots into the future", async () => {
+  test("a slot booked during the climb back is not scheduled as if the pace stayed low", async () => {
     // regression: a GCRA formulation whose burst tolerance depended on the current rate stalled for
-    // seconds when the rate recovered
+    // seconds when the rate recovered; now slots follow the integral of the rising pace
     const clock = new FakeClock(0);
     const b = new TokenBucket({ ratePerSecond: 100, burst: 200 }, clock);
-    b.penalize(50);
-    for (let i = 0; i < 20; i++) {
-      await b.acquire();
-      b.onSuccess();
-    }
-    expect(b.currentRate).toBe(100);
-    expect(Math.max(...clock.sleeps)).toBeLessThanOrEqual(70);
-    expect(clock.now()).toBeLessThan(50 + 20 * 20);
+    b.penalize(50); // 50 rps from t=50, doubling every 250 ms: back at 100 rps at t=300
+    for (let i = 0; i < 20; i++) await b.acquire();
+    expect(Math.max(...clock.sleeps)).toBeLessThanOrEqual(70); // the pause plus at most one interval
+    expect(clock.now()).toBeLessThan(50 + 20 * 20); // faster than 20 slots at the halved rate
+    expect(b.currentRate).toBeGreaterThan(50);
   });
 
-  test("penalize pauses everyone, drops the burst and halves the rate; successes restore it", async () => {
+  test("penalize pauses everyone, drops the burst and halves the rate (recovery off)", async () => {
     const clock = new FakeClock(0);
-    const b = new TokenBucket({ ratePerSecond: 100, burst: 200 }, clock);
+    const b = new TokenBucket({ ratePerSecond: 100, burst: 200, recoveryDoublingMs: NO_RECOVERY }, clock);
     b.penalize(2000);
     expect(b.currentRate).toBe(50);
     await b.acquire();
-    expect(clock.sleeps).toEqual([2020]); // the pause, then one interval at the halved rate (no burst)
+    expect(clock.sleeps[0]).toBeCloseTo(2020, 5); // the pause, then one interval at the halved rate (no burst)
     await b.acquire();
     expect(clock.sleeps[1]).toBeCloseTo(20, 5);
-    for (let i = 0; i < 10; i++) b.onSuccess();
-    expect(b.currentRate).toBe(100);
-    for (let i = 0; i < 10; i++) b.onSuccess();
-    expect(b.currentRate).toBe(100);
   });
 
   test("concurrent 429s of one storm halve the rate once and extend the pause", () => {
     const clock = new FakeClock(0);
-    const b = new TokenBucket({ ratePerSecond: 100, burst: 200, minRatePerSecond: 5 }, clock);
+    const b = new TokenBucket(
+      { ratePerSecond: 100, burst: 200, minRatePerSecond: 5, recoveryDoublingMs: NO_RECOVERY },
+      clock,
+    );
     b.penalize(1000);
     b.penalize(3000);
     b.penalize(500);
     expect(b.currentRate).toBe(50);
-    expect(b.reserve().waitMs).toBe(3020);
+    expect(b.reserve().waitMs).toBeCloseTo(3020, 5);
     clock.advance(3000);
     for (let i = 0; i < 10; i++) {
       b.penalize(100);
@@ -104,7 +103,7 @@ describe("TokenBucket (fake clock)", () => {
 
   test("waiters that booked before a 429 re-book behind the pause", async () => {
     const clock = new ManualClock();
-    const b = new TokenBucket({ ratePerSecond: 10, burst: 1 }, clock);
+    const b = new TokenBucket({ ratePerSecond: 10, burst: 1, recoveryDoublingMs: NO_RECOVERY }, clock);
     const done: number[] = [];
     const waiters = [0, 1, 2].map((i) => b.acquire().then(() => done.push(i)));
     await clock.advanceTo(0);
@@ -134,6 +133,20 @@ describe("TokenBucket (fake clock)", () => {
     await expect(b.acquire(ac.signal)).rejects.toThrow("stop");
   });
 
+  test("a 429 to a request sent before the latest cut extends the pause but does not cut again", () => {
+    const clock = new FakeClock(0);
+    const b = new TokenBucket({ ratePerSecond: 100, burst: 200, recoveryDoublingMs: NO_RECOVERY }, clock);
+    const before = b.reserve().cut; // eight requests in flight under the full pace...
+    b.penalize(1000, before); // ...the first 429 cuts
+    clock.advance(1500); // the pause is over: these answers were slow, not a second storm
+    for (let i = 0; i < 7; i++) b.penalize(1000, before);
+    expect(b.currentRate).toBe(50);
+    expect(b.snapshot().pausedForMs).toBe(1000); // but the service's wait is honoured
+    const after = b.reserve().cut; // a request sent under the cut pace that gets a 429 is news
+    b.penalize(1000, after);
+    expect(b.currentRate).toBe(25);
+  });
+
   test("sharedBucket returns one bucket per key", () => {
     resetSharedBucketsForTests();
     const a = sharedBucket("https://x|acct1", { ratePerSecond: 1, burst: 1 });
@@ -145,5 +158,60 @@ describe("TokenBucket (fake clock)", () => {
   test("rejects nonsense configuration", () => {
     expect(() => new TokenBucket({ ratePerSecond: 0, burst: 1 })).toThrow(RangeError);
     expect(() => new TokenBucket({ ratePerSecond: 1, burst: 0 })).toThrow(RangeError);
+  });
+});
+
+describe("recovery after a 429 storm (fake clock)", () => {
+  /** `n` consecutive 429s with Retry-After 1 s, each to the probe sent when the previous pause ended. */
+  function storm(b: TokenBucket, clock: FakeClock, n: number): void {
+    for (let i = 0; i < n; i++) {
+      const sentUnder = b.reserve().cut;
+      b.penalize(1000, sentUnder);
+      clock.advance(1000);
+    }
+  }
+
+  test("after 20 consecutive 429s the pace is back to >= 90 % of the limit ~1.6 s after the last pause", () => {
+    const clock = new FakeClock(0);
+    const b = new TokenBucket({ ratePerSecond: 97, burst: 195 }, clock);
+    storm(b, clock, 20);
+    expect(b.currentRate).toBe(1); // the floor: 20 cuts
+    expect(b.snapshot().pausedForMs).toBe(0);
+    let t = 0;
+    while (b.currentRate < 0.9 * 97 && t < 60_000) {
+      clock.advance(10);
+      t += 10;
+    }
+    // log2(87.3) doublings of 250 ms = 1.61 s, with no request needed (the old rule climbed +5 % per
+    // success, so with no traffic it stayed at the floor)
+    expect(t).toBeGreaterThanOrEqual(1600);
+    expect(t).toBeLessThanOrEqual(1620);
+    clock.advance(100);
+    expect(b.currentRate).toBe(97); // and it stops at the ceiling
+  });
+
+  test("the pace doubles every recoveryDoublingMs from the end of the pause", () => {
+    const clock = new FakeClock(0);
+    const b = new TokenBucket({ ratePerSecond: 80, burst: 10, recoveryDoublingMs: 300 }, clock);
+    b.penalize(2000); // 40 rps from t=2000
+    expect(b.currentRate).toBe(40);
+    clock.advance(2000);
+    expect(b.currentRate).toBe(40); // no climb during the pause
+    clock.advance(150);
+    expect(b.currentRate).toBeCloseTo(40 * Math.SQRT2, 9);
+    clock.advance(150);
+    expect(b.currentRate).toBeCloseTo(80, 9);
+  });
+
+  test("slots follow the rising pace: 50 requests queued at the 1 rps floor all go within ~2 s", async () => {
+    const clock = new FakeClock(0);
+    const b = new TokenBucket({ ratePerSecond: 97, burst: 195 }, clock);
+    storm(b, clock, 8); // at the floor, pause over
+    expect(b.currentRate).toBe(1);
+    const waits = Array.from({ length: 50 }, () => b.reserve().waitMs);
+    // increasing, and the 50th is nowhere near the 50 s a flat 1 rps would give
+    for (let i = 1; i < waits.length; i++) expect(waits[i]).toBeGreaterThan(waits[i - 1]!);
+    expect(waits[0]).toBeGreaterThan(300); // the first token still takes a while at 1 rps…
+    expect(waits[49]).toBeLessThan(2200); // …then the doubling catches up
   });
 });
