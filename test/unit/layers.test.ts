@@ -1,0 +1,59 @@
+// The layers' arrows, checked on the sources: the service's contract (provider/api) depends on no
+// other layer; the emulator and the policy pack depend on the contract only; provider/core never
+// reaches up into resources, kinds or the SDK. Run alone: bash scripts/test.sh test/unit/layers.test.ts
+// (a failure lists each offending import with its file).
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { REPO_ROOT } from "../e2e/harness";
+
+/** Every .ts file under `dir` (relative to the repository), node_modules excluded. */
+function sources(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(path.join(REPO_ROOT, d), { withFileTypes: true })) {
+      const rel = path.join(d, e.name);
+      if (e.isDirectory()) {
+        if (e.name !== "node_modules") walk(rel);
+      } else if (e.name.endsWith(".ts") && !e.name.endsWith(".d.ts")) out.push(rel);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Relative imports of a file (import/export … from, import x = require, require()), resolved to repository paths. */
+export function localImports(file: string): string[] {
+  const text = fs.readFileSync(path.join(REPO_ROOT, file), "utf8");
+  const specs = [
+    ...text.matchAll(/(?:import|export)\s[^;]*?from\s+"([^"]+)"/g),
+    ...text.matchAll(/require\(\s*"([^"]+)"\s*\)/g),
+    ...text.matchAll(/import\(\s*"([^"]+)"\s*\)/g),
+  ].map((m) => m[1]!);
+  return specs.filter((s) => s.startsWith(".")).map((s) => path.normalize(path.join(path.dirname(file), s)));
+}
+
+/** [layer, what it may import besides itself] */
+const RULES: Array<[string, string[]]> = [
+  ["provider/api", []],
+  ["emulator", ["provider/api"]],
+  ["policy", ["provider/api"]],
+  ["provider/client", ["provider/api"]],
+  ["provider/core", ["provider/api", "provider/client"]],
+];
+
+const within = (p: string, layer: string) => p === layer || p.startsWith(`${layer}/`);
+
+describe("layers", () => {
+  it.each(RULES)("%s imports only itself and %j", (layer, allowed) => {
+    const offending = sources(layer).flatMap((file) =>
+      localImports(file)
+        .filter((target) => !within(target, layer) && !allowed.some((a) => within(target, a)))
+        .map((target) => `${file} → ${target}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it("sees the imports it judges (a known arrow is found)", () => {
+    expect(localImports("provider/core/factory.ts")).toContain(path.normalize("provider/core/connection"));
+  });
+});
