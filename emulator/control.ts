@@ -3,8 +3,9 @@
 import type { Domain } from "../provider/api";
 import type { CounterSnapshot } from "./counters";
 import type { Fault, FaultSpec } from "./faults";
+import type { RequestLogEntry, RequestLogSnapshot } from "./requestLog";
 
-export type { CounterSnapshot, Fault, FaultSpec };
+export type { CounterSnapshot, Fault, FaultSpec, RequestLogEntry, RequestLogSnapshot };
 
 export interface ClockState {
   now: string;
@@ -45,7 +46,9 @@ export class EmulatorControl {
     const text = await res.text();
     const json = text ? (JSON.parse(text) as unknown) : undefined;
     if (!res.ok) {
-      throw new Error(`emulator control ${method} ${path}: ${res.status} ${(json as { message?: string })?.message ?? text}`);
+      throw new Error(
+        `emulator control ${method} ${path}: ${res.status} ${(json as { message?: string })?.message ?? text}`,
+      );
     }
     return json as T;
   }
@@ -73,8 +76,19 @@ export class EmulatorControl {
   async resetCounters(): Promise<void> {
     await this.call("DELETE", "/counters");
   }
+  /** Service requests in arrival order (method, path, route template, status sent), bounded. */
+  requests(): Promise<RequestLogSnapshot> {
+    return this.call("GET", "/requests");
+  }
+  async clearRequests(): Promise<void> {
+    await this.call("DELETE", "/requests");
+  }
   /** Flips a domain's DNS state; `apply` (default true) records a DNS check at once. */
-  setDomainVerified(domain: string, verified: boolean, opts: { accountId?: string; apply?: boolean } = {}): Promise<Domain> {
+  setDomainVerified(
+    domain: string,
+    verified: boolean,
+    opts: { accountId?: string; apply?: boolean } = {},
+  ): Promise<Domain> {
     return this.call("POST", "/domains/verification", { domain, verified, ...opts });
   }
   /** Suspends (or reinstates) the parent account: its active sub accounts become parent-suspended. */

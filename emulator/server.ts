@@ -26,6 +26,7 @@ import { Router } from "./http/router";
 import { type Claim, Idempotency } from "./idempotency";
 import { checkQuery } from "./pagination";
 import { RateLimiter, type RateSpec } from "./rateLimit";
+import { RequestLog } from "./requestLog";
 import { Db } from "./store/db";
 import { IdemStore } from "./store/idempotency";
 import { Objects } from "./store/objects";
@@ -56,6 +57,8 @@ export interface Runtime {
   svc: Services;
   faults: Faults;
   counters: Counters;
+  /** Every service request in arrival order, with the status sent (bounded). */
+  requests: RequestLog;
   idem: Idempotency;
   idemStore: IdemStore;
 }
@@ -76,7 +79,14 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     const svc: Services = { db, objects, receptions, clock, sealer, parentAccountId: boot.accountId };
     const idemStore = new IdemStore(db);
     const idem = new Idempotency(idemStore, sealer, clock);
-    const rt: Runtime = { svc, faults: new Faults(), counters: new Counters(), idem, idemStore };
+    const rt: Runtime = {
+      svc,
+      faults: new Faults(),
+      counters: new Counters(),
+      requests: new RequestLog(),
+      idem,
+      idemStore,
+    };
     const limiter = new RateLimiter(opts.rateLimit ?? { rps: 100, burst: 200 });
     const statsLimiter = new RateLimiter(opts.statisticsRateLimit ?? { rps: 1, burst: 1 });
 
@@ -123,6 +133,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
         return send(res, control(method, path, query, raw));
       }
 
+      const logged = rt.requests.begin(method, path, clock.iso());
+      // Set when the whole answer was handed to the socket; a dropped connection stays null.
+      res.once("finish", () => (logged.status = res.statusCode));
       const m = router.match(method, path);
       if ("status" in m) {
         rt.counters.count(method, "(unmatched)");
@@ -136,6 +149,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
         return send(res, { status: 404, body: { message: "not found" } });
       }
       rt.counters.count(method, m.template);
+      logged.template = m.template;
       const spec = m.route;
       const fault = rt.faults.take(method, path, m.template);
       if (fault?.kind === "rate-limit") {

@@ -1,5 +1,6 @@
 // The control surface under /_emulator/ (off unless enabled; X-Emulator-Control token checked by
-// the server): faults, clock, counters, domain verification, parent suspension, state dump.
+// the server): faults, clock, counters, request log, domain verification, parent suspension, state
+// dump.
 import type { AccountData, KeyData } from "../records";
 import type { Runtime } from "../server";
 import { type FaultSpec } from "../faults";
@@ -9,7 +10,9 @@ import { subAccountRecord } from "../records";
 
 type ControlHandler = (body: Record<string, unknown>, query: URLSearchParams) => Reply;
 
-export function controlRoutes(rt: Runtime): (method: string, path: string, query: URLSearchParams, raw: Buffer) => Reply {
+export function controlRoutes(
+  rt: Runtime,
+): (method: string, path: string, query: URLSearchParams, raw: Buffer) => Reply {
   const { svc } = rt;
   const table: Record<string, ControlHandler> = {
     "GET /_emulator/faults": () => ({ status: 200, body: { faults: rt.faults.all() } }),
@@ -28,6 +31,11 @@ export function controlRoutes(rt: Runtime): (method: string, path: string, query
     "DELETE /_emulator/counters": () => {
       rt.counters.reset();
       return { status: 200, body: { message: "counters reset" } };
+    },
+    "GET /_emulator/requests": () => ({ status: 200, body: rt.requests.snapshot() }),
+    "DELETE /_emulator/requests": () => {
+      rt.requests.clear();
+      return { status: 200, body: { message: "request log cleared" } };
     },
     "POST /_emulator/domains/verification": (b) => {
       if (typeof b.domain !== "string" || typeof b.verified !== "boolean") {
@@ -79,7 +87,15 @@ export function controlRoutes(rt: Runtime): (method: string, path: string, query
       switch (r.kind) {
         case "account": {
           const a = r.data as AccountData;
-          out.accounts!.push(a.parent_account_id ? { ...subAccountRecord(a, svc.objects.count("domain", a.id)), suspend_reason: a.suspend_reason, deleted_at: a.deleted_at } : { object: "account", ...a });
+          out.accounts!.push(
+            a.parent_account_id
+              ? {
+                  ...subAccountRecord(a, svc.objects.count("domain", a.id)),
+                  suspend_reason: a.suspend_reason,
+                  deleted_at: a.deleted_at,
+                }
+              : { object: "account", ...a },
+          );
           break;
         }
         case "api_key":
@@ -105,7 +121,12 @@ export function controlRoutes(rt: Runtime): (method: string, path: string, query
           break;
       }
     }
-    return { parent_account_id: svc.parentAccountId, now: svc.clock.iso(), ...out, idempotency: rt.idemStore.summary() };
+    return {
+      parent_account_id: svc.parentAccountId,
+      now: svc.clock.iso(),
+      ...out,
+      idempotency: rt.idemStore.summary(),
+    };
   }
 
   return (method, path, query, raw) => {

@@ -253,10 +253,19 @@ export function makeProvider<I extends Record<string, unknown>>(
     started: number,
   ): Promise<{ id: string; outs: Props } | "next-key" | undefined> {
     if (!isConflict(err)) return undefined;
-    if (spec.uniqueName && wasRetried(err)) {
+    if (spec.uniqueName) {
       const record = await ctx.api.get(spec.itemPath(ctx.conn, props, ""), spec.record).catch(() => undefined);
-      if (!record || !createdSince(record.created_at, started)) return undefined;
-      return finishCreate(ctx, props, collection, idOf(record), record);
+      if (record && wasRetried(err) && createdSince(record.created_at, started)) {
+        return finishCreate(ctx, props, collection, idOf(record), record);
+      }
+      // Made before this create started (or not by a retry of ours): someone else's, never taken.
+      const made = typeof record?.created_at === "string" ? ` (created ${record.created_at})` : "";
+      throw new Error(
+        `${what(props)}: already exists in account ${ctx.conn.accountId}${made} and was not created by this ` +
+          `create, so the provider does not take it over. If it is yours to manage, add \`adoptId: ` +
+          `"${nameOf(props) ?? ""}"\` to the resource; otherwise choose another name. ` +
+          `(Service message: ${(err as Error).message})`,
+      );
     }
     if (Object.keys(spec.createOnly ?? {}).length === 0) return undefined;
     const orphans = await twinsOf(ctx, props, collection, Date.now() - 24 * 3600_000);
@@ -457,9 +466,15 @@ function digest(value: unknown): unknown {
   return `sha256:${createHash("sha256").update(String(value)).digest("hex")}`;
 }
 
-function label(props: Props | undefined): string {
+/** The name a person knows an object by (a domain's name, a route's name, a key's label). */
+function nameOf(props: Props | undefined): string | undefined {
   const name = props?.name ?? props?.label ?? props?.domain;
-  return typeof name === "string" ? ` '${name}'` : "";
+  return typeof name === "string" ? name : undefined;
+}
+
+function label(props: Props | undefined): string {
+  const name = nameOf(props);
+  return name === undefined ? "" : ` '${name}'`;
 }
 
 /** Zod issues → engine check failures naming the input (with its index path) and the rule. */

@@ -1,5 +1,8 @@
-// Bad input fails at preview with a message naming the field and the rule, and nothing reaches the
-// service (its write counters stay at zero).
+// Bad input fails at check with a message naming the field and the rule, and nothing reaches the
+// service. Each case runs `pulumi up`, not a preview: an up would create the resource if check let
+// the input through (a preview never writes, so "no writes after a preview" could not fail), and
+// the emulator's counters must show no request at all, reads included — the engine stopped at
+// check, before any provider create or read could run.
 import * as path from "node:path";
 import { createTestStack, type TestStack } from "./harness";
 import { startService, type TestService } from "./service";
@@ -87,7 +90,7 @@ afterAll(async () => {
   await svc?.close();
 });
 
-describe("bad input fails at preview, naming the field and the rule; nothing is created", () => {
+describe("bad input fails at check, naming the field and the rule; nothing reaches the service", () => {
   it.each(cases)("%s", async (_name, kind, args, field, rule) => {
     await t.stack.setConfig("kind", { value: kind });
     await t.stack.setConfig("args", { value: JSON.stringify(args) });
@@ -95,13 +98,12 @@ describe("bad input fails at preview, naming the field and the rule; nothing is 
     await control.resetCounters();
     let message = "";
     try {
-      await t.preview();
+      await t.up();
     } catch (err) {
       message = String((err as Error).message);
     }
+    expect(await control.counters()).toEqual({ reads: 0, writes: 0, total: 0, endpoints: {} });
     expect(message).toContain(`${field}: `);
     expect(message).toMatch(rule);
-    const counters = await control.counters();
-    expect(counters.writes).toBe(0);
   });
 });

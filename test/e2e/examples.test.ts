@@ -4,7 +4,7 @@
 // tenants.test.ts; the CI workflows are checked in examples/ci by policy.test.ts's pack usage.
 import * as path from "node:path";
 import { ApiKey, SubAccount, Webhook, paths } from "../../provider/api";
-import { controlClient } from "./control";
+import { controlClient, seqOf } from "./control";
 import { createTestStack, REPO_ROOT, type TestStack } from "./harness";
 import { startService, type TestService } from "./service";
 
@@ -51,12 +51,18 @@ test("key-rotation: a new rotation value creates the new key before deleting the
   const oldId = first.outputs.keyId.value as string;
   const sub = (await controlClient(svc).dumpState()).api_keys.find((k) => k.id === oldId)!.account_id;
   await t.stack.setConfig("rotation", { value: "2026-12" });
+  const control = controlClient(svc);
+  await control.clearRequests();
   const second = await t.up();
   const newId = second.outputs.keyId.value as string;
   expect(newId).not.toBe(oldId);
   expect(second.outputs.secretKey.value).not.toBe(first.outputs.secretKey.value);
   expect(await keyIds(sub)).toEqual([newId]);
-  expect(second.stdout).toMatch(/create-replacement|created replacement/);
+  // The order, as the service saw it (Pulumi prints "created replacement" for either order).
+  const log = await control.requests();
+  expect(seqOf(log, "POST", paths.subAccountApiKeys(svc.accountId, sub), 201)).toBeLessThan(
+    seqOf(log, "DELETE", paths.subAccountApiKey(svc.accountId, sub, oldId), 200),
+  );
 });
 
 test("adopt-existing: objects made outside Pulumi are adopted, updated in place, never duplicated", async () => {

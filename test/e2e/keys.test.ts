@@ -3,7 +3,8 @@
 // destroy, asserting on the service's records; secrets never in plaintext in state or logs.
 import * as path from "node:path";
 import { ApiKey, SubAccount, paths } from "../../provider/api";
-import { createClient } from "../../provider/client";
+import { TxmailApiError, createClient } from "../../provider/client";
+import { controlClient, seqOf } from "./control";
 import { createTestStack, type TestStack } from "./harness";
 import { startService, type TestService } from "./service";
 
@@ -32,14 +33,16 @@ async function setConfig(values: Record<string, unknown>) {
   }
 }
 
-/** Proves a key works: ping authenticates with it. */
-async function pingWith(secret: string): Promise<boolean> {
+/** What the service answers a ping made with this key: 200 (it works) or the status that refused it. */
+async function pingStatus(secret: string): Promise<number> {
   const c = createClient({ apiKey: secret, baseUrl: svc.baseUrl, rateLimit: false, retry: { maxAttempts: 1 } });
   try {
     await c.ping();
-    return true;
-  } catch {
-    return false;
+    return 200;
+  } catch (err) {
+    // Only an answer counts: a network error or timeout has no status and fails the test.
+    if (err instanceof TxmailApiError && err.status !== undefined) return err.status;
+    throw err;
   }
 }
 
@@ -82,8 +85,8 @@ describe("secret-bearing resources on the real engine", () => {
     expect(up.outputs.keySecret.secret).toBe(true);
     expect(up.outputs.bootstrapSecret.secret).toBe(true);
     expect(up.outputs.keyAllowList.value).toEqual(["127.0.0.1/32", "2001:db8::/32"]);
-    expect(await pingWith(firstSecret)).toBe(true);
-    expect(await pingWith(up.outputs.bootstrapSecret.value)).toBe(true);
+    expect(await pingStatus(firstSecret)).toBe(200);
+    expect(await pingStatus(up.outputs.bootstrapSecret.value)).toBe(200);
   });
 
   it("keeps secrets out of state and logs; --show-secrets reveals a working key", async () => {
@@ -111,13 +114,20 @@ describe("secret-bearing resources on the real engine", () => {
 
   it("rotates: a new working key is created before the old one is deleted", async () => {
     await setConfig({ rotation: "2026-11" });
+    const control = controlClient(svc);
+    await control.clearRequests();
     const up = await t.up();
     expect(up.summary.resourceChanges).toMatchObject({ replace: 1 });
     const keys = await keysOnService();
     expect(keys.map((k) => k.id)).toEqual([up.outputs.keyId.value]);
     expect(up.outputs.keyId.value).not.toBe(firstKeyId);
-    expect(await pingWith(up.outputs.keySecret.value)).toBe(true);
-    expect(await pingWith(firstSecret)).toBe(false);
+    // The order, as the service saw it: the new key existed before the old one was deleted.
+    const log = await control.requests();
+    const created = seqOf(log, "POST", paths.apiKeys(svc.accountId), 201);
+    const deleted = seqOf(log, "DELETE", paths.apiKey(svc.accountId, firstKeyId), 200);
+    expect(created).toBeLessThan(deleted);
+    expect(await pingStatus(up.outputs.keySecret.value)).toBe(200);
+    expect(await pingStatus(firstSecret)).toBe(401);
   });
 
   it("shows drift on refresh and restores the declared values on up", async () => {

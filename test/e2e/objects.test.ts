@@ -1,8 +1,11 @@
 // Domain, Route, Webhook and SmtpCredential through the real engine against the emulator:
 // up → in-place update → forced replacement → drift + refresh → destroy, with assertions on the
 // service's records; one-time secrets stay out of state exports; look-ups page through > 100 items.
+import { generateKeyPairSync } from "node:crypto";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { Domain, Route, RouteWithSecret, SmtpCredential, Webhook, paths } from "../../provider/api";
+import { controlClient, seqOf } from "./control";
 import { createTestStack, type TestStack } from "./harness";
 import { startService, type TestService } from "./service";
 
@@ -20,6 +23,10 @@ const domains = () => all<Domain>(paths.domains(svc.accountId), Domain);
 const routes = () => all<Route>(paths.routes(svc.accountId), Route);
 const webhooks = () => all<Webhook>(paths.webhooks(svc.accountId), Webhook);
 const smtps = () => all<SmtpCredential>(paths.smtpCredentials(svc.accountId), SmtpCredential);
+
+/** A fresh RSA key in PEM, as a customer would bring for DKIM (1024 bits: the service's minimum). */
+const dkimKey = () =>
+  generateKeyPairSync("rsa", { modulusLength: 1024 }).privateKey.export({ type: "pkcs1", format: "pem" }) as string;
 
 beforeAll(async () => {
   svc = await startService();
@@ -78,14 +85,46 @@ describe("a tenant's objects on the real engine", () => {
     expect(up.outputs.routeSecret.value).toBe(first.routeSecret.value);
   });
 
-  it("replaces what cannot change in place: an SMTP credential, a domain name", async () => {
+  it("replaces what cannot change in place, new object first: an SMTP credential, a domain name", async () => {
     await t.stack.setConfig("sandbox", { value: "true" });
     await t.stack.setConfig("domain", { value: "mail2.example.com" });
+    const control = controlClient(svc);
+    await control.clearRequests();
     const up = await t.up();
     expect(up.outputs.smtpId.value).not.toBe(first.smtpId.value);
     expect((await smtps()).map((s) => s.id)).toEqual([up.outputs.smtpId.value]);
     expect((await smtps())[0].sandbox).toBe(true);
     expect((await domains()).map((d) => d.domain)).toEqual(["mail2.example.com"]);
+    // Create-before-delete, as the service saw it: a sender switches to the new password while the
+    // old one still works.
+    const log = await control.requests();
+    const acct = svc.accountId;
+    expect(seqOf(log, "POST", paths.smtpCredentials(acct), 201)).toBeLessThan(
+      seqOf(log, "DELETE", paths.smtpCredential(acct, String(first.smtpId.value)), 200),
+    );
+    expect(seqOf(log, "POST", paths.domains(acct), 201)).toBeLessThan(
+      seqOf(log, "DELETE", paths.domain(acct, "mail.example.com"), 200),
+    );
+  });
+
+  it("replaces the domain delete-first when its DKIM key changes (the service keeps names unique)", async () => {
+    const before = await domains();
+    const keyFile = path.join(t.stateDir, "dkim.pem");
+    fs.writeFileSync(keyFile, dkimKey(), { mode: 0o600 });
+    await t.stack.setConfig("dkimKeyFile", { value: keyFile });
+    const control = controlClient(svc);
+    await control.clearRequests();
+    const up = await t.up();
+    expect(up.summary.resourceChanges).toMatchObject({ replace: 1 });
+    const after = await domains();
+    expect(after.map((d) => d.domain)).toEqual(["mail2.example.com"]);
+    expect(after[0].id).not.toBe(before[0].id);
+    expect(after[0].dns_records.find((r) => r.label === "DKIM")).toMatchObject({ type: "TXT" }); // our key's record
+    const log = await control.requests();
+    const acct = svc.accountId;
+    expect(seqOf(log, "DELETE", paths.domain(acct, "mail2.example.com"), 200)).toBeLessThan(
+      seqOf(log, "POST", paths.domains(acct), 201),
+    );
   });
 
   it("shows out-of-band drift on refresh and restores the program's values on up", async () => {

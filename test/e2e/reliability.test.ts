@@ -162,11 +162,20 @@ describe("faults on every create path (real engine, emulator faults)", () => {
     // Slow the creates down so the restart lands in the middle of the run.
     await injectOnEveryCreate(s.svc, { kind: "delay", delayMs: 400, count: 2 });
     const up = s.t.up();
+    let upSettled = false;
+    void up.then(
+      () => (upSettled = true),
+      () => (upSettled = true),
+    );
     await until("some creates", async () => (await controlClient(s.svc).counters()).writes >= 3);
     await s.svc.close();
+    // The restart landed in the middle of the run: the up was still going when the service stopped…
+    expect(upSettled).toBe(false);
     await new Promise((r) => setTimeout(r, 1_500));
     s.svc = await startService({ dataDir: s.dataDir, port });
     await up;
+    // …and finished against the restarted service (its counters start at zero).
+    expect((await controlClient(s.svc).counters()).writes).toBeGreaterThan(0);
     await expectConsistent(s);
   });
 });

@@ -1,11 +1,13 @@
 // Secret-leak scan: after a full lifecycle (up, update, rotation, refresh, destroy) with the engine's
 // verbose logging on (-v=9, --logtostderr, debug), no secret value created along the way — API secret
-// keys, SMTP passwords, route and webhook signing secrets, Tenant bootstrap keys used as connections,
-// the provider's own API key — appears in state exports (without --show-secrets), the engine's output
+// keys, SMTP passwords, route and webhook signing secrets, DKIM private keys (a write-only input the
+// program reads from a file, as a plain string), Tenant bootstrap keys used as connections, the
+// provider's own API key — appears in state exports (without --show-secrets), the engine's output
 // and logs, or diffs. Goal: 0 hits.
 //
 // Secrets are harvested from `pulumi stack export --show-secrets` after every step, by field name,
-// so every secret the provider ever held is scanned for, not only the ones a program exports.
+// so every secret the provider ever held is scanned for, not only the ones a program exports. A
+// secret is looked for as is and JSON-escaped; a DKIM key also line by line (see `dkimKey`).
 //
 // Pulumi itself prints secret values in its verbose logs, whatever the provider does: the engine
 // dumps every RPC property at -v=9 ("Marshaling/Unmarshaling property for RPC[…]", a secret as its
@@ -15,6 +17,7 @@
 // every other line — the provider's own messages and errors, the engine's other logs — and every
 // state export and diff must hold no secret at all. Logs run at -v=9 without --debug, so every log
 // record is one JSON line. README "Secrets" tells users to treat verbose logs accordingly.
+import { generateKeyPairSync } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { createTestStack, REPO_ROOT, type TestStack } from "./harness";
@@ -57,6 +60,33 @@ async function harvest(t: TestStack, phase: string): Promise<void> {
     walk(r.inputs, "", name);
     walk(r.outputs, "", name);
   }
+}
+
+/** The forms in which a secret can show up in a text: as is, and JSON-escaped (a PEM's newlines). */
+function needles(secret: string): string[] {
+  return [...new Set([secret, JSON.stringify(secret).slice(1, -1)])];
+}
+
+/**
+ * A fresh DKIM key (PEM, RSA 1024: the service's minimum), written where the program reads it, and
+ * registered as secrets: whole, and each body line holding private material on its own, so a key
+ * leaked in any escaping or only in part is found. Lines that are pure public key (the modulus, also
+ * published in the domain's DKIM record, `p=…`) are not secrets and are left out.
+ */
+function dkimKey(t: TestStack, name: string): { file: string; pem: string } {
+  const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 1024 });
+  const pem = privateKey.export({ type: "pkcs1", format: "pem" }) as string;
+  const file = path.join(t.stateDir, `${name.replace(/\W+/g, "-")}.pem`);
+  writeFileSync(file, pem, { mode: 0o600 });
+  const published = ["spki", "pkcs1"]
+    .map((type) => (publicKey.export({ type: type as "spki", format: "der" }) as Buffer).toString("base64"))
+    .join(" ");
+  secrets.set(pem, `${name} (PEM)`);
+  pem
+    .split("\n")
+    .filter((line) => line.length >= 40 && !published.includes(line))
+    .forEach((line, i) => secrets.set(line, `${name} (private body line ${i + 1})`));
+  return { file, pem };
 }
 
 async function step(t: TestStack, phase: string): Promise<void> {
@@ -113,11 +143,18 @@ it("no secret appears in state exports, logs or diffs across a full lifecycle", 
     env: envKey,
   });
   stacks.push(objects);
+  const dkim1 = dkimKey(objects, "DKIM key 1");
+  await objects.stack.setConfig("dkimKeyFile", { value: dkim1.file });
   await objects.up();
   await step(objects, "objects after create");
   await objects.stack.setConfig("sandbox", { value: "true" });
   await objects.up();
   await step(objects, "objects after replacement");
+  // A new DKIM key: the domain is replaced (delete first), its key sent to the service again.
+  const dkim2 = dkimKey(objects, "DKIM key 2");
+  await objects.stack.setConfig("dkimKeyFile", { value: dkim2.file });
+  await objects.up();
+  await step(objects, "objects after DKIM key change");
   texts.push({ where: "objects: preview diff", text: (await objects.preview({ diff: true })).stdout });
   await objects.refresh();
 
@@ -149,23 +186,30 @@ it("no secret appears in state exports, logs or diffs across a full lifecycle", 
     );
 
   // Secrets of every kind were seen: 2 keys x 2 generations, 2 route/webhook secrets, 2 SMTP
-  // passwords, the tenants' bootstrap keys, app keys and SMTP passwords, and the provider key.
-  expect(secrets.size).toBeGreaterThanOrEqual(15);
+  // passwords, 2 DKIM keys, the tenants' bootstrap keys, app keys and SMTP passwords, and the
+  // provider key.
+  expect(secrets.size).toBeGreaterThanOrEqual(17);
+  // The DKIM keys reached the state (encrypted; harvested from the decrypted export), so the scan
+  // covers where they are kept, not only the values the test made.
+  for (const { pem } of [dkim1, dkim2]) expect(secrets.get(pem)).toMatch(/\.dkimPrivateKey/);
   const hits: string[] = [];
   const pulumiDumps = new Map<string, number>();
   for (const { where, text, log } of texts) {
     for (const [secret, what] of secrets) {
-      for (let at = text.indexOf(secret); at >= 0; at = text.indexOf(secret, at + 1)) {
-        const lineStart = text.lastIndexOf("\n", at) + 1;
-        const line = text.slice(lineStart, text.indexOf("\n", at) === -1 ? undefined : text.indexOf("\n", at));
-        const dump = log ? PULUMI_RPC_DUMP.exec(line) : null;
-        if (dump) {
-          const kind = /RPC finished/.test(dump[0]) ? "Node SDK RPC-finished debug" : "engine RPC property dump (-v=9)";
-          pulumiDumps.set(kind, (pulumiDumps.get(kind) ?? 0) + 1);
-          continue;
+      for (const needle of needles(secret))
+        for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
+          const lineStart = text.lastIndexOf("\n", at) + 1;
+          const line = text.slice(lineStart, text.indexOf("\n", at) === -1 ? undefined : text.indexOf("\n", at));
+          const dump = log ? PULUMI_RPC_DUMP.exec(line) : null;
+          if (dump) {
+            const kind = /RPC finished/.test(dump[0])
+              ? "Node SDK RPC-finished debug"
+              : "engine RPC property dump (-v=9)";
+            pulumiDumps.set(kind, (pulumiDumps.get(kind) ?? 0) + 1);
+            continue;
+          }
+          hits.push(`${what} in ${where}: …${text.slice(Math.max(lineStart, at - 400), at)}<SECRET>…`);
         }
-        hits.push(`${what} in ${where}: …${text.slice(Math.max(lineStart, at - 400), at)}<SECRET>…`);
-      }
     }
   }
   console.log(

@@ -1,7 +1,8 @@
 // The control surface (/_emulator/, X-Emulator-Control) through emulator/control.ts: off unless
 // enabled, token checked, faults by method + path pattern with counts, counters, dump.
 import { EmulatorControl } from "../../../emulator/control";
-import { type Emu, expectError, makeSub, start } from "./helpers";
+import { RequestLog } from "../../../emulator/requestLog";
+import { type Emu, expectError, makeSub, start, uniq } from "./helpers";
 
 let emu: Emu;
 beforeAll(async () => {
@@ -89,6 +90,48 @@ describe("Control surface", () => {
     expect(await emu.control.counters()).toEqual({ reads: 0, writes: 0, total: 0, endpoints: {} });
   });
 
+  test("Control: the request log keeps arrival order, route template and status sent; control calls stay out", async () => {
+    await emu.control.clearFaults();
+    await emu.control.clearRequests();
+    await emu.control.injectFault({ method: "GET", path: "/v2/accounts/*/webhooks", kind: "drop-after" });
+    await emu.req("GET", emu.acct("/routes?limit=5"));
+    const created = await emu.req("POST", emu.acct("/routes"), {
+      body: { name: uniq("logged"), url: "https://h.example.com/", recipient: "" },
+    });
+    await emu.req("DELETE", emu.acct(`/routes/${created.body.id}`));
+    await emu.req("GET", "/v2/nowhere");
+    await expect(emu.req("GET", emu.acct("/webhooks"))).rejects.toThrow();
+    await emu.control.counters(); // a control call: not service traffic
+    const { requests, dropped } = await emu.control.requests();
+    expect(dropped).toBe(0);
+    expect(requests.map((r) => [r.method, r.path, r.template, r.status])).toEqual([
+      ["GET", emu.acct("/routes"), "/v2/accounts/{account_id}/routes", 200],
+      ["POST", emu.acct("/routes"), "/v2/accounts/{account_id}/routes", 201],
+      ["DELETE", emu.acct(`/routes/${created.body.id}`), "/v2/accounts/{account_id}/routes/{route_id}", 200],
+      ["GET", "/v2/nowhere", null, 404],
+      ["GET", emu.acct("/webhooks"), "/v2/accounts/{account_id}/webhooks", null],
+    ]);
+    const seqs = requests.map((r) => r.seq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    expect(new Set(seqs).size).toBe(seqs.length);
+    await emu.control.clearRequests();
+    expect((await emu.control.requests()).requests).toEqual([]);
+  });
+
+  test("Control: the request log is bounded and says how many entries it dropped", () => {
+    const log = new RequestLog(4);
+    for (let i = 1; i <= 11; i++) log.begin("GET", `/v2/x/${i}`, new Date(0).toISOString());
+    const { requests, dropped } = log.snapshot();
+    expect(requests.map((r) => [r.seq, r.path])).toEqual([
+      [8, "/v2/x/8"],
+      [9, "/v2/x/9"],
+      [10, "/v2/x/10"],
+      [11, "/v2/x/11"],
+    ]);
+    expect(dropped).toBe(7);
+    expect(() => new RequestLog(0)).toThrow(/positive integer/);
+  });
+
   test("Control: the state dump lists every object with its account, incl. soft-deleted sub accounts, and no secrets", async () => {
     const sub = await makeSub(emu);
     const k = await emu.req("POST", emu.acct(`/sub-accounts/${sub.id}/api-keys`), {
@@ -104,15 +147,17 @@ describe("Control surface", () => {
     expect(text).not.toContain(k.body.secret_key);
     expect(text).not.toContain(r.body.secret);
     expect(text).not.toContain(emu.apiKey);
+    expect((await emu.req("GET", "/v2/ping", { key: k.body.secret_key })).status).toBe(200);
     await emu.req("DELETE", emu.acct(`/sub-accounts/${sub.id}`));
     d = await emu.control.dumpState();
     expect(d.accounts.find((a) => a.id === sub.id)).toMatchObject({ status: "deleted" });
-    // Deleting a sub account revokes its keys: no orphans left behind.
+    // Deleting a sub account revokes its keys: none is left in the store, the secret no longer
+    // authenticates, and every key left belongs to a live account. (Soft-deleted sub accounts stay
+    // in the dump, so "belongs to an account in the dump" would hold for an orphan too.)
     expect(d.api_keys.filter((x) => x.account_id === sub.id)).toEqual([]);
-    const accountIds = new Set(d.accounts.map((a) => a.id));
-    for (const fam of [d.api_keys, d.routes, d.webhooks, d.smtp_credentials, d.suppressions]) {
-      for (const o of fam) expect(accountIds.has(o.account_id)).toBe(true);
-    }
+    expect((await emu.req("GET", "/v2/ping", { key: k.body.secret_key })).status).toBe(401);
+    const live = new Set(d.accounts.filter((a) => a.status !== "deleted").map((a) => a.id));
+    expect(d.api_keys.filter((x) => !live.has(x.account_id))).toEqual([]);
   });
 
   test("Control: the clock advances only forward", async () => {

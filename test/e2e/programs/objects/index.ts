@@ -1,13 +1,17 @@
 // Driven by stack config so a test can walk one stack through updates and replacements.
+import * as fs from "node:fs";
 import * as pulumi from "@pulumi/pulumi";
 import * as txmail from "pulumi-txmail";
 
 const cfg = new pulumi.Config();
 const domainName = cfg.get("domain") ?? "mail.example.com";
+// A DKIM key read from a file, as users keep one: a plain string the SDK must treat as a secret.
+const dkimKeyFile = cfg.get("dkimKeyFile");
 
 const domain = new txmail.Domain("d", {
   domain: domainName,
   trackingSubdomain: cfg.get("tracking"),
+  dkimPrivateKey: dkimKeyFile ? fs.readFileSync(dkimKeyFile, "utf8") : undefined,
 });
 
 const route = new txmail.Route("r", {
