@@ -1,5 +1,5 @@
 // IP allow lists at request time (seed, "IP allow lists" 5–7): a non-empty list admits only
-// clients inside one of its blocks. The lists themselves are canonicalised by provider/core/cidr.ts.
+// clients inside one of its blocks. The lists themselves are canonicalised by provider/api/cidr.ts.
 import * as ipaddr from "ipaddr.js";
 
 type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];

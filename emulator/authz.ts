@@ -1,6 +1,6 @@
 // Scope checks (api-paths.md "Scope each endpoint requires"), on the scope grammar of
-// provider/core/scopes.ts. A 403 names the scope that would have allowed the operation.
-import { parseScope } from "../provider/core/scopes";
+// provider/api/scopes.ts. A 403 names the scope that would have allowed the operation.
+import { parseScope } from "../provider/api/scopes";
 import type { ScopeNeed } from "./context";
 import { forbidden } from "./http/errors";
 import type { KeyData } from "./records";

@@ -1,7 +1,7 @@
 // The parent account and its root API key (label "root", every fixed scope): created on first
 // start, reloaded afterwards. The root secret is kept sealed (AES-GCM, server secret) in the store
 // so a restart without --api-key keeps the same key; a deleted root key is re-created on restart.
-import { FIXED_SCOPES } from "../provider/core/scopes";
+import { FIXED_SCOPES } from "../provider/api/scopes";
 import type { Services } from "./context";
 import { SECRET_KEY_FORMAT, newSecretKey, randomChars, sha256, uuid } from "./crypto";
 import type { AccountData, KeyData } from "./records";

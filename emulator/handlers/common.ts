@@ -1,6 +1,6 @@
 // Helpers shared by handlers: replies, field checks on top of the zod schemas.
-import { canonicalizeAllowList } from "../../provider/core/cidr";
-import { scopeProblem } from "../../provider/core/scopes";
+import { canonicalizeAllowList } from "../../provider/api/cidr";
+import { scopeProblem } from "../../provider/api/scopes";
 import type { Ctx } from "../context";
 import { type Reply, badRequest } from "../http/errors";
 

@@ -1,5 +1,5 @@
 // One reading of a key's `ipAllowList` shared by the allow-list rules, on the provider's own
-// canonicalisation (provider/core/cidr.ts), so policy, provider check and emulator agree on what
+// canonicalisation (provider/api/cidr.ts), so policy, provider check and emulator agree on what
 // an entry means. The policy is stricter than the service in one respect: entries that together
 // cover a whole family (0.0.0.0/1 + 128.0.0.0/1) are an allow-all here (coversFamily), although
 // the service, and so canonicalizeAllowList, accept them.
@@ -16,7 +16,7 @@ import {
   coversFamily,
   type Family,
   prefixBreadth,
-} from "../../provider/core/cidr";
+} from "../../provider/api/cidr";
 import { describeValue, readStringList, type StringList } from "./inputs";
 
 export const ALLOW_LIST_INPUT = "ipAllowList";

@@ -1,7 +1,7 @@
 // The resources these policies look at. Dynamic resources carry no type marker for
 // validateResourceOfType, so rules match on `args.type`; the tokens come from the SDK's own helper.
 import type { ResourceValidationArgs } from "@pulumi/policy";
-import { typeToken } from "../../sdk/internal/common";
+import { typeToken } from "../../provider/api/typeTokens";
 
 export type Kind = "ApiKey" | "SubAccountApiKey" | "Webhook" | "Route";
 

@@ -7,7 +7,7 @@
 //   several ISPs.
 // Both thresholds are policy config; 0-length prefixes are the mandatory allow-all rule's.
 import type { ResourceValidation, ResourceValidationPolicy } from "@pulumi/policy";
-import { prefixBreadth } from "../../provider/core/cidr";
+import { prefixBreadth } from "../../provider/api/cidr";
 import { analyzeAllowList } from "../lib/allowList";
 import { integerSetting, readConfig } from "../lib/config";
 import { KEY_KINDS, kindOf, subject } from "../lib/resources";

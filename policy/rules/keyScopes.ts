@@ -3,7 +3,7 @@
 // whatever its scopes allow, and the allow list does not help a key used from an allowed host.
 // Malformed scopes are reported too: the provider's check rejects them only at apply.
 import type { ResourceValidation, ResourceValidationPolicy } from "@pulumi/policy";
-import { DOMAIN_SCOPE_PREFIXES, parseScope, scopeProblem } from "../../provider/core/scopes";
+import { DOMAIN_SCOPE_PREFIXES, parseScope, scopeProblem } from "../../provider/api/scopes";
 import { booleanSetting, readConfig, stringListSetting } from "../lib/config";
 import { describeValue, readStringList } from "../lib/inputs";
 import { KEY_KINDS, kindOf, subject } from "../lib/resources";

@@ -2,8 +2,8 @@
 // preview` fails with the field and the rule instead of `pulumi up` failing half-way.
 import { z } from "zod";
 import { keysToCamel } from "../core/casing";
-import { canonicalizeAllowList } from "../core/cidr";
-import { scopeProblem } from "../core/scopes";
+import { canonicalizeAllowList } from "../api/cidr";
+import { scopeProblem } from "../api/scopes";
 
 export const KeyLabel = z.string().min(1, "must not be empty").max(255, "must be at most 255 characters");
 

@@ -1,5 +1,6 @@
 // Inputs and options every txmail resource shares.
 import * as pulumi from "@pulumi/pulumi";
+import { typeToken } from "../../provider/api/typeTokens";
 
 /** Credentials for one resource, overriding the `txmail:*` config (for stacks that manage several accounts). */
 export interface ConnectionArgs {
@@ -21,8 +22,6 @@ export interface CommonArgs {
    */
   adoptId?: pulumi.Input<string>;
 }
-
-export const typeToken = (kind: string) => `pulumi-nodejs:dynamic/txmail:${kind}`;
 
 /** Props every resource sends to its provider besides its own. */
 export function commonProps(

@@ -9,7 +9,7 @@ import {
   isAllowAll,
   MAX_ALLOW_LIST_ENTRIES,
   prefixBreadth,
-} from "../../../provider/core/cidr";
+} from "../../../provider/api/cidr";
 
 describe("canonicalizeEntry accepts", () => {
   it.each([

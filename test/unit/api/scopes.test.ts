@@ -6,7 +6,7 @@ import {
   FIXED_SCOPES,
   parseScope,
   scopeProblem,
-} from "../../../provider/core/scopes";
+} from "../../../provider/api/scopes";
 
 // The seed's table, verbatim.
 const SEED_TABLE = [
