@@ -1,6 +1,6 @@
 // The pack's policies, apart from index.ts: constructing a PolicyPack starts its gRPC server, so
 // tests import this list instead.
-import type { ResourceValidationPolicy } from "@pulumi/policy";
+import type { Policies } from "@pulumi/policy";
 import { allowListSize } from "./rules/allowListSize";
 import { broadPrefix } from "./rules/broadPrefix";
 import { httpsEndpoints } from "./rules/httpsEndpoints";
@@ -9,7 +9,7 @@ import { noAllowAll } from "./rules/noAllowAll";
 import { subAccountKeyAllowList } from "./rules/subAccountKeyAllowList";
 import { validAllowList } from "./rules/validAllowList";
 
-export const policies: ResourceValidationPolicy[] = [
+export const policies: Policies = [
   // Mandatory: what the service rejects or must never accept.
   noAllowAll,
   validAllowList,

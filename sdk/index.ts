@@ -15,5 +15,5 @@ export {
   lookupWebhook,
   type LookupArgs,
 } from "./functions";
-export { Tenant, type TenantArgs, type TenantKeyArgs, DEFAULT_BOOTSTRAP_SCOPES } from "./tenant";
+export { Tenant, type TenantArgs, type TenantKeyArgs, appKeyScopes, bootstrapKeyScopes } from "./tenant";
 export { loadTenantsFile, parseTenants, tenantArgs, TenantsFileError, type TenantEntry } from "./tenantsFile";

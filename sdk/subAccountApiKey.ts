@@ -5,6 +5,13 @@ import { TxmailResource } from "./internal/txmailResource";
 export interface SubAccountApiKeyArgs extends ApiKeyArgs {
   /** The sub account the key authenticates as. Changing it replaces the key. */
   subAccountId: pulumi.Input<string>;
+  /**
+   * Keep scopes removed from `scopes` on the key until its next update. For a key other objects
+   * of the program are managed with (a Tenant's bootstrap key): Pulumi updates the key before them
+   * and deletes removed objects last, so a removed route is deleted while the key can still delete
+   * it; the following `pulumi up` narrows the key.
+   */
+  deferScopeRemoval?: pulumi.Input<boolean>;
 }
 
 /**
@@ -33,6 +40,7 @@ export class SubAccountApiKey extends TxmailResource {
         scopes: args.scopes,
         ipAllowList: args.ipAllowList,
         rotation: args.rotation,
+        deferScopeRemoval: args.deferScopeRemoval,
         secretKey: undefined,
         publicKey: undefined,
         createdAt: undefined,

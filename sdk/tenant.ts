@@ -13,6 +13,7 @@ import { Route, type RouteArgs } from "./route";
 import { Webhook, type WebhookArgs } from "./webhook";
 import { SmtpCredential, type SmtpCredentialArgs } from "./smtpCredential";
 import type { ConnectionArgs } from "./internal/common";
+import { scopesToManageAll, sendScope } from "../provider/api/managementScopes";
 
 type Own<T> = Omit<T, "connection" | "adoptId">;
 
@@ -32,9 +33,15 @@ export interface TenantArgs {
   monthlyCredit?: pulumi.Input<number>;
   suspended?: pulumi.Input<boolean>;
   suspensionReason?: pulumi.Input<string>;
-  /** The key the tenant's own objects are managed with (created with the parent's credentials). */
+  /**
+   * The key the tenant's own objects are managed with (created with the parent's credentials).
+   * Default scopes: what the declared objects need (`bootstrapKeyScopes`); `scopes` replaces them.
+   */
   bootstrapKey?: TenantKeyArgs;
-  /** Extra sub-account keys by name, e.g. `{ app: { scopes: ["messages:send:all"] } }`. */
+  /**
+   * Extra sub-account keys by name, e.g. `{ app: { ipAllowList: [...] } }`. Default scopes:
+   * `messages:send:<domain>` for the tenant's domain (`messages:send:all` without one).
+   */
   apiKeys?: Record<string, TenantKeyArgs>;
   /** The sending domain. */
   domain?: Own<DomainArgs>;
@@ -45,22 +52,36 @@ export interface TenantArgs {
   connection?: pulumi.Input<ConnectionArgs>;
 }
 
-/** What the bootstrap key may do by default: manage the tenant's own objects and send. */
-export const DEFAULT_BOOTSTRAP_SCOPES = [
-  "domains:read",
-  "domains:write",
-  "domains:delete:all",
-  "routes:read:all",
-  "routes:write:all",
-  "routes:delete:all",
-  "webhooks:read:all",
-  "webhooks:write:all",
-  "webhooks:delete:all",
-  "smtp-credentials:read:all",
-  "smtp-credentials:write:all",
-  "smtp-credentials:delete:all",
-  "messages:send:all",
-];
+/**
+ * The bootstrap key's scopes when `bootstrapKey.scopes` is not given: exactly what the tenant's
+ * declared objects need to be managed (provider/api/managementScopes.ts) — `{domain}` scopes where
+ * the service allows them, `:all` only for objects tied to no domain, nothing for kinds the tenant
+ * does not declare, and no `messages:send:*` (sending is what `apiKeys` are for). With no objects
+ * at all: `domains:read`. Values unknown at preview make the list unknown until `pulumi up`.
+ */
+export function bootstrapKeyScopes(args: TenantArgs): pulumi.Output<string[]> {
+  const declared = {
+    domain: args.domain?.domain,
+    routes: Object.values(args.routes ?? {}).map((r) => ({ recipient: r.recipient })),
+    webhooks: Object.values(args.webhooks ?? {}).map((w) => ({ scope: w.scope, domains: w.domains })),
+    smtp: Object.values(args.smtpCredentials ?? {}).map((s) => ({ scope: s.scope, domains: s.domains })),
+  };
+  return pulumi
+    .output(declared)
+    .apply((d) =>
+      scopesToManageAll([
+        ...(d.domain === undefined ? [] : [{ kind: "Domain" as const, domain: d.domain }]),
+        ...d.routes.map((r) => ({ kind: "Route" as const, recipient: r.recipient ?? undefined })),
+        ...d.webhooks.map((w) => ({ kind: "Webhook" as const, scope: w.scope, domains: w.domains })),
+        ...d.smtp.map((s) => ({ kind: "SmtpCredential" as const, scope: s.scope, domains: s.domains })),
+      ]),
+    );
+}
+
+/** A tenant key's scopes when not given: sending from the tenant's domain (any domain without one). */
+export function appKeyScopes(args: TenantArgs): pulumi.Output<string[]> {
+  return pulumi.output(args.domain?.domain).apply((d) => [sendScope(d)]);
+}
 
 export class Tenant extends pulumi.ComponentResource {
   readonly subAccount: SubAccount;
@@ -91,7 +112,7 @@ export class Tenant extends pulumi.ComponentResource {
       parent,
     );
 
-    const key = (role: string, k: TenantKeyArgs | undefined, defaultScopes: string[]) =>
+    const key = (role: string, k: TenantKeyArgs | undefined, defaultScopes: pulumi.Input<string[]>, manages = false) =>
       new SubAccountApiKey(
         `${name}-${role}`,
         {
@@ -100,13 +121,15 @@ export class Tenant extends pulumi.ComponentResource {
           scopes: k?.scopes ?? defaultScopes,
           ipAllowList: k?.ipAllowList,
           rotation: k?.rotation,
+          // The key is updated before the objects managed with it, and Pulumi deletes removed
+          // objects last: scopes they still need are dropped one run later (see SubAccountApiKey).
+          ...(manages ? { deferScopeRemoval: true } : {}),
           connection: parentConn,
         },
         parent,
       );
-    this.bootstrapKey = key("bootstrap", args.bootstrapKey, DEFAULT_BOOTSTRAP_SCOPES);
-    for (const [role, k] of Object.entries(args.apiKeys ?? {}))
-      this.apiKeys[role] = key(role, k, ["messages:send:all"]);
+    this.bootstrapKey = key("bootstrap", args.bootstrapKey, bootstrapKeyScopes(args), true);
+    for (const [role, k] of Object.entries(args.apiKeys ?? {})) this.apiKeys[role] = key(role, k, appKeyScopes(args));
 
     // The tenant's own objects: its key, its account.
     // A plain object of outputs (not one output of an object): each child registers two fields.

@@ -13,7 +13,7 @@ const tenant = new txmail.SubAccount("tenant", { name: "Rotating Tenant", websit
 const key = new txmail.SubAccountApiKey("app", {
   subAccountId: tenant.id,
   label: "app sender",
-  scopes: ["messages:send:all"],
+  scopes: ["messages:send:mail.rotate.example.com"],
   ipAllowList: ["198.51.100.0/24"],
   rotation: cfg.get("rotation") ?? "initial",
 });

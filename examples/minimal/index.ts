@@ -6,7 +6,8 @@ import * as txmail from "pulumi-txmail";
 
 const key = new txmail.ApiKey("ci-sender", {
   label: "ci sender",
-  scopes: ["messages:send:all"],
+  // Sending from one domain only: a leaked key cannot send as any other domain of the account.
+  scopes: ["messages:send:mail.example.com"],
   ipAllowList: ["203.0.113.0/24"],
 });
 

@@ -3,17 +3,21 @@
 import type { ResourceValidationArgs } from "@pulumi/policy";
 import { typeToken } from "../../provider/api/typeTokens";
 
-export type Kind = "ApiKey" | "SubAccountApiKey" | "Webhook" | "Route";
+export type Kind = "ApiKey" | "SubAccountApiKey" | "Webhook" | "Route" | "Domain" | "SmtpCredential";
 
 export const TYPES: Readonly<Record<Kind, string>> = {
   ApiKey: typeToken("ApiKey"),
   SubAccountApiKey: typeToken("SubAccountApiKey"),
   Webhook: typeToken("Webhook"),
   Route: typeToken("Route"),
+  Domain: typeToken("Domain"),
+  SmtpCredential: typeToken("SmtpCredential"),
 };
 
 /** Kinds whose inputs include `ipAllowList` and `scopes`. */
 export const KEY_KINDS: readonly Kind[] = ["ApiKey", "SubAccountApiKey"];
+/** Kinds a key manages when they are created with it (their `connection` holds its secret). */
+export const MANAGED_KINDS: readonly Kind[] = ["Domain", "Route", "Webhook", "SmtpCredential"];
 /** Kinds whose inputs include a delivery `url`. */
 export const ENDPOINT_KINDS: readonly Kind[] = ["Webhook", "Route"];
 

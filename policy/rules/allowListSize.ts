@@ -11,7 +11,8 @@ export const validateAllowListSize: ResourceValidation = (args, reportViolation)
   if (!kind) return;
   const a = analyzeAllowList(args.props);
   if (a.state !== "known") return;
-  for (const f of a.tooMany) reportViolation(`${subject(kind, args)}: ${where(f)} ${f.message}; ${FIX}.`);
+  if (a.tooMany.length > 0)
+    reportViolation(`${subject(kind, args)}: ${a.tooMany.map((f) => `${where(f)} ${f.message}`).join("; ")}; ${FIX}.`);
 };
 
 export const allowListSize: ResourceValidationPolicy = {

@@ -25,17 +25,23 @@ export const validateBroadPrefix: ResourceValidation = (args, reportViolation) =
   };
   const a = analyzeAllowList(args.props);
   if (a.state !== "known") return;
-  for (const e of a.entries) {
-    if (e.prefix >= min[e.family]) continue;
+  // One finding per key: every broad block, the broadest first.
+  const broad = a.entries
+    .filter((e) => e.prefix < min[e.family])
+    .sort((x, y) => x.prefix - y.prefix || x.index - y.index);
+  if (broad.length === 0) return;
+  const parts = broad.map((e) => {
     const same = e.entry === e.canonical ? "" : ` (${e.canonical})`;
     const { addresses } = prefixBreadth(e.canonical);
     const size = e.family === 4 ? ` (${addresses.toLocaleString("en-US")} addresses)` : "";
-    reportViolation(
-      `${subject(kind, args)}: ipAllowList[${e.index}]: '${e.entry}'${same} is a /${e.prefix} block${size}, ` +
-        `broader than the /${min[e.family]} this pack accepts for IPv${e.family}; list your senders' own addresses ` +
-        `or narrower blocks (or set ${POLICY_NAME}.minIPv${e.family}PrefixLength in the policy config).`,
-    );
-  }
+    return `ipAllowList[${e.index}]: '${e.entry}'${same} is a /${e.prefix} block${size}, broader than the /${min[e.family]} this pack accepts for IPv${e.family}`;
+  });
+  const families = [...new Set(broad.map((e) => e.family))];
+  const settings = families.map((f) => `${POLICY_NAME}.minIPv${f}PrefixLength`).join(" or ");
+  reportViolation(
+    `${subject(kind, args)}: ${parts.join("; ")}; list your senders' own addresses or narrower blocks ` +
+      `(or set ${settings} in the policy config).`,
+  );
 };
 
 export const broadPrefix: ResourceValidationPolicy = {

@@ -2,9 +2,12 @@
 // delete, and the verbs that act like them), beyond a configured allowed set. A leaked key can do
 // whatever its scopes allow, and the allow list does not help a key used from an allowed host.
 // Malformed scopes are reported too: the provider's check rejects them only at apply.
-import type { ResourceValidation, ResourceValidationPolicy } from "@pulumi/policy";
+// A stack policy, because what a key needs depends on the objects managed with it (lib/managed.ts):
+// scopes those objects need are not reported. One finding per key lists every broad scope.
+import type { StackValidation, StackValidationPolicy } from "@pulumi/policy";
 import { DOMAIN_SCOPE_PREFIXES, parseScope, scopeProblem } from "../../provider/api/scopes";
-import { booleanSetting, readConfig, stringListSetting } from "../lib/config";
+import { booleanSetting, type Config, readConfig, stringListSetting } from "../lib/config";
+import { scopesNeededByKey } from "../lib/managed";
 import { describeValue, readStringList } from "../lib/inputs";
 import { KEY_KINDS, kindOf, subject } from "../lib/resources";
 
@@ -25,50 +28,84 @@ function isAllowed(scope: string, allowed: readonly string[]): boolean {
   );
 }
 
-export const validateKeyScopes: ResourceValidation = (args, reportViolation) => {
-  const kind = kindOf(args.type, KEY_KINDS);
-  if (!kind) return;
-  const config = readConfig(args);
+interface Finding {
+  index: number;
+  text: string;
+  /** Higher first: malformed (fails at apply), then every domain and a writing verb, then either. */
+  rank: number;
+}
+
+/** What is broad about each scope of a key, once per scope; `needed` scopes are the key's job. */
+export function keyScopeFindings(props: object, config: Config, needed: ReadonlySet<string> = new Set()): Finding[] {
   const allowed = stringListSetting(config, "allowedScopes", KEY_SCOPES_DEFAULTS.allowedScopes);
   const flagAll = booleanSetting(config, "flagAllScopes", KEY_SCOPES_DEFAULTS.flagAllScopes);
   const verbs = stringListSetting(config, "flaggedVerbs", KEY_SCOPES_DEFAULTS.flaggedVerbs);
-  const read = readStringList(args.props, "scopes");
-  if (read.state !== "known") return;
-
-  const who = subject(kind, args);
+  const read = readStringList(props, "scopes");
+  if (read.state !== "known") return [];
+  const findings: Finding[] = [];
   const seen = new Set<string>();
   for (const { index, value: scope } of read.value.strings) {
-    if (seen.has(scope) || isAllowed(scope, allowed)) continue;
+    if (seen.has(scope) || needed.has(scope) || isAllowed(scope, allowed)) continue;
     seen.add(scope);
     const parsed = parseScope(scope);
     if (!parsed) {
-      reportViolation(`${who}: scopes[${index}]: ${scopeProblem(scope)}; the provider rejects it at apply.`);
+      findings.push({
+        index,
+        rank: 4,
+        text: `scopes[${index}]: ${scopeProblem(scope)}; the provider rejects it at apply`,
+      });
       continue;
     }
-    const reasons: string[] = [];
-    if (flagAll && scope.endsWith(":all")) reasons.push("reaches every domain");
-    if (verbs.includes(parsed.verb)) reasons.push(`grants '${parsed.verb}'`);
-    if (reasons.length === 0) continue;
+    const all = flagAll && scope.endsWith(":all");
+    const verb = verbs.includes(parsed.verb);
+    if (!all && !verb) continue;
+    const reasons = [...(all ? ["reaches every domain"] : []), ...(verb ? [`grants '${parsed.verb}'`] : [])];
     const prefix = DOMAIN_SCOPE_PREFIXES.find((p) => scope === `${p}all`);
-    const narrower = prefix
-      ? `use '${prefix}<your-domain>' instead, or `
-      : "give it only to the key that needs it, or ";
-    reportViolation(
-      `${who}: scopes[${index}]: '${scope}' ${reasons.join(" and ")}; ${narrower}` +
-        `add it to ${POLICY_NAME}.allowedScopes in the policy config if this key must have it.`,
-    );
+    const instead = prefix ? ` (use '${prefix}<your-domain>')` : "";
+    findings.push({
+      index,
+      rank: all && verb ? 3 : verb ? 2 : 1,
+      text: `'${scope}' ${reasons.join(" and ")}${instead}`,
+    });
   }
   for (const { index, value } of read.value.others) {
-    reportViolation(
-      `${who}: scopes[${index}]: ${describeValue(value)} is not a scope; scopes are strings such as 'messages:send:mail.example.com'.`,
-    );
+    findings.push({
+      index,
+      rank: 4,
+      text: `scopes[${index}]: ${describeValue(value)} is not a scope; scopes are strings such as 'messages:send:mail.example.com'`,
+    });
+  }
+  return findings.sort((a, b) => b.rank - a.rank || a.index - b.index);
+}
+
+/** One message for a key: every broad scope, most severe first. */
+export function keyScopesMessage(who: string, findings: readonly Finding[]): string {
+  const n = findings.length;
+  return (
+    `${who}: ${n} scope${n === 1 ? "" : "s"} broader than ${n === 1 ? "it needs" : "they need"}: ` +
+    `${findings.map((f) => f.text).join("; ")}. Give each key only what it uses (a Tenant's bootstrap key gets ` +
+    `exactly what its objects need), or add the scope to ${POLICY_NAME}.allowedScopes in the policy config if this key must have it.`
+  );
+}
+
+export const validateKeyScopes: StackValidation = (args, reportViolation) => {
+  const config = readConfig(args);
+  const needs = scopesNeededByKey(args.resources);
+  for (const r of args.resources) {
+    const kind = kindOf(r.type, KEY_KINDS);
+    if (!kind) continue;
+    const needed = needs.get(r.urn);
+    // An object managed with this key has inputs unknown at preview: what it needs is known at `pulumi up`.
+    if (needed === "unknown") continue;
+    const findings = keyScopeFindings(r.props, config, needed);
+    if (findings.length > 0) reportViolation(keyScopesMessage(subject(kind, r), findings), r.urn);
   }
 };
 
-export const keyScopes: ResourceValidationPolicy = {
+export const keyScopes: StackValidationPolicy = {
   name: POLICY_NAME,
   description:
-    "Warns about API keys with `…:all`, write or delete scopes (and malformed scopes) beyond a configured allowed set.",
+    "Warns about API keys with `…:all`, write or delete scopes (and malformed scopes) beyond what the objects managed with them need and a configured allowed set.",
   enforcementLevel: "advisory",
   severity: "medium",
   configSchema: {
@@ -93,5 +130,5 @@ export const keyScopes: ResourceValidationPolicy = {
       },
     },
   },
-  validateResource: validateKeyScopes,
+  validateStack: validateKeyScopes,
 };

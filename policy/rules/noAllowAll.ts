@@ -10,7 +10,9 @@ export const validateNoAllowAll: ResourceValidation = (args, reportViolation) =>
   if (!kind) return;
   const a = analyzeAllowList(args.props);
   if (a.state !== "known") return;
-  for (const f of a.allowAll) reportViolation(`${subject(kind, args)}: ${where(f)} ${f.message}.`);
+  // One finding per key, listing every entry.
+  if (a.allowAll.length > 0)
+    reportViolation(`${subject(kind, args)}: ${a.allowAll.map((f) => `${where(f)} ${f.message}`).join("; ")}.`);
 };
 
 export const noAllowAll: ResourceValidationPolicy = {

@@ -12,7 +12,9 @@ export const validateAllowListEntries: ResourceValidation = (args, reportViolati
   if (!kind) return;
   const a = analyzeAllowList(args.props);
   if (a.state !== "known") return;
-  for (const f of a.invalid) reportViolation(`${subject(kind, args)}: ${where(f)} ${f.message}; ${FIX}.`);
+  // One finding per key, listing every entry.
+  if (a.invalid.length > 0)
+    reportViolation(`${subject(kind, args)}: ${a.invalid.map((f) => `${where(f)} ${f.message}`).join("; ")}; ${FIX}.`);
 };
 
 export const validAllowList: ResourceValidationPolicy = {

@@ -21,8 +21,8 @@ export interface Api {
   }>;
   put<T>(path: string, body: unknown, schema: z.ZodType<T, unknown>): Promise<T>;
   delete(path: string): Promise<void>;
-  /** Every item of a list endpoint (all pages). */
-  list<T>(path: string, schema: z.ZodType<T, unknown>): AsyncIterable<T>;
+  /** Every item of a list endpoint (all pages), with optional filters (`?domain=`). */
+  list<T>(path: string, schema: z.ZodType<T, unknown>, query?: Record<string, string>): AsyncIterable<T>;
   /** `GET /v2/ping`: needs no scope, so it fails with 403 only when the caller's address is not allowed. */
   ping?(): Promise<void>;
 }

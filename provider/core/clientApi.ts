@@ -35,7 +35,7 @@ export function apiFor(conn: Connection): Api {
     delete: async (path) => {
       await c.delete(path);
     },
-    list: (path, schema) => c.list(path, schema),
+    list: (path, schema, query) => c.list(path, schema, query ? { query } : {}),
     ping: async () => {
       await c.ping();
     },

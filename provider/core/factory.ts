@@ -188,7 +188,9 @@ export function makeProvider<I extends Record<string, unknown>>(
     const unknownSecrets = Object.fromEntries(Object.keys(spec.createOnly ?? {}).map((k) => [k, ""]));
     return {
       id: idOf(record),
-      outs: stateOf({ ...stored(props), ...outputsOf(adopted ?? record), ...unknownSecrets }),
+      outs: stateOf(
+        withState({ ...stored(props), ...outputsOf(adopted.record ?? record), ...unknownSecrets }, adopted.state),
+      ),
     };
   }
 
@@ -216,7 +218,7 @@ export function makeProvider<I extends Record<string, unknown>>(
   async function twinsOf(ctx: Ctx, props: Props, collection: string, started: number, exceptId?: string) {
     await settleOthers(collection);
     const twins: Record<string, unknown>[] = [];
-    for await (const rec of ctx.api.list(spec.collectionPath(ctx.conn, props), spec.record)) {
+    for await (const rec of ctx.api.list(spec.collectionPath(ctx.conn, props), spec.record, spec.listQuery?.(props))) {
       const id = idOf(rec);
       if (id === exceptId || isClaimed(collection, id)) continue;
       if (!createdSince(rec.created_at, started)) continue;
@@ -280,15 +282,23 @@ export function makeProvider<I extends Record<string, unknown>>(
     );
   }
 
-  async function updateRemote(olds: Props, news: Props, id: string): Promise<Record<string, unknown> | undefined> {
+  async function updateRemote(
+    olds: Props,
+    news: Props,
+    id: string,
+  ): Promise<{ record?: Record<string, unknown>; state?: Props }> {
     const { conn, api } = ctxFor(news);
     const changed = spec.apiFields.filter(
       (f) => !writeOnly.has(f) && news[f] !== undefined && !deepEqual(olds[f], news[f]),
     );
     let record: Record<string, unknown> | undefined;
+    let state: Props | undefined;
     if (changed.length > 0 && !spec.immutable) {
-      const body = Object.fromEntries(changed.map((f) => [camelToSnake(f), news[f]]));
-      record = await call("write", news, () => api.put(spec.itemPath(conn, news, id), body, spec.record));
+      let body: Record<string, unknown> = Object.fromEntries(changed.map((f) => [camelToSnake(f), news[f]]));
+      if (spec.prepareUpdate) ({ body, state } = spec.prepareUpdate(olds, news, body));
+      const sent = body;
+      if (Object.keys(sent).length > 0)
+        record = await call("write", news, () => api.put(spec.itemPath(conn, news, id), sent, spec.record));
     }
     if (spec.reconcile) {
       record = await call("write", news, async () => {
@@ -296,7 +306,7 @@ export function makeProvider<I extends Record<string, unknown>>(
         return spec.reconcile!({ conn, api }, { ...news, id }, current, olds);
       });
     }
-    return record;
+    return { record, state };
   }
 
   return {
@@ -434,9 +444,11 @@ export function makeProvider<I extends Record<string, unknown>>(
     },
 
     async update(id, olds, news) {
-      const record = await updateRemote(olds, news, id);
+      const { record, state } = await updateRemote(olds, news, id);
       const kept = Object.fromEntries(Object.keys(spec.createOnly ?? {}).map((k) => [k, olds[k] ?? ""]));
-      return { outs: stateOf({ ...olds, ...stored(news), ...(record ? outputsOf(record) : {}), ...kept }) };
+      return {
+        outs: stateOf(withState({ ...olds, ...stored(news), ...(record ? outputsOf(record) : {}), ...kept }, state)),
+      };
     },
 
     async delete(id, props) {
@@ -448,6 +460,13 @@ export function makeProvider<I extends Record<string, unknown>>(
       }
     },
   };
+}
+
+/** Outputs with a spec's extra update state applied (prepareUpdate): undefined fields removed. */
+function withState(outs: Props, state: Props | undefined): Props {
+  const merged: Props = { ...outs, ...state };
+  for (const [k, v] of Object.entries(state ?? {})) if (v === undefined) delete merged[k];
+  return merged;
 }
 
 async function exists(api: Api, path: string): Promise<boolean> {

@@ -51,6 +51,11 @@ export interface ResourceSpec<I extends Record<string, unknown>> {
   /** Paths. `props` are the canonical inputs (plus outputs when known). */
   collectionPath(conn: Connection, props: Props): string;
   itemPath(conn: Connection, props: Props, id: string): string;
+  /**
+   * Filters for listing the collection (the twin sweep after a retried 5xx): the service requires
+   * `?domain=` when a key holds only `{domain}` read scopes for routes.
+   */
+  listQuery?(props: Props): Record<string, string> | undefined;
   /** The Pulumi id of a record (its uuid unless said otherwise). */
   idOf?(record: Record<string, unknown>): string;
   /** Scopes that allow each operation, named in 403 errors. */
@@ -63,6 +68,15 @@ export interface ResourceSpec<I extends Record<string, unknown>> {
   reconcile?(ctx: Ctx, props: Props, record: Record<string, unknown>, olds?: Props): Promise<Record<string, unknown>>;
   /** Inputs the service reports back differently and must not be compared (besides createOnly). */
   outputsOf?(record: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * Adjusts an update's body (API field names) before it is sent, from the old state; `state` is
+   * kept with the outputs (a field set to undefined is dropped). An empty body sends nothing.
+   */
+  prepareUpdate?(
+    olds: Props,
+    news: Props,
+    body: Record<string, unknown>,
+  ): { body: Record<string, unknown>; state: Props };
   /** Update method; defaults to PUT. */
   updateMethod?: "PUT";
 }

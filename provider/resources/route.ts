@@ -15,8 +15,14 @@ const inputs = z.object({
   enabled: z.boolean().optional(),
 });
 
-/** The domain a route belongs to, for `routes:*:{domain}` scopes: that of its recipient address. */
-const domainOf = (p: Record<string, unknown>) => String(p.recipient ?? "").split("@")[1] || "{domain}";
+/** The domain a route belongs to (lower case, as the service associates it): that of its recipient. */
+const recipientDomain = (p: Record<string, unknown>): string | undefined => {
+  const recipient = String(p.recipient ?? "");
+  const at = recipient.lastIndexOf("@");
+  return (at < 0 ? "" : recipient.slice(at + 1).toLowerCase()) || undefined;
+};
+/** For `routes:*:{domain}` scopes in messages. */
+const domainOf = (p: Record<string, unknown>) => recipientDomain(p) ?? "{domain}";
 
 export const route: ResourceSpec<z.infer<typeof inputs>> = {
   kind: "Route",
@@ -28,6 +34,9 @@ export const route: ResourceSpec<z.infer<typeof inputs>> = {
   created: RouteWithSecret,
   collectionPath: (c) => paths.routes(c.accountId),
   itemPath: (c, _p, id) => paths.route(c.accountId, id),
+  // A key with only `routes:read:{domain}` may list routes only with that domain named; the twin of
+  // a route is in the same domain, so the filter never hides it.
+  listQuery: (p) => (recipientDomain(p) ? { domain: recipientDomain(p)! } : undefined),
   scopes: {
     read: (p) => ["routes:read:all", `routes:read:${domainOf(p)}`],
     write: (p) => ["routes:write:all", `routes:write:${domainOf(p)}`],

@@ -11,6 +11,8 @@ const inputs = z.object({
   scopes: Scopes,
   ipAllowList: AllowList,
   rotation: Rotation,
+  /** Keep removed scopes until the next update (see prepareUpdate); provider-local, never sent. */
+  deferScopeRemoval: z.boolean().optional(),
 });
 
 export const subAccountApiKey: ResourceSpec<z.infer<typeof inputs>> = {
@@ -27,6 +29,28 @@ export const subAccountApiKey: ResourceSpec<z.infer<typeof inputs>> = {
     read: () => ["sub-account-api-keys:read"],
     write: () => ["sub-account-api-keys:write"],
     delete: () => ["sub-account-api-keys:delete"],
+  },
+  /**
+   * With `deferScopeRemoval` (a Tenant's bootstrap key): scopes the program removes stay on the key
+   * until its next update. The engine updates the key before the objects managed with it and deletes
+   * removed objects last, so narrowing at once would leave a removed route undeletable (403) and a
+   * route moving to another domain unwritable. State keeps the key's real scopes and which of them
+   * are retiring, so the next `pulumi up` sees the difference and drops them (an in-place PUT).
+   */
+  prepareUpdate(olds, news, body) {
+    if (news.deferScopeRemoval !== true || !Array.isArray(body.scopes)) return { body, state: {} };
+    const asked = body.scopes as string[];
+    const had = Array.isArray(olds.scopes) ? (olds.scopes as string[]) : [];
+    const retiredBefore = new Set(Array.isArray(olds.retiringScopes) ? (olds.retiringScopes as string[]) : []);
+    const retiring = had.filter((s) => !asked.includes(s) && !retiredBefore.has(s));
+    const scopes = [...new Set([...asked, ...retiring])].sort();
+    const { scopes: _unsent, ...rest } = body;
+    // The service refuses an update that changes nothing: send scopes only when they differ.
+    const changed = scopes.length !== had.length || scopes.some((s) => !had.includes(s));
+    return {
+      body: changed ? { ...rest, scopes } : rest,
+      state: { scopes, retiringScopes: retiring.length > 0 ? retiring : undefined },
+    };
   },
   // The record's account_id is the sub account; keep the input name for it.
   outputsOf: (r) => ({ ...keyOutputs(r), subAccountId: r.account_id }),

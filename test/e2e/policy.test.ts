@@ -3,6 +3,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { parseViolations } from "../../policy/tools/previewComment";
 import { createTestStack, REPO_ROOT, type TestStack } from "./harness";
 
 jest.setTimeout(10 * 60_000);
@@ -128,5 +129,58 @@ describe("policy pack on pulumi preview", () => {
   it("does not crash on an allow list unknown at preview", async () => {
     const r = await previewKey({ label: "ci", scopes: ["messages:send:mail.example.com"] }, { unknown: true });
     expect(r.stdout).not.toMatch(/mandatory/);
+  });
+});
+
+// Quiet by default (issue 17): every example, and the demo stack of scripts/demo.sh (the root
+// Pulumi.yaml runs examples/tenants-from-yaml), previews under the pack's default configuration
+// with no finding at all; a tenant as a new user writes it gets only the finding that is real (its
+// bootstrap key has no allow list), and a really broad app key still gets its one advisory.
+describe("findings under the pack's defaults", () => {
+  const offline = {
+    "txmail:apiKey": { value: "txmail-sk-preview-only", secret: true },
+    "txmail:accountId": { value: "11111111-1111-4111-8111-111111111111" },
+    "txmail:baseUrl": { value: "http://127.0.0.1:9" },
+  };
+  const previewFindings = async (programDir: string, config: Record<string, { value: string }> = {}) => {
+    const s = await createTestStack({ programDir, name: "findings", config: { ...offline, ...config } });
+    try {
+      const r = await s.preview({ policyPacks: [pack] });
+      return parseViolations(r.stdout).map((v) => `${v.level} ${v.policy} ${v.resource.split(": ").pop()}`);
+    } finally {
+      await s.dispose();
+    }
+  };
+  const examples: Array<[string, Record<string, { value: string }>]> = [
+    ["minimal", {}],
+    ["key-rotation", {}],
+    [
+      "adopt-existing",
+      {
+        subAccountId: { value: "22222222-2222-4222-8222-222222222222" },
+        webhookId: { value: "33333333-3333-4333-8333-333333333333" },
+      },
+    ],
+    ["tenants-from-yaml", {}],
+  ];
+
+  it.each(examples)("examples/%s: 0 mandatory, 0 advisory", async (name, config) => {
+    expect(await previewFindings(path.join(REPO_ROOT, "examples", name), config)).toEqual([]);
+  });
+
+  it("the demo stack (root Pulumi.yaml) is the tenants example", () => {
+    expect(fs.readFileSync(path.join(REPO_ROOT, "Pulumi.yaml"), "utf8")).toMatch(
+      /^main: examples\/tenants-from-yaml\/index\.ts$/m,
+    );
+  });
+
+  it("one default tenant: only its bootstrap key's missing allow list; a broad app key: one advisory", async () => {
+    const program = path.join(__dirname, "programs", "tenant");
+    expect(await previewFindings(program)).toEqual(["advisory sub-account-key-requires-allow-list acme-bootstrap"]);
+    const broad = await previewFindings(program, { appKeyScopes: { value: JSON.stringify(["routes:write:all"]) } });
+    expect(broad.sort()).toEqual([
+      "advisory api-key-broad-scopes acme-app",
+      "advisory sub-account-key-requires-allow-list acme-bootstrap",
+    ]);
   });
 });

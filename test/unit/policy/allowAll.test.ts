@@ -62,9 +62,16 @@ describe("ip-allow-list-no-allow-all", () => {
     expect(messages[0]).toMatch(/list the CIDR blocks of your senders instead/);
   });
 
-  it("reports both families when both are covered", async () => {
+  it("reports both families when both are covered, in one finding for the key", async () => {
     const messages = await run(validateNoAllowAll, key(["0.0.0.0/1", "128.0.0.0/1", "::/1", "8000::/1"]));
-    expect(messages).toHaveLength(2);
+    expect(messages).toEqual([expect.stringMatching(/every IPv4 address[^\n]*; [^\n]*every IPv6 address/)]);
+  });
+
+  it("lists every allow-all entry of a key in one finding", async () => {
+    const messages = await run(validateNoAllowAll, key(["0.0.0.0/0", "203.0.113.0/24", "::/0"]));
+    expect(messages).toEqual([
+      expect.stringMatching(/^ApiKey 'sender': ipAllowList\[0\]: '0\.0\.0\.0\/0' .*; ipAllowList\[2\]: '::\/0'/),
+    ]);
   });
 
   it.each([

@@ -48,6 +48,19 @@ describe("ip-allow-list-broad-prefix", () => {
     expect(await run(validateBroadPrefix, key(list))).toEqual([expect.stringContaining("ipAllowList[2]")]);
   });
 
+  it("reports every broad block of a key in one finding, the broadest first", async () => {
+    const messages = await run(
+      validateBroadPrefix,
+      key(["172.16.0.0/12", "203.0.113.0/24", "10.0.0.0/8", "2001::/16"]),
+    );
+    expect(messages).toEqual([
+      expect.stringMatching(
+        /ipAllowList\[2\]: '10\.0\.0\.0\/8'.*; ipAllowList\[0\]: '172\.16\.0\.0\/12'.*; ipAllowList\[3\]/,
+      ),
+    ]);
+    expect(messages[0]).toContain("minIPv4PrefixLength or ip-allow-list-broad-prefix.minIPv6PrefixLength");
+  });
+
   it("ignores webhooks and routes", async () => {
     expect(await run(validateBroadPrefix, { kind: "Route", props: { ipAllowList: ["10.0.0.0/8"] } })).toEqual([]);
   });

@@ -1,7 +1,14 @@
 // Calls a rule's validate function the way @pulumi/policy's server does (server.js): props wrapped
 // in the real unknownCheckingProxy, a getConfig returning the policy's config, and a
 // reportViolation that collects messages.
-import { type ResourceValidation, type ResourceValidationArgs, unknownCheckingProxy } from "@pulumi/policy";
+import {
+  type Policy,
+  type PolicyResource,
+  type ResourceValidation,
+  type ResourceValidationArgs,
+  type StackValidation,
+  unknownCheckingProxy,
+} from "@pulumi/policy";
 import { type Kind, TYPES } from "../../../policy/lib/resources";
 
 /** What the engine sends for an unknown value from a Node program (@pulumi/pulumi runtime/rpc). */
@@ -53,4 +60,52 @@ export async function run(validate: ResourceValidation, call: Call): Promise<str
 /** Shorthand for an ApiKey with only an allow list. */
 export function key(ipAllowList: unknown, extra: Partial<Call> = {}): Call {
   return { kind: "ApiKey", name: "sender", props: { label: "sender", scopes: [], ipAllowList }, ...extra };
+}
+
+/** A resource of a stack policy's args; `managedWith` names the key its `connection` comes from. */
+export interface StackCall extends Call {
+  managedWith?: string;
+}
+
+/** Runs a stack validation over `calls` as the policy server builds them; returns messages and URNs. */
+export async function runStack(
+  validate: StackValidation,
+  calls: StackCall[],
+  config: Record<string, unknown> = {},
+): Promise<{ message: string; urn?: string }[]> {
+  const resources: PolicyResource[] = calls.map((call) => {
+    const a = fakeArgs(call);
+    return { ...a, dependencies: [], propertyDependencies: {} } as unknown as PolicyResource;
+  });
+  calls.forEach((call, i) => {
+    if (!call.managedWith) return;
+    const key = resources.find((r) => r.name === call.managedWith);
+    if (!key) throw new Error(`no resource named ${call.managedWith}`);
+    resources[i].propertyDependencies.connection = [key];
+    resources[i].dependencies.push(key);
+  });
+  const out: { message: string; urn?: string }[] = [];
+  await validate(
+    {
+      resources,
+      stackTags: new Map(),
+      getConfig: <T extends object>() => config as T,
+      notApplicable: (reason?: string): never => {
+        throw new Error(`notApplicable: ${reason}`);
+      },
+    },
+    (message: string, urn?: string) => {
+      out.push({ message, urn });
+    },
+  );
+  return out;
+}
+
+/** Any policy of the pack on one resource: its messages. */
+export async function runPolicy(
+  policy: Policy & { validateStack?: StackValidation; validateResource?: ResourceValidation | ResourceValidation[] },
+  call: Call,
+): Promise<string[]> {
+  if (policy.validateStack) return (await runStack(policy.validateStack, [call], call.config)).map((m) => m.message);
+  return run(policy.validateResource as ResourceValidation, call);
 }

@@ -62,6 +62,8 @@ describe("txmail-policies", () => {
       SubAccountApiKey: "pulumi-nodejs:dynamic/txmail:SubAccountApiKey",
       Webhook: "pulumi-nodejs:dynamic/txmail:Webhook",
       Route: "pulumi-nodejs:dynamic/txmail:Route",
+      Domain: "pulumi-nodejs:dynamic/txmail:Domain",
+      SmtpCredential: "pulumi-nodejs:dynamic/txmail:SmtpCredential",
     });
   });
 });

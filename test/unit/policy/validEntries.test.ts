@@ -52,17 +52,13 @@ describe("ip-allow-list-valid-entries", () => {
   it("rejects a single string given instead of a list, and still checks it", async () => {
     const messages = await run(validateAllowListEntries, key("10.1"));
     expect(messages).toEqual([
-      expect.stringContaining("ipAllowList: is not a list"),
-      expect.stringContaining("ipAllowList[0]: '10.1' is an ambiguous"),
+      expect.stringMatching(/ipAllowList: is not a list[^\n]*; ipAllowList\[0\]: '10\.1' is an ambiguous/),
     ]);
   });
 
   it("reports every invalid entry, with its index in the program's list, skipping unknown ones", async () => {
     const messages = await run(validateAllowListEntries, key([UNKNOWN, "10.1", UNKNOWN, "x", "10.0.0.1"]));
-    expect(messages).toEqual([
-      expect.stringContaining("ipAllowList[1]: '10.1'"),
-      expect.stringContaining("ipAllowList[3]: 'x'"),
-    ]);
+    expect(messages).toEqual([expect.stringMatching(/ipAllowList\[1\]: '10\.1'[^\n]*; ipAllowList\[3\]: 'x'/)]);
   });
 
   it("reports nothing for an absent or unknown list", async () => {

@@ -1,0 +1,59 @@
+// The scopes a key needs to manage (create, read, update, delete) one object of a sub account, in
+// the narrowest form the service accepts (spec "Scopes", api-paths.md "Scope each endpoint
+// requires"): a `{domain}` scope when the object is tied to a domain — a domain itself, a route
+// whose recipient is in a domain, a `scoped` webhook or SMTP credential listing domains — and the
+// `:all` scope only for objects tied to no domain (a route with no recipient, a global webhook).
+// `domains:read` and `domains:write` have no `{domain}` form. The Tenant builds its bootstrap key
+// from this, and the policy pack uses it to tell a management key's needed scopes from broad ones.
+// Plain values only (no Pulumi outputs, no zod): `import "pulumi-txmail"` stays light.
+import { parseScope } from "./scopes";
+
+export type ManagedObject =
+  | { kind: "Domain"; domain: string }
+  | { kind: "Route"; recipient?: string }
+  | { kind: "Webhook" | "SmtpCredential"; scope?: string; domains?: readonly string[] };
+
+const FAMILY = { Route: "routes", Webhook: "webhooks", SmtpCredential: "smtp-credentials" } as const;
+const VERBS = ["read", "write", "delete"] as const;
+
+/** `prefix` + `domain` when that is a valid `{domain}` scope, else `prefix` + `all`. */
+function narrowest(prefix: string, domain: string | undefined): string {
+  const scoped = domain === undefined ? undefined : `${prefix}${domain.trim().toLowerCase()}`;
+  return scoped !== undefined && parseScope(scoped)?.domain !== undefined ? scoped : `${prefix}all`;
+}
+
+/** The domains an object is tied to, as the service associates them (api-paths.md). */
+function domainsOf(o: Exclude<ManagedObject, { kind: "Domain" }>): (string | undefined)[] {
+  if (o.kind === "Route") {
+    const at = (o.recipient ?? "").lastIndexOf("@");
+    return [at < 0 ? undefined : (o.recipient ?? "").slice(at + 1)];
+  }
+  const domains = o.scope === "scoped" ? (o.domains ?? []) : [];
+  return domains.length > 0 ? [...domains] : [undefined];
+}
+
+/** The scopes that manage `o`, sorted. */
+export function scopesToManage(o: ManagedObject): string[] {
+  if (o.kind === "Domain") return ["domains:read", "domains:write", narrowest("domains:delete:", o.domain)].sort();
+  const family = FAMILY[o.kind];
+  const out = new Set<string>();
+  for (const domain of domainsOf(o)) for (const verb of VERBS) out.add(narrowest(`${family}:${verb}:`, domain));
+  return [...out].sort();
+}
+
+/**
+ * A key with no objects to manage still needs one scope (the service requires at least one): a
+ * read-only one that shows the sub account's domains and changes nothing.
+ */
+export const IDLE_KEY_SCOPES: readonly string[] = ["domains:read"];
+
+/** The union of what every object needs (sorted), or IDLE_KEY_SCOPES when there is none. */
+export function scopesToManageAll(objects: readonly ManagedObject[]): string[] {
+  if (objects.length === 0) return [...IDLE_KEY_SCOPES];
+  return [...new Set(objects.flatMap(scopesToManage))].sort();
+}
+
+/** The send scope for a domain (`messages:send:all` when there is none or it is not a valid name). */
+export function sendScope(domain: string | undefined): string {
+  return narrowest("messages:send:", domain);
+}
