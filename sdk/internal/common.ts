@@ -1,5 +1,6 @@
 // Inputs and options every txmail resource shares.
 import * as pulumi from "@pulumi/pulumi";
+import { stackSalt } from "./stackSalt";
 
 /** Credentials for one resource, overriding the `txmail:*` config (for stacks that manage several accounts). */
 export interface ConnectionArgs {
@@ -34,8 +35,10 @@ export function commonProps(
   return {
     connection: args.connection === undefined ? undefined : secretKeyOnly(args.connection),
     adoptId: args.adoptId,
-    // Identity for stable idempotency keys: the URN this resource will have.
+    // Identity for stable idempotency keys: the URN this resource will have, and what makes it
+    // unique to this stack (see stackSalt.ts). Only create reads them; diff ignores both.
     __urn: urnOf(name, typeToken(kind), opts?.parent),
+    __stackSalt: stackSalt(),
   };
 }
 
