@@ -177,6 +177,8 @@ export async function createTestStack(opts: StackOptions): Promise<TestStack> {
         cwd: workDir,
         env: { ...process.env, ...envVars },
         stdio: ["ignore", "pipe", "pipe"],
+        // Its own process group, as a terminal's foreground job: Ctrl-C is a SIGINT to the group.
+        detached: true,
       });
       child.stdout!.setEncoding("utf8").on("data", onOutput);
       child.stderr!.setEncoding("utf8").on("data", onOutput);

@@ -47,3 +47,8 @@ export function killProvider(t: TestStack): number {
   }
   return killed;
 }
+
+/** Ctrl-C on a spawned CLI: SIGINT to its process group, as a terminal sends it to the foreground job. */
+export function pressCtrlC(child: ChildProcess): void {
+  process.kill(-child.pid!, "SIGINT");
+}
