@@ -32,17 +32,26 @@ export function exitOf(child: ChildProcess, timeoutMs = 180_000): Promise<number
 
 /** Kills this stack's dynamic-provider process (found by its private PULUMI_HOME), like an OOM kill. */
 export function killProvider(t: TestStack): number {
+  return killStackProcesses(t, (args) => args.includes("dynamic-provider"));
+}
+
+/**
+ * SIGKILLs this stack's processes whose command line passes `which` — found by the stack's private
+ * PULUMI_HOME in their environment, so other tests' processes are never touched. Returns how many.
+ */
+export function killStackProcesses(t: TestStack, which: (args: string) => boolean = () => true): number {
   const home = `PULUMI_HOME=${path.join(t.stateDir, ".pulumi-home")}`;
   let killed = 0;
   for (const line of execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" }).split("\n")) {
-    if (!line.includes("dynamic-provider")) continue;
-    const pid = Number(line.trim().split(/\s+/)[0]);
+    const [pidText, ...args] = line.trim().split(/\s+/);
+    const pid = Number(pidText);
+    if (!pid || pid === process.pid || !which(args.join(" "))) continue;
     try {
       if (!fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(home)) continue;
       process.kill(pid, "SIGKILL");
       killed++;
     } catch {
-      // exited meanwhile
+      // exited meanwhile, or not ours to read
     }
   }
   return killed;
