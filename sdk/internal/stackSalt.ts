@@ -4,7 +4,7 @@
 // and stack name — two engineers' local `dev` stacks on one account, a stack removed and re-created
 // — and such stacks would replay each other's creations. The salt is what a different stack cannot
 // share: drawn by the resource's create, so it exists only in this stack's state, and every resource
-// depends on it, so the engine has saved it before any create that uses it; a crashed run's rerun
+// waits for it, so the engine has saved it before any create that uses it; a crashed run's rerun
 // therefore derives the same keys.
 import * as pulumi from "@pulumi/pulumi";
 import saltProvider = require("../../provider/kinds/stackSalt");
@@ -21,23 +21,34 @@ class StackSalt extends pulumi.dynamic.Resource {
 }
 
 /**
- * One salt per program run, keyed by the run's root stack resource: an Automation API inline program
- * runs several times in one process, each run with its own stack. Kept on a global symbol so that two
- * copies of the package in one program still register a single StackSalt.
+ * One StackSalt per program run, keyed by the run's root stack resource: an Automation API inline
+ * program runs several times in one process, each run with its own stack. Kept on a global symbol so
+ * that two copies of the package in one program still register a single StackSalt.
  */
-const perRun: WeakMap<object, StackSalt> = ((globalThis as Record<symbol, unknown>)[
+const perRun: WeakMap<object, { value?: Promise<string> }> = ((globalThis as Record<symbol, unknown>)[
   Symbol.for("pulumi-txmail/stackSalt")
-] ??= new WeakMap<object, StackSalt>()) as WeakMap<object, StackSalt>;
+] ??= new WeakMap()) as WeakMap<object, { value?: Promise<string> }>;
 /** Runs without a root stack resource (unit tests with mocks) share this key. */
 const noStack = {};
 
-/** The current stack's salt, registering its StackSalt resource on first use. */
-export function stackSalt(): pulumi.Output<string> {
+/**
+ * The current stack's salt, registering its StackSalt resource on first use. Undefined in a preview,
+ * where no key is derived (diff ignores the salt).
+ *
+ * The value alone, not the resource's output: an output would make every resource record a
+ * dependency on the StackSalt (its URN, twice: ~250 bytes per resource in a checkpoint the engine
+ * rewrites after every step). The order needs no recorded dependency: the engine answers the
+ * StackSalt's registration only after it has saved it, and each resource waits for this value.
+ */
+export function stackSalt(): Promise<string> | undefined {
   const run = pulumi.runtime.getStackResource() ?? noStack;
-  let salt = perRun.get(run);
-  if (!salt) {
-    salt = new StackSalt();
-    perRun.set(run, salt);
+  let entry = perRun.get(run);
+  if (!entry) {
+    const resource = new StackSalt();
+    entry = pulumi.runtime.isDryRun()
+      ? {}
+      : { value: new Promise<string>((resolve) => resource.salt.apply((salt) => resolve(salt))) };
+    perRun.set(run, entry);
   }
-  return salt.salt;
+  return entry.value;
 }
