@@ -79,6 +79,7 @@ const CommonInputs = z.object({
   connection: Connection,
   adoptId: z.string().min(1, "must not be empty").optional(),
   __urn: z.string().min(1).optional(),
+  __stackSalt: z.string().min(1).optional(),
 });
 
 export function makeProvider<I extends Record<string, unknown>>(
@@ -101,13 +102,13 @@ export function makeProvider<I extends Record<string, unknown>>(
     return copy;
   };
   /**
-   * Outputs as state keeps them. Not kept: `id` (the resource's own id), `__urn` (an input, kept with
-   * the inputs) and `updatedAt` (changes with every write; no class declares it). The engine rewrites
+   * Outputs as state keeps them. Not kept: `id` (the resource's own id), `__urn` and `__stackSalt`
+   * (inputs, kept with the inputs) and `updatedAt` (changes with every write; no class declares it). The engine rewrites
    * and re-serializes every property of every resource after each step, so each one dropped here is
    * paid for ~2 × resources times per `pulumi up` (bench/RESULTS.md).
    */
   const stateOf = (outs: Props): Props => {
-    const { id: _id, __urn: _urn, updatedAt: _updated, ...kept } = outs;
+    const { id: _id, __urn: _urn, __stackSalt: _salt, updatedAt: _updated, ...kept } = outs;
     return kept;
   };
   const what = (props: Props | undefined, id?: string) => `${spec.kind}${id ? ` ${id}` : ""}${label(props)}`;
@@ -328,6 +329,7 @@ export function makeProvider<I extends Record<string, unknown>>(
         connection: isUnknown(news.connection) ? undefined : news.connection,
         adoptId: news.adoptId,
         __urn: news.__urn,
+        __stackSalt: news.__stackSalt,
       });
       if (!common.success) failures.push(...toFailures(common.error));
       if (failures.length > 0) return { failures };
@@ -338,7 +340,7 @@ export function makeProvider<I extends Record<string, unknown>>(
       const inputs: Props = { ...(parsed.data as Record<string, unknown>), ...unknown };
       const crossField = spec.validate?.(inputs) ?? [];
       if (crossField.length > 0) return { failures: crossField };
-      for (const k of ["connection", "adoptId", "__urn"])
+      for (const k of ["connection", "adoptId", "__urn", "__stackSalt"])
         if (news[k] !== undefined) (inputs as Record<string, unknown>)[k] = news[k];
       return { inputs };
     },
@@ -379,6 +381,7 @@ export function makeProvider<I extends Record<string, unknown>>(
         // must not replay the creation of the key it replaces.
         const identity = { body, local: Object.fromEntries(localFields.map((f) => [f, inputs[f]])) };
         const idempotencyKey = deriveIdempotencyKey({
+          stackSalt: inputs.__stackSalt,
           urn: inputs.__urn,
           accountId: conn.accountId,
           method: "POST",

@@ -1,17 +1,23 @@
 // Stable Idempotency-Key derivation.
 //
-// The key is a hash of who is creating (the resource's URN, the target account) and what (method,
-// path, the canonical request body). Consequences, each deliberate:
+// The key is a hash of who is creating (the stack's salt, the resource's URN, the target account)
+// and what (method, path, the canonical request body). Consequences, each deliberate:
 // - a retry inside one run, a run that crashed after the service committed, and the next
 //   `pulumi up` all send the same key, so the service replays instead of creating a duplicate;
 // - changed inputs give a new key, so the service never answers 422 (payload mismatch);
+// - another stack never sends this stack's keys, even with the same project, stack and resource
+//   names (two engineers' `dev` stacks on one account, or a stack removed and re-created): the URN
+//   alone is not unique across stacks, so each stack draws a random salt once and keeps it in its
+//   own state (sdk/internal/stackSalt.ts) before any create uses it;
 // - `generation` moves to a fresh key when a replay describes an object that no longer exists
 //   (destroyed and re-created within the service's 24 h record lifetime).
-// The key is derived, never random, so nothing needs to be remembered between runs.
+// Nothing else is remembered between runs: the salt is in state, the rest is derived.
 import { createHash } from "node:crypto";
 import { canonicalJson } from "./canonicalJson";
 
 export interface IdempotencyIdentity {
+  /** The stack's salt; absent only for resources registered without the SDK classes. */
+  stackSalt?: string;
   urn: string;
   accountId: string;
   method: "POST";
@@ -22,6 +28,7 @@ export interface IdempotencyIdentity {
 
 /** A printable key of 71 characters, well inside the service's 255. */
 export function deriveIdempotencyKey(id: IdempotencyIdentity): string {
-  const material = canonicalJson([id.urn, id.accountId, id.method, id.path, id.body, id.generation ?? 0]);
+  const who = id.stackSalt === undefined ? [id.urn] : [id.stackSalt, id.urn];
+  const material = canonicalJson([...who, id.accountId, id.method, id.path, id.body, id.generation ?? 0]);
   return `txmail-${createHash("sha256").update(material).digest("hex")}`;
 }

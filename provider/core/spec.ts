@@ -12,6 +12,11 @@ export interface CommonInputs {
   adoptId?: string;
   /** Resource identity for idempotency keys, set by the SDK class (the URN). */
   __urn?: string;
+  /**
+   * The stack's salt for idempotency keys, set by the SDK class (sdk/internal/stackSalt.ts). Only
+   * create reads it; diff ignores it, so stacks made before it existed are not updated.
+   */
+  __stackSalt?: string;
 }
 
 /** State of a resource as the factory stores it: canonical inputs plus the record's outputs. */

@@ -1,6 +1,7 @@
 // Inputs and options every txmail resource shares.
 import * as pulumi from "@pulumi/pulumi";
 import { typeToken } from "../../provider/api/typeTokens";
+import { stackSalt } from "./stackSalt";
 
 /** Credentials for one resource, overriding the `txmail:*` config (for stacks that manage several accounts). */
 export interface ConnectionArgs {
@@ -33,8 +34,10 @@ export function commonProps(
   return {
     connection: args.connection === undefined ? undefined : secretKeyOnly(args.connection),
     adoptId: args.adoptId,
-    // Identity for stable idempotency keys: the URN this resource will have.
+    // Identity for stable idempotency keys: the URN this resource will have, and what makes it
+    // unique to this stack (see stackSalt.ts). Only create reads them; diff ignores both.
     __urn: urnOf(name, typeToken(kind), opts?.parent),
+    __stackSalt: stackSalt(),
   };
 }
 

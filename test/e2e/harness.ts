@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { randomBytes } from "node:crypto";
-import { execFile } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
 import {
   ConfigMap,
@@ -52,6 +52,11 @@ export interface StackOptions {
   /** Prefix for the stack name (helps when reading logs). */
   name?: string;
   /**
+   * The exact stack name, instead of `<name>-<random>`: two stacks in separate state directories can
+   * then share every name, as two engineers' local `dev` stacks do.
+   */
+  stackName?: string;
+  /**
    * Run every operation with the engine's verbose logging captured in `log()`: `true` is -v=9 with
    * --debug; a level and debug flag can be given.
    */
@@ -78,6 +83,11 @@ export interface TestStack {
   preview(opts?: { policyPacks?: string[]; policyPackConfigs?: string[]; diff?: boolean }): Promise<PreviewResult>;
   refresh(): Promise<RefreshResult>;
   destroy(): Promise<DestroyResult>;
+  /**
+   * The project's CLI run directly on this stack (`pulumi <args> --stack <name>`), as a user or a CI
+   * job runs it — a process the test can signal, unlike the Automation API's. Its output joins `log()`.
+   */
+  spawnCli(args: string[]): ChildProcess;
   /** `pulumi stack export` as text, without secrets decrypted unless asked. */
   exportText(showSecrets?: boolean): Promise<string>;
   /** Destroys (best effort) and removes the stack and its state directory. */
@@ -142,7 +152,7 @@ export async function createTestStack(opts: StackOptions): Promise<TestStack> {
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-e2e-"));
   const workDir = copyProgram(opts.programDir, stateDir, opts.packageLayout ?? "linked", opts.extraPackages);
   const envVars = engineEnv(stateDir, opts.env);
-  const stackName = `${opts.name ?? "t"}-${randomBytes(4).toString("hex")}`;
+  const stackName = opts.stackName ?? `${opts.name ?? "t"}-${randomBytes(4).toString("hex")}`;
   const stack = await LocalWorkspace.createOrSelectStack(
     { stackName, workDir },
     { pulumiCommand: pulumi, envVars, secretsProvider: "passphrase", pulumiHome: envVars.PULUMI_HOME },
@@ -177,6 +187,18 @@ export async function createTestStack(opts: StackOptions): Promise<TestStack> {
       }),
     refresh: () => stack.refresh(common()),
     destroy: () => stack.destroy(common()),
+    spawnCli(args) {
+      const child = spawn(pulumi.command, [...args, "--stack", stackName, "--color", "never"], {
+        cwd: workDir,
+        env: { ...process.env, ...envVars },
+        stdio: ["ignore", "pipe", "pipe"],
+        // Its own process group, as a terminal's foreground job: Ctrl-C is a SIGINT to the group.
+        detached: true,
+      });
+      child.stdout!.setEncoding("utf8").on("data", onOutput);
+      child.stderr!.setEncoding("utf8").on("data", onOutput);
+      return child;
+    },
     async exportText(showSecrets = false) {
       const args = ["stack", "export", "--stack", stackName];
       if (showSecrets) args.push("--show-secrets");

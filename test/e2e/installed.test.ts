@@ -4,6 +4,7 @@
 // engine rewrites after every step stays small. Every kind and a Tenant go through up, no-op up,
 // refresh and destroy, with the service's records checked.
 import * as path from "node:path";
+import { STACK_SALT_TYPE } from "../../sdk/internal/stackSalt";
 import { controlClient, serviceObjects } from "./control";
 import { createTestStack, type TestStack } from "./harness";
 import { startService, type TestService } from "./service";
@@ -38,9 +39,12 @@ interface StateResource {
   outputs?: Record<string, unknown>;
 }
 
-async function txmailResources(): Promise<StateResource[]> {
+/** The txmail resources in state, and the stack's StackSalt (sdk/internal/stackSalt.ts) when asked. */
+async function txmailResources(withSalt = false): Promise<StateResource[]> {
   const state = JSON.parse(await t.exportText()) as { deployment: { resources?: StateResource[] } };
-  return (state.deployment.resources ?? []).filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/txmail:"));
+  return (state.deployment.resources ?? []).filter(
+    (r) => r.type.startsWith("pulumi-nodejs:dynamic/txmail:") || (withSalt && r.type === STACK_SALT_TYPE),
+  );
 }
 
 describe("installed package", () => {
@@ -51,7 +55,7 @@ describe("installed package", () => {
     expect(new Set(resources.map((r) => r.type.split(":").pop()))).toEqual(
       new Set(["SubAccount", "SubAccountApiKey", "ApiKey", "Domain", "Route", "Webhook", "SmtpCredential"]),
     );
-    for (const r of resources) {
+    for (const r of await txmailResources(true)) {
       for (const stored of [r.inputs?.__provider, r.outputs?.__provider]) {
         expect(typeof stored).toBe("string");
         const text = stored as string;

@@ -3,7 +3,6 @@
 // Every scenario ends with the same verdict, taken from the service's own records (the emulator's
 // state dump), not from Pulumi's outputs: 0 duplicates, 0 orphans, state matches service (same ids
 // per kind, and a refresh finds nothing to change).
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -11,6 +10,7 @@ import { Webhook, paths } from "../../provider/api";
 import type { FaultSpec } from "../../emulator/faults";
 import { controlClient, serviceObjects } from "./control";
 import { createTestStack, type TestStack } from "./harness";
+import { killProvider, until } from "./processes";
 import { startService, type TestService } from "./service";
 
 jest.setTimeout(15 * 60_000);
@@ -85,34 +85,6 @@ async function expectConsistent(s: Scenario, svc: TestService = s.svc): Promise<
 async function injectOnEveryCreate(svc: TestService, f: Omit<FaultSpec, "method" | "path">): Promise<void> {
   const control = controlClient(svc);
   for (const p of CREATES) await control.injectFault({ method: "POST", path: p, ...f });
-}
-
-/** Polls (bounded) until `pred` holds. */
-async function until(what: string, pred: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await pred()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-/** Kills this stack's dynamic-provider process (found by its private PULUMI_HOME), like an OOM kill. */
-function killProvider(t: TestStack): number {
-  const home = `PULUMI_HOME=${path.join(t.stateDir, ".pulumi-home")}`;
-  let killed = 0;
-  for (const line of execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" }).split("\n")) {
-    if (!line.includes("dynamic-provider")) continue;
-    const pid = Number(line.trim().split(/\s+/)[0]);
-    try {
-      if (!fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(home)) continue;
-      process.kill(pid, "SIGKILL");
-      killed++;
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return killed;
 }
 
 describe("faults on every create path (real engine, emulator faults)", () => {

@@ -205,6 +205,26 @@ describe("create, read, update, delete", () => {
     expect(api.records.size).toBe(2);
   });
 
+  it("keeps stacks with the same URN apart by their salt, and replays within one stack", async () => {
+    const { api, provider } = setup();
+    const mine = await provider.create({ name: "a", size: 1, __urn: urn, __stackSalt: "salt-of-my-dev-stack" });
+    const theirs = await provider.create({ name: "a", size: 1, __urn: urn, __stackSalt: "salt-of-their-dev-stack" });
+    expect(theirs.id).not.toBe(mine.id);
+    const rerun = await provider.create({ name: "a", size: 1, __urn: urn, __stackSalt: "salt-of-my-dev-stack" });
+    expect(rerun.id).toBe(mine.id);
+    expect(api.records.size).toBe(2);
+    expect(mine.outs).not.toHaveProperty("__stackSalt"); // an input only: not repeated in the outputs
+    const checked = await provider.check({}, { name: "a", size: 1, __urn: urn, __stackSalt: "salt-of-my-dev-stack" });
+    expect(checked.inputs?.__stackSalt).toBe("salt-of-my-dev-stack"); // check passes it through to create
+  });
+
+  it("ignores the salt in diff, so a stack made before the salt existed is not updated", async () => {
+    const { provider } = setup();
+    const olds = { name: "a", size: 1, color: "red", __urn: urn };
+    expect(await provider.diff("w1", olds, { ...olds, __stackSalt: "new-salt" })).toMatchObject({ changes: false });
+    expect(await provider.diff("w1", olds, { ...olds, __stackSalt: UNKNOWN })).toMatchObject({ changes: false });
+  });
+
   it("keeps one-time secrets on read and reports an object deleted out of band as gone", async () => {
     const { api, provider } = setup();
     const { id, outs } = await provider.create({ name: "a", size: 1, __urn: urn });

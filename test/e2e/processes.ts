@@ -1,0 +1,63 @@
+// Processes of a test stack, as the operating system sees them: waiting (bounded) for a condition or
+// for a CLI run to end, and killing the stack's dynamic-provider process like an OOM kill.
+import { type ChildProcess, execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { TestStack } from "./harness";
+
+/** Polls (bounded) until `pred` holds. */
+export async function until(what: string, pred: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await pred()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The exit code of a spawned process (bounded: a hung CLI fails the test instead of the suite). */
+export function exitOf(child: ChildProcess, timeoutMs = 180_000): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`pulumi (pid ${child.pid}) did not exit within ${timeoutMs} ms`));
+    }, timeoutMs);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+}
+
+/** Kills this stack's dynamic-provider process (found by its private PULUMI_HOME), like an OOM kill. */
+export function killProvider(t: TestStack): number {
+  return killStackProcesses(t, (args) => args.includes("dynamic-provider"));
+}
+
+/**
+ * SIGKILLs this stack's processes whose command line passes `which` — found by the stack's private
+ * PULUMI_HOME in their environment, so other tests' processes are never touched. Returns how many.
+ */
+export function killStackProcesses(t: TestStack, which: (args: string) => boolean = () => true): number {
+  const home = `PULUMI_HOME=${path.join(t.stateDir, ".pulumi-home")}`;
+  let killed = 0;
+  for (const line of execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" }).split("\n")) {
+    const [pidText, ...args] = line.trim().split(/\s+/);
+    const pid = Number(pidText);
+    if (!pid || pid === process.pid || !which(args.join(" "))) continue;
+    try {
+      if (!fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(home)) continue;
+      process.kill(pid, "SIGKILL");
+      killed++;
+    } catch {
+      // exited meanwhile, or not ours to read
+    }
+  }
+  return killed;
+}
+
+/** Ctrl-C on a spawned CLI: SIGINT to its process group, as a terminal sends it to the foreground job. */
+export function pressCtrlC(child: ChildProcess): void {
+  process.kill(-child.pid!, "SIGINT");
+}
