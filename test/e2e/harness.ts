@@ -77,7 +77,7 @@ export interface StackOptions {
 export interface TestStack {
   stack: Stack;
   stateDir: string;
-  /** Everything the engine printed during this stack's operations (for secret scans). */
+  /** Everything the engine printed during this stack's operations (for secret scans): stdout, then stderr. */
   log: () => string;
   up(opts?: { policyPacks?: string[] }): Promise<UpResult>;
   preview(opts?: { policyPacks?: string[]; policyPackConfigs?: string[]; diff?: boolean }): Promise<PreviewResult>;
@@ -159,9 +159,17 @@ export async function createTestStack(opts: StackOptions): Promise<TestStack> {
   );
   if (opts.config) await stack.setAllConfig(opts.config);
 
+  // stdout and stderr are kept apart: the two pipes deliver chunks at arbitrary points, so one
+  // joined buffer could cut a verbose-log JSON line on stderr with a chunk of stdout (seen under
+  // load), and a scan that reads log records line by line would misread it.
   let output = "";
+  let errors = "";
   const onOutput = (s: string) => {
     output += s;
+    if (process.env.TXMAIL_E2E_ECHO) process.stderr.write(s);
+  };
+  const onError = (s: string) => {
+    errors += s;
     if (process.env.TXMAIL_E2E_ECHO) process.stderr.write(s);
   };
   const verbosity = opts.verbose === true ? { level: 9, debug: true } : opts.verbose || undefined;
@@ -169,14 +177,14 @@ export async function createTestStack(opts: StackOptions): Promise<TestStack> {
   // user pasting a debug log into an issue would share.
   const common = () => ({
     onOutput,
-    onError: opts.verbose ? onOutput : undefined,
+    onError: opts.verbose ? onError : undefined,
     color: "never" as const,
     ...(verbosity ? { logToStdErr: true, logVerbosity: verbosity.level, debug: verbosity.debug } : {}),
   });
   return {
     stack,
     stateDir,
-    log: () => output,
+    log: () => (errors ? `${output}\n${errors}` : output),
     up: (o) => stack.up({ ...common(), policyPacks: o?.policyPacks }),
     preview: (o) =>
       stack.preview({
@@ -196,7 +204,7 @@ export async function createTestStack(opts: StackOptions): Promise<TestStack> {
         detached: true,
       });
       child.stdout!.setEncoding("utf8").on("data", onOutput);
-      child.stderr!.setEncoding("utf8").on("data", onOutput);
+      child.stderr!.setEncoding("utf8").on("data", onError);
       return child;
     },
     async exportText(showSecrets = false) {
