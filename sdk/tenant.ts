@@ -1,8 +1,8 @@
 // A tenant: one call provisions a sub account and everything it needs to send and receive mail.
 //
 // The parent's credentials create the sub account and its keys (the contract: a sub account's own
-// keys cannot manage nested keys). Everything else — domain, routes, webhooks, SMTP credentials —
-// is created with the tenant's bootstrap key against the sub account, as the provisioning flow
+// keys cannot manage nested keys). Everything else — domain, routes, webhooks, SMTP credentials,
+// members, suppressions — is created with the tenant's bootstrap key against the sub account, as the provisioning flow
 // describes. Every child depends on the sub account and the bootstrap key, so removing a tenant
 // from the program deletes its objects first, then the key, then the sub account.
 import * as pulumi from "@pulumi/pulumi";
@@ -12,6 +12,9 @@ import { Domain, type DomainArgs } from "./domain";
 import { Route, type RouteArgs } from "./route";
 import { Webhook, type WebhookArgs } from "./webhook";
 import { SmtpCredential, type SmtpCredentialArgs } from "./smtpCredential";
+import { AccountMember, type AccountMemberArgs } from "./accountMember";
+import { Suppression, type SuppressionArgs } from "./suppression";
+import { peopleScopes } from "./internal/peopleScopes";
 import type { ConnectionArgs } from "./internal/common";
 
 type Own<T> = Omit<T, "connection" | "adoptId">;
@@ -41,6 +44,10 @@ export interface TenantArgs {
   routes?: Record<string, Own<RouteArgs>>;
   webhooks?: Record<string, Own<WebhookArgs>>;
   smtpCredentials?: Record<string, Own<SmtpCredentialArgs>>;
+  /** People who may log in to the tenant's sub account, by name: `{ alice: { email, role } }`. */
+  members?: Record<string, Own<AccountMemberArgs>>;
+  /** Addresses the tenant must never mail, by name. */
+  suppressions?: Record<string, Own<SuppressionArgs>>;
   /** Parent credentials override (default: the `txmail:*` config). */
   connection?: pulumi.Input<ConnectionArgs>;
 }
@@ -70,6 +77,8 @@ export class Tenant extends pulumi.ComponentResource {
   readonly routes: Record<string, Route> = {};
   readonly webhooks: Record<string, Webhook> = {};
   readonly smtpCredentials: Record<string, SmtpCredential> = {};
+  readonly members: Record<string, AccountMember> = {};
+  readonly suppressions: Record<string, Suppression> = {};
   /** One object summarising the tenant (no secrets). */
   readonly summary: pulumi.Output<Record<string, unknown>>;
 
@@ -104,7 +113,8 @@ export class Tenant extends pulumi.ComponentResource {
         },
         parent,
       );
-    this.bootstrapKey = key("bootstrap", args.bootstrapKey, DEFAULT_BOOTSTRAP_SCOPES);
+    // Declared members and suppressions add only the scopes they need (internal/peopleScopes.ts).
+    this.bootstrapKey = key("bootstrap", args.bootstrapKey, [...DEFAULT_BOOTSTRAP_SCOPES, ...peopleScopes(args)]);
     for (const [role, k] of Object.entries(args.apiKeys ?? {}))
       this.apiKeys[role] = key(role, k, ["messages:send:all"]);
 
@@ -132,6 +142,13 @@ export class Tenant extends pulumi.ComponentResource {
       this.smtpCredentials[n] = new SmtpCredential(`${name}-smtp-${n}`, { ...s, connection: tenantConn }, afterDomain);
     }
 
+    for (const [n, m] of Object.entries(args.members ?? {})) {
+      this.members[n] = new AccountMember(`${name}-member-${n}`, { ...m, connection: tenantConn }, child);
+    }
+    for (const [n, s] of Object.entries(args.suppressions ?? {})) {
+      this.suppressions[n] = new Suppression(`${name}-suppression-${n}`, { ...s, connection: tenantConn }, child);
+    }
+
     const parts: Record<string, pulumi.Input<unknown>> = {
       subAccountId: this.subAccount.id,
       status: this.subAccount.status,
@@ -144,6 +161,7 @@ export class Tenant extends pulumi.ComponentResource {
         Object.fromEntries(Object.entries(this.smtpCredentials).map(([n, s]) => [n, s.username])),
       ),
       apiKeys: pulumi.all(Object.fromEntries(Object.entries(this.apiKeys).map(([n, k]) => [n, k.id]))),
+      members: pulumi.all(Object.fromEntries(Object.entries(this.members).map(([n, m]) => [n, m.userId]))),
     };
     // JSON round trip drops the absent parts (no domain, …) so the summary shows only what exists.
     this.summary = pulumi.all(parts).apply((s) => JSON.parse(JSON.stringify(s)) as Record<string, unknown>);
