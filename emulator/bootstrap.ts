@@ -5,6 +5,7 @@ import { FIXED_SCOPES } from "../provider/api/scopes";
 import type { Services } from "./context";
 import { SECRET_KEY_FORMAT, newSecretKey, randomChars, sha256, uuid } from "./crypto";
 import type { AccountData, KeyData } from "./records";
+import { addMembership, userFor } from "./members";
 import { UUID_RE } from "./validate";
 
 export interface Bootstrap {
@@ -12,9 +13,13 @@ export interface Bootstrap {
   apiKey: string;
 }
 
-export function bootstrap(svc: Omit<Services, "parentAccountId">, opts: { accountId?: string; apiKey?: string }): Bootstrap {
+export function bootstrap(
+  svc: Omit<Services, "parentAccountId">,
+  opts: { accountId?: string; apiKey?: string },
+): Bootstrap {
   const { db, objects, sealer, clock } = svc;
-  if (opts.accountId !== undefined && !UUID_RE.test(opts.accountId)) throw new Error("accountId must be a lower-case uuid");
+  if (opts.accountId !== undefined && !UUID_RE.test(opts.accountId))
+    throw new Error("accountId must be a lower-case uuid");
   if (opts.apiKey !== undefined && !SECRET_KEY_FORMAT.test(opts.apiKey)) {
     throw new Error("apiKey must look like <prefix>-sk-<64 letters and digits>");
   }
@@ -43,6 +48,7 @@ export function bootstrap(svc: Omit<Services, "parentAccountId">, opts: { accoun
       objects.insert("account", accountId, null, a);
       db.setMeta("parent_account_id", accountId);
     }
+    const ownerId = ensureOwner(svc, accountId, now);
     const sealed = db.getMeta("root_key");
     let apiKey = opts.apiKey ?? (sealed ? sealer.open(sealed, "root_key") : newSecretKey());
     if (!objects.byLookup<KeyData>("api_key", sha256(apiKey))) {
@@ -57,10 +63,21 @@ export function bootstrap(svc: Omit<Services, "parentAccountId">, opts: { accoun
         public_key: `txm-pk-${randomChars(32)}`,
         scopes: [...FIXED_SCOPES],
         ip_allow_list: [],
+        user_id: ownerId,
       };
       objects.insert("api_key", k.id, accountId, k, null, sha256(apiKey));
     }
     db.setMeta("root_key", sealer.seal(apiKey, "root_key"));
     return { accountId, apiKey };
   });
+}
+
+/** The parent account's owner: a synthetic `owner@<website>` user and its Administrator membership. */
+function ensureOwner(svc: Omit<Services, "parentAccountId">, accountId: string, now: string): string {
+  const row = svc.objects.get<AccountData>("account", accountId)!;
+  if (row.data.owner_user_id) return row.data.owner_user_id;
+  const owner = userFor(svc.objects, `owner@${row.data.website}`);
+  addMembership(svc.objects, accountId, owner, "Administrator", "Account owner", now);
+  svc.objects.update(accountId, { ...row.data, owner_user_id: owner.id });
+  return owner.id;
 }

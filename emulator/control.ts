@@ -24,6 +24,8 @@ export interface StateDump {
   webhooks: Array<Record<string, unknown> & { id: string; account_id: string }>;
   smtp_credentials: Array<Record<string, unknown> & { id: string; account_id: string }>;
   suppressions: Array<Record<string, unknown> & { id: string; account_id: string }>;
+  /** Memberships, with the email and name the records leave out. */
+  members: Array<{ user_id: string; account_id: string; role: string; email: string; name: string | null }>;
   messages: Array<Record<string, unknown>>;
   idempotency: Array<Record<string, unknown>>;
 }
@@ -94,6 +96,13 @@ export class EmulatorControl {
   /** Suspends (or reinstates) the parent account: its active sub accounts become parent-suspended. */
   suspendParent(suspended = true, opts: { accountId?: string } = {}): Promise<{ account_id: string; status: string }> {
     return this.call("POST", "/parent/suspension", { suspended, ...opts });
+  }
+  /**
+   * An API key acting for a member (what that person would create in the dashboard), so a test can
+   * play a caller that is not the account owner. Returns the secret once.
+   */
+  memberKey(accountId: string, userId: string, scopes: string[]): Promise<{ id: string; secret_key: string }> {
+    return this.call("POST", "/members/key", { accountId, userId, scopes });
   }
   dumpState(opts: { messages?: boolean } = {}): Promise<StateDump> {
     return this.call("GET", `/state${opts.messages ? "?messages=true" : ""}`);

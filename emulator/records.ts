@@ -18,11 +18,17 @@ export interface AccountData {
   deleted_at: string | null;
   /** Epoch ms of deletion (usage attribution to removed_sub_accounts). */
   deleted_ms?: number | null;
+  /** The user who owns the account (members.ts): nobody can remove them. */
+  owner_user_id?: string;
 }
 
-export type KeyData = ApiKey & { scopes: string[] };
+/**
+ * `user_id`: the user the key acts for (emulator-internal, never in a record). A caller cannot remove
+ * itself from an account (seed, "Remove account member"): with an API key, "itself" is this user.
+ */
+export type KeyData = ApiKey & { scopes: string[]; user_id?: string };
 
-export function subAccountRecord(a: AccountData, domainCount: number): SubAccount {
+export function subAccountRecord(a: AccountData, domainCount: number, memberCount: number): SubAccount {
   return {
     object: "sub_account",
     id: a.id,
@@ -33,9 +39,12 @@ export function subAccountRecord(a: AccountData, domainCount: number): SubAccoun
     monthly_credit: a.monthly_credit,
     created_at: a.created_at,
     domain_count: domainCount,
-    member_count: 0,
+    member_count: memberCount,
     last_activity_at: a.last_activity_at,
   };
 }
 
-export const keyRecord = (k: KeyData): ApiKey => ({ ...k });
+export const keyRecord = (k: KeyData): ApiKey => {
+  const { user_id: _user, ...record } = k;
+  return record;
+};

@@ -6,6 +6,8 @@ export { Domain, type DomainArgs, type DnsRecord } from "./domain";
 export { Route, type RouteArgs } from "./route";
 export { Webhook, type WebhookArgs, type WebhookEvents } from "./webhook";
 export { SmtpCredential, type SmtpCredentialArgs } from "./smtpCredential";
+export { AccountMember, type AccountMemberArgs, type MemberRole } from "./accountMember";
+export { Suppression, type SuppressionArgs } from "./suppression";
 export type { ConnectionArgs } from "./internal/common";
 export {
   getSubAccountUsage,

@@ -1,8 +1,8 @@
 // A tenant: one call provisions a sub account and everything it needs to send and receive mail.
 //
 // The parent's credentials create the sub account and its keys (the contract: a sub account's own
-// keys cannot manage nested keys). Everything else — domain, routes, webhooks, SMTP credentials —
-// is created with the tenant's bootstrap key against the sub account, as the provisioning flow
+// keys cannot manage nested keys). Everything else — domain, routes, webhooks, SMTP credentials,
+// members, suppressions — is created with the tenant's bootstrap key against the sub account, as the provisioning flow
 // describes. Every child depends on the sub account and the bootstrap key, so removing a tenant
 // from the program deletes its objects first, then the key, then the sub account.
 import * as pulumi from "@pulumi/pulumi";
@@ -12,6 +12,8 @@ import { Domain, type DomainArgs } from "./domain";
 import { Route, type RouteArgs } from "./route";
 import { Webhook, type WebhookArgs } from "./webhook";
 import { SmtpCredential, type SmtpCredentialArgs } from "./smtpCredential";
+import { AccountMember, type AccountMemberArgs } from "./accountMember";
+import { Suppression, type SuppressionArgs } from "./suppression";
 import type { ConnectionArgs } from "./internal/common";
 import { scopesToManageAll, sendScope } from "../provider/api/managementScopes";
 
@@ -48,6 +50,10 @@ export interface TenantArgs {
   routes?: Record<string, Own<RouteArgs>>;
   webhooks?: Record<string, Own<WebhookArgs>>;
   smtpCredentials?: Record<string, Own<SmtpCredentialArgs>>;
+  /** People who may log in to the tenant's sub account, by name: `{ alice: { email, role } }`. */
+  members?: Record<string, Own<AccountMemberArgs>>;
+  /** Addresses the tenant must never mail, by name. */
+  suppressions?: Record<string, Own<SuppressionArgs>>;
   /** Parent credentials override (default: the `txmail:*` config). */
   connection?: pulumi.Input<ConnectionArgs>;
 }
@@ -65,6 +71,8 @@ export function bootstrapKeyScopes(args: TenantArgs): pulumi.Output<string[]> {
     routes: Object.values(args.routes ?? {}).map((r) => ({ recipient: r.recipient })),
     webhooks: Object.values(args.webhooks ?? {}).map((w) => ({ scope: w.scope, domains: w.domains })),
     smtp: Object.values(args.smtpCredentials ?? {}).map((s) => ({ scope: s.scope, domains: s.domains })),
+    members: Object.keys(args.members ?? {}).length,
+    suppressions: Object.keys(args.suppressions ?? {}).length,
   };
   return pulumi
     .output(declared)
@@ -74,6 +82,8 @@ export function bootstrapKeyScopes(args: TenantArgs): pulumi.Output<string[]> {
         ...d.routes.map((r) => ({ kind: "Route" as const, recipient: r.recipient ?? undefined })),
         ...d.webhooks.map((w) => ({ kind: "Webhook" as const, scope: w.scope, domains: w.domains })),
         ...d.smtp.map((s) => ({ kind: "SmtpCredential" as const, scope: s.scope, domains: s.domains })),
+        ...(d.members > 0 ? [{ kind: "AccountMember" as const }] : []),
+        ...(d.suppressions > 0 ? [{ kind: "Suppression" as const }] : []),
       ]),
     );
 }
@@ -91,6 +101,8 @@ export class Tenant extends pulumi.ComponentResource {
   readonly routes: Record<string, Route> = {};
   readonly webhooks: Record<string, Webhook> = {};
   readonly smtpCredentials: Record<string, SmtpCredential> = {};
+  readonly members: Record<string, AccountMember> = {};
+  readonly suppressions: Record<string, Suppression> = {};
   /** One object summarising the tenant (no secrets). */
   readonly summary: pulumi.Output<Record<string, unknown>>;
 
@@ -155,6 +167,13 @@ export class Tenant extends pulumi.ComponentResource {
       this.smtpCredentials[n] = new SmtpCredential(`${name}-smtp-${n}`, { ...s, connection: tenantConn }, afterDomain);
     }
 
+    for (const [n, m] of Object.entries(args.members ?? {})) {
+      this.members[n] = new AccountMember(`${name}-member-${n}`, { ...m, connection: tenantConn }, child);
+    }
+    for (const [n, s] of Object.entries(args.suppressions ?? {})) {
+      this.suppressions[n] = new Suppression(`${name}-suppression-${n}`, { ...s, connection: tenantConn }, child);
+    }
+
     const parts: Record<string, pulumi.Input<unknown>> = {
       subAccountId: this.subAccount.id,
       status: this.subAccount.status,
@@ -167,6 +186,7 @@ export class Tenant extends pulumi.ComponentResource {
         Object.fromEntries(Object.entries(this.smtpCredentials).map(([n, s]) => [n, s.username])),
       ),
       apiKeys: pulumi.all(Object.fromEntries(Object.entries(this.apiKeys).map(([n, k]) => [n, k.id]))),
+      members: pulumi.all(Object.fromEntries(Object.entries(this.members).map(([n, m]) => [n, m.userId]))),
     };
     // JSON round trip drops the absent parts (no domain, …) so the summary shows only what exists.
     this.summary = pulumi.all(parts).apply((s) => JSON.parse(JSON.stringify(s)) as Record<string, unknown>);

@@ -42,5 +42,7 @@ export function tenantArgs(t: TenantEntry): TenantArgs {
       return { ...rest, name: w.name ?? n, ...Object.fromEntries((events ?? []).map((e) => [EVENT_FLAG(e), true])) };
     }) as TenantArgs["webhooks"],
     smtpCredentials: named(t.smtpCredentials, (n, s) => ({ ...s, name: s.name ?? n })) as TenantArgs["smtpCredentials"],
+    members: t.members,
+    suppressions: t.suppressions,
   };
 }

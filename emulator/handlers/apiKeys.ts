@@ -55,6 +55,7 @@ function create(ctx: Ctx) {
     public_key: `txm-pk-${randomChars(32)}`,
     scopes: sc,
     ip_allow_list: ips,
+    user_id: ctx.key.user_id,
   };
   ctx.svc.objects.insert("api_key", key.id, acct.id, key, null, sha256(secret));
   return created({ ...keyRecord(key), secret_key: secret });

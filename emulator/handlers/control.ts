@@ -7,6 +7,8 @@ import { type FaultSpec } from "../faults";
 import { HttpError, type Reply } from "../http/errors";
 import { setVerified, domainRecord, type DomainData } from "./domains";
 import { subAccountRecord } from "../records";
+import { newSecretKey, randomChars, sha256, uuid } from "../crypto";
+import { memberRowId } from "../members";
 
 type ControlHandler = (body: Record<string, unknown>, query: URLSearchParams) => Reply;
 
@@ -49,6 +51,12 @@ export function controlRoutes(
       const id = typeof b.accountId === "string" ? b.accountId : svc.parentAccountId;
       return { status: 200, body: suspendParent(id, b.suspended) };
     },
+    "POST /_emulator/members/key": (b) => {
+      if (typeof b.accountId !== "string" || typeof b.userId !== "string" || !Array.isArray(b.scopes)) {
+        throw new HttpError(400, "accountId (string), userId (string) and scopes (array) are required");
+      }
+      return { status: 201, body: memberKey(b.accountId, b.userId, b.scopes as string[]) };
+    },
     "GET /_emulator/state": (_b, q) => ({ status: 200, body: dump(q.get("messages") === "true") }),
   };
 
@@ -72,6 +80,29 @@ export function controlRoutes(
     });
   }
 
+  function memberKey(accountId: string, userId: string, scopes: string[]) {
+    return svc.db.tx(() => {
+      if (!svc.objects.get("member", memberRowId(accountId, userId))) throw new HttpError(404, "member not found");
+      const secret = newSecretKey();
+      const now = svc.clock.iso();
+      const key: KeyData = {
+        object: "api_key",
+        id: uuid(),
+        created_at: now,
+        updated_at: now,
+        last_used_at: null,
+        account_id: accountId,
+        label: `member ${userId}`,
+        public_key: `txm-pk-${randomChars(32)}`,
+        scopes,
+        ip_allow_list: [],
+        user_id: userId,
+      };
+      svc.objects.insert("api_key", key.id, accountId, key, null, sha256(secret));
+      return { id: key.id, secret_key: secret };
+    });
+  }
+
   function dump(includeMessages: boolean) {
     const out: Record<string, unknown[]> = {
       accounts: [],
@@ -81,6 +112,7 @@ export function controlRoutes(
       webhooks: [],
       smtp_credentials: [],
       suppressions: [],
+      members: [],
       messages: [],
     };
     for (const r of svc.objects.dump(includeMessages)) {
@@ -90,9 +122,10 @@ export function controlRoutes(
           out.accounts!.push(
             a.parent_account_id
               ? {
-                  ...subAccountRecord(a, svc.objects.count("domain", a.id)),
+                  ...subAccountRecord(a, svc.objects.count("domain", a.id), svc.objects.count("member", a.id)),
                   suspend_reason: a.suspend_reason,
                   deleted_at: a.deleted_at,
+                  owner_user_id: a.owner_user_id,
                 }
               : { object: "account", ...a },
           );
@@ -112,6 +145,9 @@ export function controlRoutes(
           break;
         case "credential_smtp":
           out.smtp_credentials!.push(r.data);
+          break;
+        case "member":
+          out.members!.push(r.data);
           break;
         case "suppression":
           out.suppressions!.push(r.data);

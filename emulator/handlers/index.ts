@@ -2,6 +2,7 @@
 import type { RouteSpec } from "../context";
 import { apiKeys } from "./apiKeys";
 import { domains } from "./domains";
+import { members } from "./members";
 import { messages } from "./messages";
 import { ping } from "./ping";
 import { routes as inboundRoutes } from "./routes";
@@ -19,5 +20,6 @@ export const routes: Record<string, RouteSpec> = {
   ...webhooks,
   ...smtpCredentials,
   ...suppressions,
+  ...members,
   ...messages,
 };

@@ -11,6 +11,7 @@ import { uuid } from "../crypto";
 import { badRequest, conflict, notFound } from "../http/errors";
 import { PAGE_QUERY, listPage } from "../pagination";
 import { type AccountData, subAccountRecord } from "../records";
+import { type UserData, addMembership } from "../members";
 import { parseBody, uuidParam } from "../validate";
 import { created, ok } from "./common";
 import { usage } from "./usage";
@@ -18,7 +19,7 @@ import { usage } from "./usage";
 const NESTED = "sub-account keys cannot manage sub accounts (only parent-account keys have sub-accounts:* scopes)";
 
 export function record(ctx: Ctx, a: AccountData): SubAccount {
-  return subAccountRecord(a, ctx.svc.objects.count("domain", a.id));
+  return subAccountRecord(a, ctx.svc.objects.count("domain", a.id), ctx.svc.objects.count("member", a.id));
 }
 
 function sub(ctx: Ctx): AccountData {
@@ -54,6 +55,12 @@ function create(ctx: Ctx) {
     deleted_at: null,
     deleted_ms: null,
   };
+  // Owned by the user the creating key acts for (emulator/members.ts).
+  const owner = ctx.key.user_id ? ctx.svc.objects.get<UserData>("user", ctx.key.user_id)?.data : undefined;
+  if (owner) {
+    a.owner_user_id = owner.id;
+    addMembership(ctx.svc.objects, a.id, owner, "Administrator", null, now);
+  }
   ctx.svc.objects.insert("account", a.id, ctx.account.id, a);
   return created(record(ctx, a));
 }

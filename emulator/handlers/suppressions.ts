@@ -1,39 +1,40 @@
-// Suppressions: list, create, delete (by email, optionally domain), delete all (optionally per
-// domain). The seed does not show the record; the emulator's: object "suppression", id, email,
-// domain (null = every domain), reason, created_at, updated_at, expires_at (nullable).
-import { z } from "zod";
-import { Hostname, Timestamp } from "../../provider/api";
+// Suppressions (api-paths.md "Suppression", "CreateSuppression"): list, create, delete (by email,
+// optionally domain), delete all (optionally per domain). Record: object "suppression", id,
+// created_at, email, domain (null = every domain), reason (nullable), expires_at. A create answers
+// 201 with a list envelope of what it created.
+//
+// Expiry: a suppression whose expires_at has passed no longer exists as far as the API is
+// concerned: lists leave it out, a delete of it is a 404, and a new create for the same address and
+// domain replaces it (only a live one makes the create a 409).
+import { CreateSuppression, Hostname, type Suppression, Timestamp } from "../../provider/api";
 import type { Ctx, RouteSpec } from "../context";
 import { uuid } from "../crypto";
 import { badRequest, conflict, notFound } from "../http/errors";
 import { PAGE_QUERY, listPage } from "../pagination";
+import type { Objects, Row } from "../store/objects";
 import { parseBody } from "../validate";
 import { DELETED, created, ok } from "./common";
 
-export const CreateSuppression = z.strictObject({
-  email: z.email(),
-  domain: Hostname.nullish(),
-  reason: z.string().max(255).optional(),
-  expires_at: Timestamp.nullish(),
-});
-
-export interface SuppressionData {
-  object: "suppression";
-  id: string;
-  email: string;
-  domain: string | null;
-  reason: string | null;
-  created_at: string;
-  updated_at: string;
-  expires_at: string | null;
+export interface SuppressionData extends Suppression {
   account_id: string;
 }
 
-const record = (s: SuppressionData) => {
+const record = (s: SuppressionData): Suppression => {
   const { account_id: _a, ...rest } = s;
   return rest;
 };
 const uniqueName = (email: string, domain: string | null) => `${email}|${domain ?? ""}`;
+const live = (s: SuppressionData, now: number) => Date.parse(s.expires_at) > now;
+
+/** The live suppression of this address and domain; an expired one is deleted on the way. */
+function find(objects: Objects, ctx: Ctx, email: string, domain: string | null): Row<SuppressionData> | undefined {
+  const row = objects.byName<SuppressionData>("suppression", ctx.account.id, uniqueName(email, domain));
+  if (row && !live(row.data, ctx.now)) {
+    objects.delete(row.id);
+    return undefined;
+  }
+  return row;
+}
 
 function optDomain(q: string | null): string | null {
   if (q === null) return null;
@@ -45,23 +46,19 @@ function create(ctx: Ctx) {
   const b = parseBody(CreateSuppression, ctx.json());
   const email = b.email.toLowerCase();
   const domain = b.domain ? b.domain.toLowerCase() : null;
-  if (ctx.svc.objects.byName("suppression", ctx.account.id, uniqueName(email, domain))) {
-    throw conflict("suppression already exists");
-  }
-  const now = ctx.iso();
+  if (find(ctx.svc.objects, ctx, email, domain)) throw conflict("suppression already exists");
   const s: SuppressionData = {
     object: "suppression",
     id: uuid(),
+    created_at: ctx.iso(),
     email,
     domain,
     reason: b.reason ?? null,
-    created_at: now,
-    updated_at: now,
-    expires_at: b.expires_at ?? null,
+    expires_at: b.expires_at,
     account_id: ctx.account.id,
   };
   ctx.svc.objects.insert("suppression", s.id, ctx.account.id, s, uniqueName(email, domain));
-  return created(record(s));
+  return created({ object: "list", data: [record(s)] });
 }
 
 function list(ctx: Ctx) {
@@ -78,20 +75,30 @@ function list(ctx: Ctx) {
     const s = r.data;
     const at = Date.parse(s.created_at);
     return (
+      live(s, ctx.now) &&
       (domain === null || s.domain === domain) &&
       (email === null || s.email === email) &&
       (from === null || at >= from) &&
       (to === null || at <= to)
     );
   };
-  return ok(listPage<SuppressionData, unknown>(ctx.svc.objects, "suppression", ctx.account.id, ctx.query, (r) => record(r.data), { sig, keep }));
+  return ok(
+    listPage<SuppressionData, Suppression>(
+      ctx.svc.objects,
+      "suppression",
+      ctx.account.id,
+      ctx.query,
+      (r) => record(r.data),
+      { sig, keep },
+    ),
+  );
 }
 
 function remove(ctx: Ctx) {
   const email = ctx.query.get("email");
   if (!email) throw badRequest("email: required (the suppressed address to delete)");
   const domain = optDomain(ctx.query.get("domain"));
-  const row = ctx.svc.objects.byName<SuppressionData>("suppression", ctx.account.id, uniqueName(email.toLowerCase(), domain));
+  const row = find(ctx.svc.objects, ctx, email.toLowerCase(), domain);
   if (!row) throw notFound("suppression not found");
   ctx.svc.objects.delete(row.id);
   return ok({ message: DELETED });

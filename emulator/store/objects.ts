@@ -1,6 +1,7 @@
 // Every object of the service in one table: accounts, API keys, domains, routes, webhooks, SMTP
-// credentials, suppressions and messages. `seq` gives the stable list order, `name` the per-account
-// unique name (a domain name), `lookup` a global unique lookup (an API key's secret hash).
+// credentials, suppressions, users, account members and messages. `seq` gives the stable list
+// order, `name` the per-account unique name (a domain name, a member's email), `lookup` a global
+// unique lookup (an API key's secret hash, a user's email).
 import type { StatementSync } from "node:sqlite";
 import type { Db } from "./db";
 
@@ -12,6 +13,8 @@ export type Kind =
   | "webhook"
   | "credential_smtp"
   | "suppression"
+  | "member"
+  | "user"
   | "message";
 
 export interface Row<T> {

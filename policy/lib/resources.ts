@@ -3,7 +3,8 @@
 import type { ResourceValidationArgs } from "@pulumi/policy";
 import { typeToken } from "../../provider/api/typeTokens";
 
-export type Kind = "ApiKey" | "SubAccountApiKey" | "Webhook" | "Route" | "Domain" | "SmtpCredential";
+export type Kind =
+  "ApiKey" | "SubAccountApiKey" | "Webhook" | "Route" | "Domain" | "SmtpCredential" | "AccountMember" | "Suppression";
 
 export const TYPES: Readonly<Record<Kind, string>> = {
   ApiKey: typeToken("ApiKey"),
@@ -12,12 +13,21 @@ export const TYPES: Readonly<Record<Kind, string>> = {
   Route: typeToken("Route"),
   Domain: typeToken("Domain"),
   SmtpCredential: typeToken("SmtpCredential"),
+  AccountMember: typeToken("AccountMember"),
+  Suppression: typeToken("Suppression"),
 };
 
 /** Kinds whose inputs include `ipAllowList` and `scopes`. */
 export const KEY_KINDS: readonly Kind[] = ["ApiKey", "SubAccountApiKey"];
 /** Kinds a key manages when they are created with it (their `connection` holds its secret). */
-export const MANAGED_KINDS: readonly Kind[] = ["Domain", "Route", "Webhook", "SmtpCredential"];
+export const MANAGED_KINDS: readonly Kind[] = [
+  "Domain",
+  "Route",
+  "Webhook",
+  "SmtpCredential",
+  "AccountMember",
+  "Suppression",
+];
 /** Kinds whose inputs include a delivery `url`. */
 export const ENDPOINT_KINDS: readonly Kind[] = ["Webhook", "Route"];
 

@@ -6,5 +6,7 @@ export * from "./domain";
 export * from "./route";
 export * from "./webhook";
 export * from "./smtpCredential";
+export * from "./member";
+export * from "./suppression";
 export * from "./message";
 export * from "./paths";

@@ -10,10 +10,21 @@ import { parseScope } from "./scopes";
 
 export type ManagedObject =
   | { kind: "Domain"; domain: string }
+  | { kind: "AccountMember" }
+  | { kind: "Suppression" }
   | { kind: "Route"; recipient?: string }
   | { kind: "Webhook" | "SmtpCredential"; scope?: string; domains?: readonly string[] };
 
 const FAMILY = { Route: "routes", Webhook: "webhooks", SmtpCredential: "smtp-credentials" } as const;
+
+/**
+ * Members and suppressions have no `{domain}` form. Not `suppressions:wipe`: the provider deletes
+ * one suppression at a time.
+ */
+const ACCOUNT_WIDE = {
+  AccountMember: ["accounts:members:add", "accounts:members:read", "accounts:members:remove"],
+  Suppression: ["suppressions:delete", "suppressions:read", "suppressions:write"],
+} as const;
 const VERBS = ["read", "write", "delete"] as const;
 
 /** `prefix` + `domain` when that is a valid `{domain}` scope, else `prefix` + `all`. */
@@ -23,7 +34,9 @@ function narrowest(prefix: string, domain: string | undefined): string {
 }
 
 /** The domains an object is tied to, as the service associates them (api-paths.md). */
-function domainsOf(o: Exclude<ManagedObject, { kind: "Domain" }>): (string | undefined)[] {
+function domainsOf(
+  o: Extract<ManagedObject, { kind: "Route" | "Webhook" | "SmtpCredential" }>,
+): (string | undefined)[] {
   if (o.kind === "Route") {
     const at = (o.recipient ?? "").lastIndexOf("@");
     return [at < 0 ? undefined : (o.recipient ?? "").slice(at + 1)];
@@ -35,6 +48,7 @@ function domainsOf(o: Exclude<ManagedObject, { kind: "Domain" }>): (string | und
 /** The scopes that manage `o`, sorted. */
 export function scopesToManage(o: ManagedObject): string[] {
   if (o.kind === "Domain") return ["domains:read", "domains:write", narrowest("domains:delete:", o.domain)].sort();
+  if (o.kind === "AccountMember" || o.kind === "Suppression") return [...ACCOUNT_WIDE[o.kind]];
   const family = FAMILY[o.kind];
   const out = new Set<string>();
   for (const domain of domainsOf(o)) for (const verb of VERBS) out.add(narrowest(`${family}:${verb}:`, domain));

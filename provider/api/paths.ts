@@ -37,6 +37,12 @@ export const paths = {
 
   suppressions: (a: string) => `${account(a)}/suppressions`,
   suppressionsAll: (a: string) => `${account(a)}/suppressions/all`,
+  /** Delete is addressed by the query, not a path segment: `?email=…[&domain=…]`. */
+  suppressionByAddress: (a: string, email: string, domain?: string | null) =>
+    `${account(a)}/suppressions?${new URLSearchParams(domain ? { email, domain } : { email }).toString()}`,
+
+  members: (a: string) => `${account(a)}/members`,
+  member: (a: string, userId: string) => `${account(a)}/members/${seg(userId)}`,
 
   messages: (a: string) => `${account(a)}/messages`,
   conversationMessages: (a: string) => `${account(a)}/messages/conversation`,

@@ -124,13 +124,10 @@ export function makeProvider<I extends Record<string, unknown>>(
       if (isForbidden(err)) {
         const needed = spec.scopes[op](props).join(" or ");
         const cause = await forbiddenCause(ctxFor(props).api);
-        const message = explainForbidden(
-          (err as Error).message,
-          cause,
-          `${spec.kind} ${op}`,
-          keyInUse(props.connection),
-          needed,
-        );
+        const also = cause === "scope" ? spec.forbiddenAlso?.[op] : undefined;
+        const message =
+          explainForbidden((err as Error).message, cause, `${spec.kind} ${op}`, keyInUse(props.connection), needed) +
+          (also ? ` ${also}` : "");
         // Keeps the client's classification, so callers still branch on kind, replayed and retried.
         const { kind, replayed, retried } = err as { kind?: unknown; replayed?: unknown; retried?: unknown };
         throw Object.assign(new Error(message), { kind, replayed, retried, cause });
@@ -142,6 +139,17 @@ export function makeProvider<I extends Record<string, unknown>>(
   function ctxFor(props: Props) {
     const conn = resolveConnection(props.connection);
     return { conn, api: apiFor(conn) };
+  }
+
+  /** One object by id, or undefined when it does not exist (the spec's own read, else GET itemPath). */
+  async function fetchRecord(ctx: Ctx, props: Props, id: string): Promise<Record<string, unknown> | undefined> {
+    if (spec.fetch) return spec.fetch(ctx, props, id);
+    try {
+      return await ctx.api.get(spec.itemPath(ctx.conn, props, id), spec.record);
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
   }
 
   function createBody(props: Props): Record<string, unknown> {
@@ -165,17 +173,14 @@ export function makeProvider<I extends Record<string, unknown>>(
   async function adopt(props: Props): Promise<{ id: string; outs: Props }> {
     const { conn, api } = ctxFor(props);
     const adoptId = props.adoptId as string;
-    const record = await call("read", props, () => api.get(spec.itemPath(conn, props, adoptId), spec.record)).catch(
-      (err) => {
-        if (isNotFound(err)) {
-          throw new Error(`${spec.kind}: cannot adopt '${adoptId}': no such object in account ${conn.accountId}.`);
-        }
-        throw err;
-      },
-    );
+    const record = await call("read", props, () => fetchRecord({ conn, api }, props, adoptId));
+    if (!record)
+      throw new Error(`${spec.kind}: cannot adopt '${adoptId}': no such object in account ${conn.accountId}.`);
     const live = outputsOf(record);
+    const unverifiable = new Set<string>(spec.inputOnly ?? []);
     const mismatched = spec.replaceOn.filter(
-      (f) => spec.apiFields.includes(f) && props[f] !== undefined && !deepEqual(live[f], props[f]),
+      (f) =>
+        spec.apiFields.includes(f) && !unverifiable.has(f) && props[f] !== undefined && !deepEqual(live[f], props[f]),
     );
     if (mismatched.length > 0) {
       throw new Error(
@@ -213,7 +218,7 @@ export function makeProvider<I extends Record<string, unknown>>(
   }
 
   /** Identity fields a twin must share: what the program set and the service reports back. */
-  const creationFields = spec.apiFields.filter((f) => !writeOnly.has(f));
+  const creationFields = spec.apiFields.filter((f) => !writeOnly.has(f) && !(spec.inputOnly ?? []).includes(f));
 
   /** Objects of this collection that look like the one just created (see uncertainCreate.ts). */
   async function twinsOf(ctx: Ctx, props: Props, collection: string, started: number, exceptId?: string) {
@@ -257,7 +262,9 @@ export function makeProvider<I extends Record<string, unknown>>(
   ): Promise<{ id: string; outs: Props } | "next-key" | undefined> {
     if (!isConflict(err)) return undefined;
     if (spec.uniqueName) {
-      const record = await ctx.api.get(spec.itemPath(ctx.conn, props, ""), spec.record).catch(() => undefined);
+      const record = await (
+        spec.findExisting ? spec.findExisting(ctx, props) : ctx.api.get(spec.itemPath(ctx.conn, props, ""), spec.record)
+      ).catch(() => undefined);
       if (record && wasRetried(err) && createdSince(record.created_at, started)) {
         return finishCreate(ctx, props, collection, idOf(record), record);
       }
@@ -266,7 +273,7 @@ export function makeProvider<I extends Record<string, unknown>>(
       throw new Error(
         `${what(props)}: already exists in account ${ctx.conn.accountId}${made} and was not created by this ` +
           `create, so the provider does not take it over. If it is yours to manage, add \`adoptId: ` +
-          `"${nameOf(props) ?? ""}"\` to the resource; otherwise choose another name. ` +
+          `"${spec.findExisting ? (record ? idOf(record) : "<its id>") : (nameOf(props) ?? "")}"\` to the resource; otherwise choose another name. ` +
           `(Service message: ${(err as Error).message})`,
       );
     }
@@ -338,7 +345,7 @@ export function makeProvider<I extends Record<string, unknown>>(
       const connection = connectionProblems(news.connection as Record<string, unknown> | undefined);
       if (connection.length > 0) throw new Error(connection.join("; "));
       const inputs: Props = { ...(parsed.data as Record<string, unknown>), ...unknown };
-      const crossField = spec.validate?.(inputs) ?? [];
+      const crossField = spec.validate?.(inputs, _olds) ?? [];
       if (crossField.length > 0) return { failures: crossField };
       for (const k of ["connection", "adoptId", "__urn", "__stackSalt"])
         if (news[k] !== undefined) (inputs as Record<string, unknown>)[k] = news[k];
@@ -409,11 +416,19 @@ export function makeProvider<I extends Record<string, unknown>>(
           const recovered = await recoverConflict(err, { conn, api }, inputs, collection, started);
           if (recovered === "next-key") continue;
           if (recovered) return recovered;
+          if (isConflict(err) && spec.conflictHint) {
+            throw Object.assign(
+              new Error(`${what(inputs)}: ${spec.conflictHint(inputs)} (Service message: ${(err as Error).message})`),
+              {
+                kind: "conflict",
+              },
+            );
+          }
           throw err;
         }
         const { data, replayed } = posted;
         const id = idOf(data);
-        if (replayed && !(await exists(api, spec.itemPath(conn, inputs, id)))) {
+        if (replayed && !(await fetchRecord({ conn, api }, inputs, id))) {
           // The service replayed the creation of an object deleted since (same URN and inputs
           // within the 24 h record lifetime): move to the next derived key.
           continue;
@@ -435,13 +450,8 @@ export function makeProvider<I extends Record<string, unknown>>(
 
     async read(id, props = {}) {
       const { conn, api } = ctxFor(props);
-      let record: Record<string, unknown>;
-      try {
-        record = await call("read", props, () => api.get(spec.itemPath(conn, props, id), spec.record));
-      } catch (err) {
-        if (isNotFound(err)) return { id: "" }; // deleted out of band: gone from state, re-created by the next up
-        throw err;
-      }
+      const record = await call("read", props, () => fetchRecord({ conn, api }, props, id));
+      if (!record) return { id: "" }; // deleted out of band: gone from state, re-created by the next up
       const kept = Object.fromEntries(Object.keys(spec.createOnly ?? {}).map((k) => [k, props[k] ?? ""]));
       return { id, props: stateOf({ ...props, ...outputsOf(record), ...kept }) };
     },
@@ -472,16 +482,6 @@ function withState(outs: Props, state: Props | undefined): Props {
   return merged;
 }
 
-async function exists(api: Api, path: string): Promise<boolean> {
-  try {
-    await api.get(path, z.object({}));
-    return true;
-  } catch (err) {
-    if (isNotFound(err)) return false;
-    throw err;
-  }
-}
-
 /** A stable digest for write-only values: enough to notice a change, useless to an attacker. */
 function digest(value: unknown): unknown {
   if (value === undefined || isUnknown(value)) return value;
@@ -490,7 +490,7 @@ function digest(value: unknown): unknown {
 
 /** The name a person knows an object by (a domain's name, a route's name, a key's label). */
 function nameOf(props: Props | undefined): string | undefined {
-  const name = props?.name ?? props?.label ?? props?.domain;
+  const name = props?.name ?? props?.label ?? props?.email ?? props?.domain;
   return typeof name === "string" ? name : undefined;
 }
 

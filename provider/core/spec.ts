@@ -37,8 +37,11 @@ export interface ResourceSpec<I extends Record<string, unknown>> {
   apiFields: readonly (keyof I & string)[];
   /** Inputs compared by diff that are applied by `reconcile` rather than the update body. */
   stateFields?: readonly (keyof I & string)[];
-  /** Cross-field rules check applies after the schema (kept out of the schema so fields stay omittable). */
-  validate?(props: Props): { property: string; reason: string }[];
+  /**
+   * Cross-field rules check applies after the schema (kept out of the schema so fields stay omittable).
+   * `olds` are the inputs in state (empty for a resource about to be created).
+   */
+  validate?(props: Props, olds: Props): { property: string; reason: string }[];
   /** Inputs whose change forces a replacement. */
   replaceOn: readonly (keyof I & string)[];
   /** Delete the old object before creating its replacement (e.g. a name the service keeps unique). */
@@ -61,6 +64,19 @@ export interface ResourceSpec<I extends Record<string, unknown>> {
    * `?domain=` when a key holds only `{domain}` read scopes for routes.
    */
   listQuery?(props: Props): Record<string, string> | undefined;
+  /**
+   * Reads one object where the service has no GET by id (members, suppressions): undefined when it
+   * does not exist (or no longer counts, e.g. an expired suppression). Default: GET `itemPath`.
+   */
+  fetch?(ctx: Ctx, props: Props, id: string): Promise<Record<string, unknown> | undefined>;
+  /** For `uniqueName` objects without a GET by name: the existing object the program's inputs name. */
+  findExisting?(ctx: Ctx, props: Props): Promise<Record<string, unknown> | undefined>;
+  /** API inputs the record does not return (kept from the program; adoption cannot verify them). */
+  inputOnly?: readonly (keyof I & string)[];
+  /** Said after the service's message when a create is refused with a 409 the provider cannot resolve. */
+  conflictHint?(props: Props): string;
+  /** Said with a 403 besides the missing scope, when the service refuses an operation for another reason too. */
+  forbiddenAlso?: Partial<Record<"read" | "write" | "delete", string>>;
   /** The Pulumi id of a record (its uuid unless said otherwise). */
   idOf?(record: Record<string, unknown>): string;
   /** Scopes that allow each operation, named in 403 errors. */

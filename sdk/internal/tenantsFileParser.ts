@@ -51,6 +51,18 @@ const Smtp = z.strictObject({
   scope: z.enum(["global", "scoped"]).optional(),
   domains: StrList.optional(),
 });
+const MemberRole = z.enum(["Administrator", "Developer", "Analyst", "Billing Manager"]);
+const Member = z.strictObject({
+  email: z.email("must be an email address"),
+  name: z.string().optional(),
+  role: MemberRole,
+});
+const Suppression = z.strictObject({
+  email: z.email("must be an email address"),
+  domain: z.string().optional(),
+  reason: z.string().max(255).optional(),
+  expiresAt: z.iso.datetime({ offset: true, message: "must be an RFC 3339 time such as 2030-01-31T00:00:00Z" }),
+});
 const TenantEntry = z.strictObject({
   name: z
     .string()
@@ -67,6 +79,8 @@ const TenantEntry = z.strictObject({
   routes: z.record(z.string(), Route).optional(),
   webhooks: z.record(z.string(), Webhook).optional(),
   smtpCredentials: z.record(z.string(), Smtp).optional(),
+  members: z.record(z.string(), Member).optional(),
+  suppressions: z.record(z.string(), Suppression).optional(),
 });
 export const TenantsFile = z.strictObject({ tenants: z.array(TenantEntry) }).superRefine((f, ctx) => {
   const seen = new Set<string>();

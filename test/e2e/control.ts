@@ -16,6 +16,11 @@ export function serviceObjects(d: StateDump): Array<{ kind: string; id: string }
     ...d.routes.map((x) => ({ kind: "Route", id: x.id })),
     ...d.webhooks.map((x) => ({ kind: "Webhook", id: x.id })),
     ...d.smtp_credentials.map((x) => ({ kind: "SmtpCredential", id: x.id })),
+    ...d.suppressions.map((x) => ({ kind: "Suppression", id: x.id })),
+    // Every account has its owner as a member; only the others can be resources.
+    ...d.members
+      .filter((m) => !d.accounts.some((a) => a.id === m.account_id && a.owner_user_id === m.user_id))
+      .map((m) => ({ kind: "AccountMember", id: m.user_id })),
   ];
 }
 

@@ -90,9 +90,18 @@ describe("Errors", () => {
     expectError(r, 409, "domain already exists");
     expect(r.headers.get("retry-after")).toBeNull();
     expect(r.headers.get("idempotent-replayed")).toBeNull();
-    expect((await emu.req("POST", emu.acct("/suppressions"), { body: { email: "a@dup.example.com" } })).status).toBe(
-      201,
+    expect(
+      (
+        await emu.req("POST", emu.acct("/suppressions"), {
+          body: { email: "a@dup.example.com", expires_at: "2099-01-01T00:00:00Z" },
+        })
+      ).status,
+    ).toBe(201);
+    expectError(
+      await emu.req("POST", emu.acct("/suppressions"), {
+        body: { email: "a@dup.example.com", expires_at: "2099-01-01T00:00:00Z" },
+      }),
+      409,
     );
-    expectError(await emu.req("POST", emu.acct("/suppressions"), { body: { email: "a@dup.example.com" } }), 409);
   });
 });

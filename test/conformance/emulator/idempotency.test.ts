@@ -27,7 +27,7 @@ describe("Idempotency", () => {
       ["/routes", route()],
       ["/webhooks", { name: "w", url: "https://h.example.com/", scope: "global" }],
       ["/smtp-credentials", { name: "s", scope: "global" }],
-      ["/suppressions", { email: "x@idem1.example.com" }],
+      ["/suppressions", { email: "x@idem1.example.com", expires_at: "2099-01-01T00:00:00Z" }],
       [
         "/messages",
         {

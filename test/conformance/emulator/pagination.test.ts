@@ -6,7 +6,9 @@ let emu: Emu;
 beforeAll(async () => {
   emu = await start();
   for (let i = 0; i < 23; i++) {
-    await emu.req("POST", emu.acct("/suppressions"), { body: { email: `p${i}@page.example.com` } });
+    await emu.req("POST", emu.acct("/suppressions"), {
+      body: { email: `p${i}@page.example.com`, expires_at: "2099-01-01T00:00:00Z" },
+    });
   }
 });
 afterAll(() => emu.close());
@@ -65,7 +67,9 @@ describe("Pagination", () => {
   test("Pagination: a deleted item does not break a walk; new items appear at the end", async () => {
     const first = await list("?limit=5");
     await emu.req("DELETE", emu.acct(`/suppressions?email=${encodeURIComponent(first.body.data[4].email)}`));
-    await emu.req("POST", emu.acct("/suppressions"), { body: { email: "late@page.example.com" } });
+    await emu.req("POST", emu.acct("/suppressions"), {
+      body: { email: "late@page.example.com", expires_at: "2099-01-01T00:00:00Z" },
+    });
     const next = await list(`?limit=100&after=${encodeURIComponent(first.body.pagination.next_cursor)}`);
     expect(emails(next)[0]).toBe("p5@page.example.com");
     expect(emails(next).at(-1)).toBe("late@page.example.com");

@@ -52,6 +52,9 @@ describe("Scopes", () => {
     ["POST", "/suppressions", "suppressions:write"],
     ["DELETE", "/suppressions?email=a@b.example.com", "suppressions:delete"],
     ["DELETE", "/suppressions/all", "suppressions:wipe"],
+    ["GET", "/members", "accounts:members:read"],
+    ["POST", "/members", "accounts:members:add"],
+    ["DELETE", `/members/${ZERO}`, "accounts:members:remove"],
     ["POST", "/messages", "messages:send:all"],
     ["POST", "/messages/conversation", "messages:send:all"],
   ];

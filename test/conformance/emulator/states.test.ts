@@ -204,8 +204,12 @@ describe("States and transitions", () => {
 
   test("States: suppressions delete by email (+domain) and delete-all per domain", async () => {
     for (const e of ["a@s.example.com", "b@s.example.com"])
-      await emu.req("POST", emu.acct("/suppressions"), { body: { email: e, domain: "s.example.com" } });
-    await emu.req("POST", emu.acct("/suppressions"), { body: { email: "c@s.example.com" } });
+      await emu.req("POST", emu.acct("/suppressions"), {
+        body: { email: e, domain: "s.example.com", expires_at: "2099-01-01T00:00:00Z" },
+      });
+    await emu.req("POST", emu.acct("/suppressions"), {
+      body: { email: "c@s.example.com", expires_at: "2099-01-01T00:00:00Z" },
+    });
     expectError(await emu.req("DELETE", emu.acct("/suppressions")), 400, /email: required/);
     expect((await emu.req("DELETE", emu.acct("/suppressions?email=a@s.example.com&domain=s.example.com"))).status).toBe(
       200,

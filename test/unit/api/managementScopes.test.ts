@@ -91,4 +91,18 @@ describe("scopesToManage", () => {
     expect(sendScope("mail.acme.example.com")).toBe("messages:send:mail.acme.example.com");
     expect(sendScope(undefined)).toBe("messages:send:all");
   });
+
+  it("members and suppressions take their account-wide scopes, never suppressions:wipe", () => {
+    expect(scopesToManage({ kind: "AccountMember" })).toEqual([
+      "accounts:members:add",
+      "accounts:members:read",
+      "accounts:members:remove",
+    ]);
+    expect(scopesToManage({ kind: "Suppression" })).toEqual([
+      "suppressions:delete",
+      "suppressions:read",
+      "suppressions:write",
+    ]);
+    expect(scopesToManageAll([{ kind: "Suppression" }])).not.toContain("suppressions:wipe");
+  });
 });

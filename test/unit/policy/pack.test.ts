@@ -59,6 +59,8 @@ describe("txmail-policies", () => {
   it("matches the SDK's dynamic resource type tokens", () => {
     expect(TYPES).toEqual({
       ApiKey: "pulumi-nodejs:dynamic/txmail:ApiKey",
+      AccountMember: "pulumi-nodejs:dynamic/txmail:AccountMember",
+      Suppression: "pulumi-nodejs:dynamic/txmail:Suppression",
       SubAccountApiKey: "pulumi-nodejs:dynamic/txmail:SubAccountApiKey",
       Webhook: "pulumi-nodejs:dynamic/txmail:Webhook",
       Route: "pulumi-nodejs:dynamic/txmail:Route",

@@ -40,6 +40,45 @@ describe("tenants file", () => {
     ).toThrow(/duplicate tenant name 'a'/);
   });
 
+  it("accepts members and suppressions, naming the field and the rule for bad ones", () => {
+    const ok = parseTenants(
+      [
+        "tenants:",
+        "  - name: acme",
+        "    website: acme.example.com",
+        "    members:",
+        "      alice: { email: alice@acme.example.com, name: Alice, role: Developer }",
+        "    suppressions:",
+        "      legal: { email: blocked@x.example.com, reason: legal hold, expiresAt: '2030-01-31T00:00:00Z' }",
+      ].join("\n"),
+    );
+    const args = tenantArgs(ok.tenants[0]!);
+    expect(args.members).toEqual({ alice: { email: "alice@acme.example.com", name: "Alice", role: "Developer" } });
+    expect(args.suppressions).toEqual({
+      legal: { email: "blocked@x.example.com", reason: "legal hold", expiresAt: "2030-01-31T00:00:00Z" },
+    });
+    let message = "";
+    try {
+      parseTenants(
+        [
+          "tenants:",
+          "  - name: acme",
+          "    website: acme.example.com",
+          "    members:",
+          "      bob: { email: not-an-address, role: Owner }", // line 5
+          "    suppressions:",
+          "      s: { email: a@x.example.com, expiresAt: next week }", // line 7
+        ].join("\n"),
+        "t.yaml",
+      );
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/t\.yaml:5:\d+: tenants\.0\.members\.bob\.email: must be an email address/);
+    expect(message).toMatch(/t\.yaml:5:\d+: tenants\.0\.members\.bob\.role: .*Administrator/);
+    expect(message).toMatch(/t\.yaml:7:\d+: tenants\.0\.suppressions\.s\.expiresAt: must be an RFC 3339 time/);
+  });
+
   it("maps entries to Tenant arguments, naming children after their keys", () => {
     const f = parseTenants(
       "tenants:\n  - name: t\n    website: t.example.com\n    webhooks:\n      ev: {url: 'https://t.example.com/e', events: [bounced]}\n",

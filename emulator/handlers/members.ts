@@ -1,0 +1,43 @@
+// Account members (api-paths.md "account members", "UserAccount", "AddMember"; seed "Remove account
+// member"): list (not paginated), add, remove. No update endpoint: a role change is remove + add.
+// Who owns an account and whom a key acts for: emulator/members.ts.
+import { AddMember } from "../../provider/api";
+import type { Ctx, RouteSpec } from "../context";
+import { conflict, forbidden, notFound } from "../http/errors";
+import { type MemberData, addMembership, memberRecord, memberRowId, normalEmail, userFor } from "../members";
+import { parseBody, uuidParam } from "../validate";
+import { DELETED, created, ok } from "./common";
+
+function list(ctx: Ctx) {
+  const data = ctx.svc.objects.all<MemberData>("member", ctx.account.id).map((r) => memberRecord(r.data));
+  return ok({ object: "list", data });
+}
+
+function add(ctx: Ctx) {
+  const b = parseBody(AddMember, ctx.json());
+  const email = normalEmail(b.email);
+  // A plain 409, no Idempotent-Replayed / Retry-After: terminal (api-paths.md "Retry safety").
+  if (ctx.svc.objects.byName("member", ctx.account.id, email))
+    throw conflict(`${email} is already a member of this account`);
+  const user = userFor(ctx.svc.objects, email);
+  return created(memberRecord(addMembership(ctx.svc.objects, ctx.account.id, user, b.role, b.name ?? null, ctx.iso())));
+}
+
+function remove(ctx: Ctx) {
+  const userId = uuidParam("user_id", ctx.params.user_id!);
+  const row = ctx.svc.objects.get<MemberData>("member", memberRowId(ctx.account.id, userId));
+  if (!row) throw notFound("member not found");
+  // The seed's two restrictions. 403: the seed lists "ownership" among the conditions that share a
+  // status with scope and allow-list refusals.
+  if (userId === ctx.account.owner_user_id) throw forbidden("the account owner cannot be removed");
+  if (userId === ctx.key.user_id) throw forbidden("a caller cannot remove itself: this API key acts for that member");
+  ctx.svc.objects.delete(row.id);
+  return ok({ message: DELETED });
+}
+
+const base = "/v2/accounts/{account_id}/members";
+export const members: Record<string, RouteSpec> = {
+  [`GET ${base}`]: { scope: { fixed: "accounts:members:read" }, handler: list },
+  [`POST ${base}`]: { scope: { fixed: "accounts:members:add" }, idempotent: "plain", handler: add },
+  [`DELETE ${base}/{user_id}`]: { scope: { fixed: "accounts:members:remove" }, handler: remove },
+};

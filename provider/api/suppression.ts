@@ -1,0 +1,28 @@
+// Suppressions (api-paths.md "Suppression", "CreateSuppression"): addresses an account must not
+// mail, for every domain (domain null) or one. No GET by id and no update; delete is by email and
+// domain. The create answers a list envelope of the suppressions it created.
+import { z } from "zod";
+import { Hostname, Timestamp, Uuid } from "./common";
+
+export const Suppression = z.object({
+  object: z.literal("suppression"),
+  id: Uuid,
+  created_at: Timestamp,
+  email: z.string(),
+  domain: z.string().nullable(),
+  reason: z.string().nullable(),
+  expires_at: Timestamp,
+});
+export type Suppression = z.infer<typeof Suppression>;
+
+export const CreateSuppression = z.strictObject({
+  email: z.email("must be an email address"),
+  domain: Hostname.optional(),
+  reason: z.string().max(255).optional(),
+  expires_at: Timestamp,
+});
+export type CreateSuppression = z.infer<typeof CreateSuppression>;
+
+/** 201 of a create: `{object: "list", data: [Suppression]}` (no pagination). */
+export const SuppressionsCreated = z.object({ object: z.literal("list"), data: z.array(Suppression) });
+export type SuppressionsCreated = z.infer<typeof SuppressionsCreated>;

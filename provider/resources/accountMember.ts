@@ -1,0 +1,48 @@
+// Account members: who may log in to an account (a sub account through `connection`), with which
+// role. The service publishes no update, so every change replaces the membership. The same email
+// cannot be a member twice (409), so a replacement that keeps the email removes the old membership
+// first (the person has no access for the moment between the two calls); a new email is added
+// before the old one is removed. The record has neither email nor name: both are kept from inputs.
+import { z } from "zod";
+import { AccountMember, AddMember, MemberList, paths } from "../api";
+import type { ResourceSpec } from "../core/spec";
+
+const inputs = z.object({
+  email: AddMember.shape.email.transform((e) => e.trim().toLowerCase()),
+  name: AddMember.shape.name,
+  role: AddMember.shape.role,
+});
+
+export const accountMember: ResourceSpec<z.infer<typeof inputs>> = {
+  kind: "AccountMember",
+  inputs,
+  apiFields: ["email", "name", "role"],
+  replaceOn: ["email", "name", "role"],
+  immutable: true,
+  inputOnly: ["email", "name"],
+  deleteBeforeReplace: (olds, news) => olds.email === news.email,
+  record: AccountMember,
+  created: AccountMember,
+  idOf: (r) => String(r.user_id),
+  collectionPath: (c) => paths.members(c.accountId),
+  itemPath: (c, _p, id) => paths.member(c.accountId, id),
+  // No GET by id: the (unpaginated) list holds every member.
+  async fetch({ api, conn }, _props, id) {
+    const { data } = await api.get(paths.members(conn.accountId), MemberList);
+    return data.find((m) => m.user_id === id);
+  },
+  conflictHint: (p) =>
+    `${String(p.email)} is already a member of this account. The member record carries no email, so the ` +
+    `provider cannot tell which user it is: to manage that membership, add \`adoptId: "<user id>"\` (from the ` +
+    `dashboard or GET /members) with the same role, or remove the person first.`,
+  forbiddenAlso: {
+    delete:
+      "Or the member is the account owner, or the user this API key acts for: the service never removes " +
+      "either. To stop managing such a member without removing it, `pulumi state delete` the resource.",
+  },
+  scopes: {
+    read: () => ["accounts:members:read"],
+    write: () => ["accounts:members:add"],
+    delete: () => ["accounts:members:remove"],
+  },
+};

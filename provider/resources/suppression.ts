@@ -1,0 +1,84 @@
+// Suppressions: an address the account must never mail, for every domain or one. The service has
+// no update, so any change replaces it; at most one live suppression exists per address and domain,
+// so a replacement that keeps both deletes the old one first. Delete is addressed by email and
+// domain. Once `expiresAt` has passed the suppression no longer exists: read reports it gone, so
+// the next `pulumi up` recreates it only if the program still declares it (with a later expiresAt).
+import { z } from "zod";
+import { CreateSuppression, Suppression, SuppressionsCreated, paths } from "../api";
+import type { Props, ResourceSpec } from "../core/spec";
+import { keysToCamel } from "../core/casing";
+
+/** One spelling of an instant (the service may echo another): what state keeps and diff compares. */
+const canonicalTime = (t: string) => new Date(t).toISOString();
+
+const inputs = z.object({
+  email: CreateSuppression.shape.email.transform((e) => e.trim().toLowerCase()),
+  domain: CreateSuppression.shape.domain.transform((d) => d?.toLowerCase()),
+  reason: CreateSuppression.shape.reason,
+  expiresAt: CreateSuppression.shape.expires_at.transform(canonicalTime),
+});
+
+const expired = (r: { expires_at?: unknown }) => Date.parse(String(r.expires_at)) <= Date.now();
+
+const sameTarget = (a: Props, b: Props) => a.email === b.email && (a.domain ?? null) === (b.domain ?? null);
+
+/** The live suppression of the program's address and domain, if any. */
+async function findLive({ api, conn }: Parameters<NonNullable<ResourceSpec<never>["fetch"]>>[0], p: Props) {
+  const list = `${paths.suppressions(conn.accountId)}?${new URLSearchParams({
+    email: String(p.email),
+    ...(p.domain ? { domain: String(p.domain) } : {}),
+  }).toString()}`;
+  for await (const s of api.list(list, Suppression)) {
+    if ((s.domain ?? null) === ((p.domain as string | undefined) ?? null) && !expired(s)) return s;
+  }
+  return undefined;
+}
+
+export const suppression: ResourceSpec<z.infer<typeof inputs>> = {
+  kind: "Suppression",
+  inputs,
+  apiFields: ["email", "domain", "reason", "expiresAt"],
+  replaceOn: ["email", "domain", "reason", "expiresAt"],
+  immutable: true,
+  uniqueName: true,
+  deleteBeforeReplace: sameTarget,
+  validate(p, olds) {
+    // A suppression created already expired would be gone at the next read and recreated by every
+    // up; an unchanged one in state may pass its date (it then reads as gone).
+    const unchanged = olds.expiresAt === p.expiresAt && sameTarget(olds, p);
+    if (typeof p.expiresAt === "string" && !unchanged && Date.parse(p.expiresAt) <= Date.now()) {
+      return [
+        {
+          property: "expiresAt",
+          reason: `expiresAt: ${p.expiresAt} is in the past; a suppression must expire in the future (remove it from the program if it has served its time)`,
+        },
+      ];
+    }
+    return [];
+  },
+  record: Suppression,
+  created: SuppressionsCreated.refine(
+    (l) => l.data.length === 1,
+    "the create must answer exactly one suppression",
+  ).transform((l) => l.data[0]!),
+  collectionPath: (c) => paths.suppressions(c.accountId),
+  itemPath: (c, p) => paths.suppressionByAddress(c.accountId, String(p.email), p.domain as string | undefined),
+  async fetch(ctx, props, id) {
+    const live = await findLive(ctx, props);
+    return live && live.id === id ? live : undefined;
+  },
+  findExisting: (ctx, props) => findLive(ctx, props),
+  outputsOf: (r) => {
+    const out = keysToCamel(r);
+    out.expiresAt = canonicalTime(String(r.expires_at));
+    // The service reports "every domain" and "no reason" as null; the program leaves them unset.
+    if (r.domain === null) delete out.domain;
+    if (r.reason === null) delete out.reason;
+    return out;
+  },
+  scopes: {
+    read: () => ["suppressions:read"],
+    write: () => ["suppressions:write"],
+    delete: () => ["suppressions:delete"],
+  },
+};
