@@ -60,7 +60,7 @@ describe("AccountMember and Suppression on the real engine", () => {
       }),
     ]);
     const again = await t.up();
-    expect(again.summary.resourceChanges).toEqual({ same: 3 });
+    expect(again.summary.resourceChanges).toEqual({ same: 4 }); // stack, stack salt, member, suppression
   });
 
   it("replaces on a change, removing the old one first (role; reason)", async () => {
@@ -108,7 +108,7 @@ describe("AccountMember and Suppression on the real engine", () => {
     const control = controlClient(svc);
     await control.clearRequests();
     const quiet = await t.up();
-    expect(quiet.summary.resourceChanges).toEqual({ same: 2 });
+    expect(quiet.summary.resourceChanges).toEqual({ same: 3 }); // stack, stack salt, member
     expect((await control.requests()).requests.filter((r) => r.method === "POST")).toEqual([]);
     await t.stack.setConfig("suppression", { value: "true" });
     const later = await inDays(30);
