@@ -86,7 +86,7 @@ describe("Control surface", () => {
       "GET (unmatched)": 1,
     });
     await emu.control.resetCounters();
-    expect(await emu.control.counters()).toEqual({ reads: 0, writes: 0, total: 0, endpoints: {} });
+    expect(await emu.control.counters()).toEqual({ reads: 0, writes: 0, total: 0, endpoints: {}, keys: {} });
   });
 
   test("Control: the state dump lists every object with its account, incl. soft-deleted sub accounts, and no secrets", async () => {
