@@ -13,7 +13,9 @@
 // and the other traffic's admitted rate. What the remaining capacity allows:
 //   allowed = max(provider's admitted requests on the shared account ÷ (100 − other traffic's
 //                 admitted rate during the up), the median time of the unloaded (0 %) up)
-// and the run's score = allowed ÷ actual time (goal ≥ 80 %, 0 failures).
+// and the run's score = allowed ÷ actual time; the paired score uses the unloaded up of the same round
+// (the machine drifts between rounds; the levels rotate within each). Goal: median paired score
+// ≥ 80 %, 0 failures.
 // Then the client alone with more demand than is left (bench/busyClient.ts), where the pacing shows.
 // Loopback only; bounded: fixed runs, a generator with a hard stop, an up that fails on its own
 // budgets. Run through scripts/bench.sh, or alone: node bench/out/bench/busyAccount.js [--markdown]
@@ -69,6 +71,9 @@ export interface BusyLevel {
   /** Per run: allowed ÷ actual, in %; and their median. */
   percents: number[];
   medianPercent: number;
+  /** The same with the unloaded up of the same round: less sensitive to the machine's drift. */
+  pairedPercents: number[];
+  medianPairedPercent: number;
   failures: number;
 }
 
@@ -215,15 +220,22 @@ export async function benchBusyAccount(): Promise<BusyAccountResult> {
     const runs = raw
       .filter((r) => r.loadPercent === loadPercent)
       .map((r) => ({ ...r, capacitySeconds: round2(r.sharedAdmitted / Math.max(1, LIMIT - r.foreignPerSecond)) }));
-    const percents = runs.map((r) =>
-      r.failure === null ? Math.round((1000 * Math.max(r.capacitySeconds, unloadedSeconds)) / r.seconds) / 10 : 0,
-    );
+    const score = (r: BusyRun, unloaded: number | undefined) =>
+      r.failure === null && unloaded !== undefined
+        ? Math.round((1000 * Math.max(r.capacitySeconds, unloaded)) / r.seconds) / 10
+        : 0;
+    const unloadedOf = (round: number) =>
+      raw.find((u) => u.round === round && u.loadPercent === 0 && u.failure === null)?.seconds;
+    const percents = runs.map((r) => score(r, unloadedSeconds));
+    const pairedPercents = runs.map((r) => score(r, unloadedOf(r.round)));
     return {
       loadPercent,
       runs,
       medianSeconds: round2(median(runs.map((r) => r.seconds))),
       percents,
       medianPercent: median(percents),
+      pairedPercents,
+      medianPairedPercent: median(pairedPercents),
       failures: runs.filter((r) => r.failure !== null).length,
     };
   });
@@ -233,7 +245,7 @@ export async function benchBusyAccount(): Promise<BusyAccountResult> {
 /** The RESULTS.md section: what this run measured, nothing else. */
 export function busyAccountSection(r: BusyAccountResult): string[] {
   const med = (xs: number[]) => round2(median(xs));
-  const met = (l: BusyLevel) => (l.failures === 0 && l.medianPercent >= GOAL_PERCENT ? "met" : "**missed**");
+  const met = (l: BusyLevel) => (l.failures === 0 && l.medianPairedPercent >= GOAL_PERCENT ? "met" : "**missed**");
   return [
     "## `pulumi up` while the account is busy",
     "",
@@ -245,15 +257,16 @@ export function busyAccountSection(r: BusyAccountResult): string[] {
     "(parent) account, and on the tenants' sub accounts (their own limits; the Tenant component uses each tenant's key).",
     "What the remaining capacity allows = max(the provider's admitted requests on the shared account ÷ (100 − the other",
     `traffic's admitted rate during the up), the unloaded up's median time (${r.unloadedSeconds} s)); score = that ÷ the up's`,
-    `time. Goal: median score ≥ ${GOAL_PERCENT} %, 0 failures. With other traffic, it spends the account's burst right before the up`,
+    "time; the paired score uses the unloaded up of the same round instead of the median (the machine drifts between rounds).",
+    `Goal: median paired score ≥ ${GOAL_PERCENT} %, 0 failures. With other traffic, it spends the account's burst right before the up`,
     "(a busy account has none left). The shared account sees only ~2 requests per tenant, so where the engine is slower than",
     "what is left the unloaded time bounds it, and the score says how much the other traffic slowed the up.",
     "",
-    "| other traffic | up (s, median) | score (median) | goal | failures | provider on shared account: admitted / 429 | on sub accounts: admitted / 429 | other traffic: admitted rps / 429 |",
-    "|---|---|---|---|---|---|---|---|",
+    "| other traffic | up (s, median) | score (median) | paired score (median) | goal | failures | provider on shared account: admitted / 429 | on sub accounts: admitted / 429 | other traffic: admitted rps / 429 |",
+    "|---|---|---|---|---|---|---|---|---|",
     ...r.levels.map(
       (l) =>
-        `| ${l.loadPercent} % | ${l.medianSeconds} | ${l.medianPercent} % | ${met(l)} | ${l.failures} | ` +
+        `| ${l.loadPercent} % | ${l.medianSeconds} | ${l.medianPercent} % | ${l.medianPairedPercent} % | ${met(l)} | ${l.failures} | ` +
         `${med(l.runs.map((x) => x.sharedAdmitted))} / ${med(l.runs.map((x) => x.shared429))} | ` +
         `${med(l.runs.map((x) => x.subAdmitted))} / ${med(l.runs.map((x) => x.sub429))} | ` +
         `${med(l.runs.map((x) => x.foreignPerSecond))} / ${med(l.runs.map((x) => x.foreign429))} |`,
@@ -264,7 +277,7 @@ export function busyAccountSection(r: BusyAccountResult): string[] {
     ...r.levels.flatMap((l) =>
       l.runs.map(
         (x, i) =>
-          `- round ${x.round}, ${x.loadPercent} %: ${x.seconds} s, capacity ${x.capacitySeconds} s, score ${l.percents[i]} %; ` +
+          `- round ${x.round}, ${x.loadPercent} %: ${x.seconds} s, capacity ${x.capacitySeconds} s, score ${l.percents[i]} %, paired ${l.pairedPercents[i]} %; ` +
           `${x.sharedAdmitted}/${x.shared429}; ${x.foreignPerSecond} rps/${x.foreign429}/${x.foreignSkipped}` +
           (x.failure === null ? "" : ` — **failed**: ${x.failure.replace(/\s+/g, " ")}`),
       ),
