@@ -287,6 +287,8 @@ export function busyAccountSection(r: BusyAccountResult): string[] {
     `(default retry and pacing) keeps ${BUSY_CLIENT_SETUP.workers} GET /v2/ping in flight for ${BUSY_CLIENT_SETUP.seconds} s against the same other traffic (burst spent`,
     "first). Share = the client's admitted rate ÷ (100 − the other traffic's admitted rate); the 429s are what the pacing",
     "costs: each pauses the account's pace for its Retry-After, and each of the other traffic's is a production request refused.",
+    "At 0 % the burst is spent too, so the client's first burst (its pace starts with 195 tokens) meets an empty bucket: those",
+    "are the 429s at 0 %; its steady pace (97 rps) is under the limit.",
     "",
     "| other traffic | client rps (median) | share of what was left (median) | client 429s (median) | other traffic rps / 429s (median) | errors |",
     "|---|---|---|---|---|---|",
