@@ -5,6 +5,7 @@ import { appendFileSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT } from "../test/e2e/harness";
+import { benchBusyAccount, busyAccountSection } from "./busyAccount";
 import { benchEmulator } from "./emulator";
 import { benchRateLimit } from "./rateLimit";
 import { benchStormRecovery, stormRecoverySection } from "./stormRecovery";
@@ -34,6 +35,8 @@ async function main(): Promise<void> {
   const limit = await benchRateLimit();
   process.stderr.write("[bench] 429 storm recovery\n");
   const storm = await benchStormRecovery();
+  process.stderr.write("[bench] pulumi up while the account is busy\n");
+  const busy = await benchBusyAccount();
   process.stderr.write("[bench] pulumi up vs the engine floor\n");
   const ups = await benchUp();
 
@@ -90,6 +93,7 @@ async function main(): Promise<void> {
     `| ${limit.creates} | ${limit.seconds} | ${limit.idealSeconds} | ${limit.sharePercent} % | ${ok(limit.sharePercent >= 90 && limit.errors === 0)} | ${limit.requests} | ${limit.rejected429} | ${limit.errors} | ${limit.duplicates} |`,
     "",
     ...stormRecoverySection(storm),
+    ...busyAccountSection(busy),
     "## Emulator throughput",
     "",
     `The emulator as its own process (SQLite data dir, WAL), an undici pool with ${emu.concurrency} requests in flight (bench/emulator.ts).`,

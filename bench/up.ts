@@ -8,7 +8,7 @@
 import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 import { REPO_ROOT, createTestStack, type TestStack, type StackOptions } from "../test/e2e/harness";
-import { startService } from "../test/e2e/service";
+import { startService, type TestService } from "../test/e2e/service";
 import { controlClient } from "../test/e2e/control";
 
 const ROOT = REPO_ROOT;
@@ -64,10 +64,19 @@ async function withPeakRss<T>(fn: () => Promise<T>): Promise<{ value: T; peakMb:
   }
 }
 
-async function timed(fn: () => Promise<unknown>): Promise<number> {
+export async function timed(fn: () => Promise<unknown>): Promise<number> {
   const t0 = process.hrtime.bigint();
   await fn();
   return Number(process.hrtime.bigint() - t0) / 1e9;
+}
+
+/** The real program (bench/programs/tenants): N tenants against `svc`, installed as users get the package. */
+export function tenantsProgram(svc: TestService, tenants: number): StackOptions {
+  return {
+    programDir: path.join(ROOT, "bench", "programs", "tenants"),
+    config: { ...svc.config(), tenants: { value: String(tenants) } },
+    packageLayout: "installed",
+  };
 }
 
 /** Round r runs the programs starting at a different one each round: floor-first, naive-first, real-first, … */
@@ -90,11 +99,7 @@ async function benchSize(tenants: number): Promise<UpResult> {
       extraPackages: [path.join(ROOT, "bench", "programs", "noop-provider")],
     },
     "floor-naive": { programDir: path.join(ROOT, "bench", "programs", "floor-naive"), config },
-    real: {
-      programDir: path.join(ROOT, "bench", "programs", "tenants"),
-      config: { ...svc.config(), ...config },
-      packageLayout: "installed",
-    },
+    real: tenantsProgram(svc, tenants),
   };
   // Fresh stacks per round: re-creating under the URNs of a destroyed stack would make the service
   // replay the old creations first, which is not a first `up`.
@@ -175,7 +180,7 @@ async function benchSize(tenants: number): Promise<UpResult> {
   }
 }
 
-const round2 = (n: number) => Math.round(n * 100) / 100;
+export const round2 = (n: number) => Math.round(n * 100) / 100;
 /** The median; for an even count, the mean of the two middle values. */
 export const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);

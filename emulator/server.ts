@@ -190,6 +190,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
           if (spec.parentOnly && isSubAccountKey(ctx)) throw forbidden(spec.parentOnly);
           checkSuspension(ctx);
           const wait = (m.template.includes("/statistics") ? statsLimiter : limiter).take(ctx.account.id, ctx.now);
+          rt.counters.rateLimit(ctx.key.id, ctx.account.id, wait === 0);
           if (wait > 0) throw new HttpError(429, RATE_LIMITED, { "retry-after": String(wait) });
         }
         checkQuery(query, spec.query ?? []);

@@ -9,6 +9,16 @@
 // answers came back (with little traffic it stayed low), and slots booked at the low rate kept their
 // late times when the rate rose.
 //
+// Under sustained foreign load this shape oscillates — back near 97 rps ~250 ms after each pause, then
+// a 429 and a 1 s pause about every 1.3 s at 90 % — yet it still takes what the account has left: the
+// account's bucket keeps what accrues during a pause, and the climb spends it (the client alone took
+// 95–100 % of what 50 % or 90 % foreign load left; bench/busyAccount.ts). The cost is 429s, ~1.5/s of
+// its own and, at 90 %, as many refused to the other application. A variant aimed at those 429s (it
+// remembered the admitted rate of the last 2 s as the headroom, climbed fast to 90 % of it, probed
+// above it doubling every 1 s, forgot it after 1.5 s quiet) left the throughput as it was, cut the
+// client's 429s at 90 % from ~32 to 20 in a single run but not the other application's, and slowed
+// storm recovery from 2.3 s to 3.8 s: not kept (2026-11-23).
+//
 // Why a closed form: waiters book slots in advance, so the bucket needs "how many tokens accrue
 // between a and b" and "when will n tokens have accrued" under a rising rate. Integrating the curve
 // exactly means a slot booked while the pace is low is not scheduled as if it stayed low.

@@ -87,7 +87,7 @@ describe("Control surface", () => {
       "GET (unmatched)": 1,
     });
     await emu.control.resetCounters();
-    expect(await emu.control.counters()).toEqual({ reads: 0, writes: 0, total: 0, endpoints: {} });
+    expect(await emu.control.counters()).toEqual({ reads: 0, writes: 0, total: 0, endpoints: {}, keys: {} });
   });
 
   test("Control: the request log keeps arrival order, route template and status sent; control calls stay out", async () => {

@@ -27,6 +27,23 @@ describe("Limits", () => {
     expect(r.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
   });
 
+  test("Limits: the counters tell each key's admitted requests and 429s apart, with the key's account", async () => {
+    await emu.control.advanceClock(10_000);
+    const k = await makeKey(emu, ["routes:read:all"]);
+    await emu.control.advanceClock(10_000); // a full burst of 5 again
+    await emu.control.resetCounters();
+    const parent = await drain(emu.apiKey, "/v2/ping", 3); // 3 of the 5-request burst
+    const other = await drain(k.secret, "/v2/ping", 4); // 2 admitted, then the shared bucket is empty
+    expect([parent, other]).toEqual([
+      [200, 200, 200],
+      [200, 200, 429, 429],
+    ]);
+    const { keys } = await emu.control.counters();
+    expect(keys[k.id]).toEqual({ accountId: emu.accountId, admitted: 2, rateLimited: 2 });
+    expect(Object.values(keys)).toContainEqual({ accountId: emu.accountId, admitted: 3, rateLimited: 0 });
+    expect(Object.keys(keys)).toHaveLength(2);
+  });
+
   test("Limits: buckets are per account (a sub account has its own) and refill with the emulator clock", async () => {
     await emu.control.advanceClock(10_000);
     const sub = await makeSub(emu);
