@@ -102,7 +102,7 @@ describe("bad input fails at check, naming the field and the rule; nothing reach
     } catch (err) {
       message = String((err as Error).message);
     }
-    expect(await control.counters()).toEqual({ reads: 0, writes: 0, total: 0, endpoints: {} });
+    expect(await control.counters()).toEqual({ reads: 0, writes: 0, total: 0, endpoints: {}, keys: {} });
     expect(message).toContain(`${field}: `);
     expect(message).toMatch(rule);
   });

@@ -54,7 +54,7 @@ describe("policy pack on pulumi preview", () => {
     await t.stack.setConfig("args", { value: JSON.stringify(union) });
     await t.stack.setConfig("unknownAllowList", { value: "false" });
     const unguarded = await t.preview();
-    expect(unguarded.changeSummary).toEqual({ create: 2 });
+    expect(unguarded.changeSummary).toEqual({ create: 3 }); // the stack, its txmail stack salt, the key
     // …and with it, the pack's mandatory rule is what stops it.
     await expect(previewKey(union)).rejects.toThrow(
       /\[mandatory\][^\n]*ip-allow-list-no-allow-all[\s\S]*ApiKey 'it': ipAllowList: together the entries cover every IPv4 address/,
