@@ -34,16 +34,38 @@ export function configureConnection(config: ConfigSource): void {
   };
 }
 
+type Field = keyof Connection;
+
+/** Where each field can come from, as a user names it, in order of precedence. */
+const SOURCES: Record<Field, { config: string; env: string }> = {
+  apiKey: { config: "txmail:apiKey", env: "TXMAIL_API_KEY" },
+  accountId: { config: "txmail:accountId", env: "TXMAIL_ACCOUNT_ID" },
+  baseUrl: { config: "txmail:baseUrl", env: "TXMAIL_BASE_URL" },
+};
+
+/**
+ * One field of the connection a resource uses, in order of precedence — its `connection`, stack
+ * config, environment — with where it came from as a user names it; undefined when none sets it.
+ */
+function lookup(field: Field, override?: Record<string, unknown>): { value: string; where: string } | undefined {
+  const own = override?.[field];
+  if (typeof own === "string" && own !== "") return { value: own, where: `connection.${field}` };
+  const { config, env } = SOURCES[field];
+  const configured = fromConfig[field];
+  if (configured !== undefined) return { value: configured, where: config };
+  const fromEnv = nonEmpty(process.env[env]);
+  return fromEnv === undefined ? undefined : { value: fromEnv, where: env };
+}
+
 /** The account a resource targets: its override, else the configured one (undefined if none). */
 export function accountOf(override?: ConnectionOverride): string | undefined {
-  return nonEmpty(override?.accountId) ?? fromConfig.accountId ?? nonEmpty(process.env.TXMAIL_ACCOUNT_ID);
+  return lookup("accountId", override)?.value;
 }
 
 export function resolveConnection(override?: ConnectionOverride): Connection {
-  const env = process.env;
-  const apiKey = nonEmpty(override?.apiKey) ?? fromConfig.apiKey ?? nonEmpty(env.TXMAIL_API_KEY);
-  const accountId = nonEmpty(override?.accountId) ?? fromConfig.accountId ?? nonEmpty(env.TXMAIL_ACCOUNT_ID);
-  const baseUrl = nonEmpty(override?.baseUrl) ?? fromConfig.baseUrl ?? nonEmpty(env.TXMAIL_BASE_URL) ?? PUBLIC_BASE_URL;
+  const apiKey = lookup("apiKey", override)?.value;
+  const accountId = lookup("accountId", override)?.value;
+  const baseUrl = lookup("baseUrl", override)?.value ?? PUBLIC_BASE_URL;
   if (!apiKey) {
     throw new Error(
       "txmail: no API key. Set it with `pulumi config set --secret txmail:apiKey <key>` " +
@@ -58,15 +80,6 @@ export function resolveConnection(override?: ConnectionOverride): Connection {
   }
   return { apiKey, accountId, baseUrl: baseUrl.replace(/\/+$/, "") };
 }
-
-type Field = keyof Connection;
-
-/** Where each field can come from, as a user names it, in order of precedence. */
-const SOURCES: Record<Field, { config: string; env: string }> = {
-  apiKey: { config: "txmail:apiKey", env: "TXMAIL_API_KEY" },
-  accountId: { config: "txmail:accountId", env: "TXMAIL_ACCOUNT_ID" },
-  baseUrl: { config: "txmail:baseUrl", env: "TXMAIL_BASE_URL" },
-};
 
 /** The service's form of each field; a reason naming the rule, or undefined when the value is good. */
 const RULES: Record<Field, (value: string) => string | undefined> = {
@@ -103,23 +116,17 @@ export function connectionProblems(override?: Record<string, unknown>): string[]
   for (const field of Object.keys(SOURCES) as Field[]) {
     const own = override?.[field];
     if (isUnknown(own)) continue;
-    const { config, env } = SOURCES[field];
-    const [value, where] =
-      typeof own === "string" && own !== ""
-        ? [own, `connection.${field}`]
-        : fromConfig[field] !== undefined
-          ? [fromConfig[field]!, config]
-          : nonEmpty(process.env[env]) !== undefined
-            ? [process.env[env]!, env]
-            : [undefined, undefined];
-    if (value === undefined || where === undefined) {
+    const found = lookup(field, override);
+    if (found === undefined) {
       if (field === "baseUrl") continue; // the public service is the default
+      const { config, env } = SOURCES[field];
       problems.push(
         `${config}: not set; set it with \`pulumi config set ${field === "apiKey" ? "--secret " : ""}${config} …\`` +
           ` or the ${env} environment variable`,
       );
       continue;
     }
+    const { value, where } = found;
     const reason = RULES[field](value);
     if (reason) problems.push(`${where}: ${reason}`);
   }
