@@ -318,7 +318,7 @@ export function makeProvider<I extends Record<string, unknown>>(
   }
 
   return {
-    async check(_olds, news) {
+    async check(olds, news) {
       const own: Record<string, unknown> = {};
       const unknown: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(news)) {
@@ -345,7 +345,7 @@ export function makeProvider<I extends Record<string, unknown>>(
       const connection = connectionProblems(news.connection as Record<string, unknown> | undefined);
       if (connection.length > 0) throw new Error(connection.join("; "));
       const inputs: Props = { ...(parsed.data as Record<string, unknown>), ...unknown };
-      const crossField = spec.validate?.(inputs, _olds) ?? [];
+      const crossField = spec.validate?.(inputs, olds) ?? [];
       if (crossField.length > 0) return { failures: crossField };
       for (const k of ["connection", "adoptId", "__urn", "__stackSalt"])
         if (news[k] !== undefined) (inputs as Record<string, unknown>)[k] = news[k];
