@@ -96,6 +96,7 @@ export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number>
       const result = await runShard(job, {
         onProgress: (j, counts) => running.set(j.stackName, counts),
         onError: (j, message) => io.out(`[${j.stackName}] error: ${message}`),
+        onPolicy: (j, message) => io.out(`[${j.stackName}] ${message}`),
       });
       running.delete(job.stackName);
       finished.push(result);

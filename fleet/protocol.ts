@@ -26,4 +26,5 @@ export interface ShardJob {
 export type WorkerMessage =
   | { type: "progress"; counts: StepCounts }
   | { type: "error"; message: string }
+  | { type: "policy"; message: string }
   | { type: "done"; ok: boolean; counts: StepCounts; error?: string };

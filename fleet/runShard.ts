@@ -18,6 +18,7 @@ export interface ShardResult {
 export interface ShardListener {
   onProgress(job: ShardJob, counts: StepCounts): void;
   onError(job: ShardJob, message: string): void;
+  onPolicy(job: ShardJob, message: string): void;
 }
 
 const WORKER = path.join(__dirname, "worker.js");
@@ -33,6 +34,7 @@ export function runShard(job: ShardJob, listener: ShardListener): Promise<ShardR
         counts = m.counts;
         listener.onProgress(job, counts);
       } else if (m.type === "error") listener.onError(job, m.message);
+      else if (m.type === "policy") listener.onPolicy(job, m.message);
       else done = m;
     });
     const base = () => ({

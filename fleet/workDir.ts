@@ -9,6 +9,9 @@ import { UsageError } from "./args";
 
 export function prepareWorkDir(dir: string, project: string): { logsDir: string } {
   fs.mkdirSync(path.join(dir, "logs"), { recursive: true });
+  // The directory is meant to be committed with the tenants file; the logs are not.
+  const ignore = path.join(dir, ".gitignore");
+  if (!fs.existsSync(ignore)) fs.writeFileSync(ignore, "logs/\n");
   const projectFile = path.join(dir, "Pulumi.yaml");
   if (fs.existsSync(projectFile)) {
     const name = /^name:\s*(\S+)\s*$/m.exec(fs.readFileSync(projectFile, "utf8"))?.[1];

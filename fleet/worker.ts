@@ -20,6 +20,15 @@ async function run(job: ShardJob): Promise<void> {
   const preview = job.operation === "preview";
   const onEvent = (event: EngineEvent) => {
     if (countEvent(counts, event, preview)) void send({ type: "progress", counts: { ...counts } });
+    // Policy findings, mandatory or advisory, name the rule and the resource: a failed preview
+    // says why without opening the engine log.
+    const policy = event.policyEvent;
+    if (policy) {
+      const where = policy.resourceUrn ? `${policy.resourceUrn.split("::").pop()}: ` : "";
+      const level =
+        policy.enforcementLevel === "mandatory" ? "policy violation (mandatory)" : "policy finding (advisory)";
+      void send({ type: "policy", message: `${level} ${policy.policyName}: ${where}${policy.message.trim()}` });
+    }
     const diag = event.diagnosticEvent;
     if (diag && diag.severity === "error" && diag.message.trim()) {
       const where = diag.urn ? `${diag.urn.split("::").pop()}: ` : "";
