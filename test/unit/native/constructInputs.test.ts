@@ -2,7 +2,7 @@
 // routes, webhooks, … exist), and secrets, dependencies and unknowns travel on the leaves.
 import * as pulumi from "@pulumi/pulumi";
 import * as rpc from "@pulumi/pulumi/runtime/rpc";
-import { constructInputs, requirePlain } from "../../../native/constructInputs";
+import { constructInputs, requirePlain, type Json } from "../../../native/constructInputs";
 
 type Inner = {
   promise(withUnknowns?: boolean): Promise<unknown>;
@@ -11,7 +11,7 @@ type Inner = {
   allResources(): Promise<Set<pulumi.Resource>>;
 };
 const inner = (o: unknown) => o as Inner;
-const secret = (value: unknown) => ({ [rpc.specialSigKey]: rpc.specialSecretSig, value });
+const secret = (value: Json): Json => ({ [rpc.specialSigKey]: rpc.specialSecretSig, value });
 
 async function describeLeaf(o: unknown) {
   expect(pulumi.Output.isInstance(o)).toBe(true);
