@@ -10,7 +10,10 @@
 //   dynamic face marks (runtime.secretPathsOf);
 // - provider configuration (CheckConfig, DiffConfig, Configure) instead of the stack config the
 //   dynamic provider's `configure` receives;
-// - a Read without properties (`pulumi import`) answers with the inputs a program would declare.
+// - a Read without properties (`pulumi import`) answers with the inputs a program would declare;
+// - the stack's salt for idempotency keys is kept by the provider resource itself (below), so
+//   programs in any language get it without the SDK's StackSalt resource.
+import { randomBytes } from "node:crypto";
 import { accountOf, configProblems, configureConnection } from "../provider/core/connection";
 import { markSecrets, type SecretPath } from "../provider/core/secretMarks";
 import type { Props } from "../provider/core/spec";
@@ -52,14 +55,32 @@ function kindOf(urn: string) {
   return { spec, impl: genericProvider(kind) };
 }
 
-/** Props with the engine's URN as the resource identity, unless the program gave its own. */
-const withIdentity = (props: Props, urn: string): Props => (props.__urn ? props : { ...props, __urn: urn });
+/**
+ * The salt of this provider's stack (see sdk/internal/stackSalt.ts for why a URN alone is not
+ * enough). Drawn by CheckConfig the first time the provider resource is checked and kept in its
+ * inputs in the stack's state from then on; the engine records a provider before any resource it
+ * serves, so a crashed run's rerun derives the same keys. Applied by Configure.
+ */
+let providerSalt: string | undefined;
+
+/**
+ * Props with the engine's URN as the resource identity and the provider's stack salt, unless the
+ * program gave its own (the TypeScript SDK may pass both).
+ */
+const withIdentity = (props: Props, urn: string): Props => ({
+  ...props,
+  __urn: props.__urn ?? urn,
+  ...(props.__stackSalt === undefined && providerSalt !== undefined ? { __stackSalt: providerSalt } : {}),
+});
 
 /** Outputs with everything that arrived secret marked secret again. */
 const remark = <T extends Record<string, unknown>>(props: T, ...paths: SecretPath[][]): T =>
   markSecrets(props, paths.flat());
 
-export function checkConfig(news: Record<string, unknown>): {
+export function checkConfig(
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): {
   inputs: Record<string, unknown>;
   failures: CheckFailure[];
 } {
@@ -68,8 +89,9 @@ export function checkConfig(news: Record<string, unknown>): {
     property: field,
     reason: problem,
   }));
+  const salt = olds.__stackSalt ?? news.__stackSalt ?? randomBytes(16).toString("hex");
   // The API key is a secret in the provider's state however it was set (also without --secret).
-  return { inputs: markSecrets(news, [["apiKey"]]), failures };
+  return { inputs: markSecrets({ ...news, __stackSalt: salt }, [["apiKey"]]), failures };
 }
 
 /**
@@ -95,6 +117,8 @@ export function configure(args: Record<string, unknown> | undefined, variables: 
     settings[key] = plainArgs[key] ?? variables.get(`txmail:config:${key}`) ?? variables.get(`txmail:${key}`);
   }
   configureConnection(configSource(settings));
+  const salt = plainArgs.__stackSalt ?? variables.get("txmail:config:__stackSalt");
+  providerSalt = typeof salt === "string" && salt !== "" ? salt : undefined;
 }
 
 export async function check(
@@ -106,9 +130,15 @@ export async function check(
   const n = unwrapSecrets(news);
   const r = await impl.check(withIdentity(unwrapSecrets(olds).plain, urn), withIdentity(n.plain, urn));
   if (r.failures?.length) return { failures: r.failures };
-  // The URN is not stored as an input: the engine hands it over with every call.
-  const { __urn, ...inputs } = r.inputs ?? {};
-  return { inputs: remark(news.__urn === undefined ? inputs : { ...inputs, __urn }, n.secretPaths), failures: [] };
+  // Neither the URN nor the provider's salt is stored as an input unless the program passed it:
+  // the engine hands the URN over with every call, and the salt lives with the provider.
+  const { __urn, __stackSalt, ...inputs } = r.inputs ?? {};
+  const own = {
+    ...inputs,
+    ...(news.__urn === undefined ? {} : { __urn }),
+    ...(news.__stackSalt === undefined ? {} : { __stackSalt }),
+  };
+  return { inputs: remark(own, n.secretPaths), failures: [] };
 }
 
 export async function diff(

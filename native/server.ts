@@ -114,7 +114,7 @@ export const service: grpcTypes.UntypedServiceImplementation = {
     return new provproto.GetSchemaResponse().setSchema(schemaText());
   }),
   checkConfig: handle((req: provTypes.CheckRequest) => {
-    const { inputs, failures } = native.checkConfig(fromStruct(req.getNews()));
+    const { inputs, failures } = native.checkConfig(fromStruct(req.getOlds()), fromStruct(req.getNews()));
     return checkResponse(inputs, failures);
   }),
   diffConfig: handle((req: provTypes.DiffRequest) =>

@@ -3,7 +3,7 @@
 // idempotency keys), secret outputs, and one cost kept off the program's critical path (below).
 import * as pulumi from "@pulumi/pulumi";
 import { nativeTypeToken } from "../../provider/api/typeTokens";
-import { type CommonArgs, commonProps, withSecretOutputs } from "./common";
+import { type CommonArgs, commonProps, nativeCommonProps, withSecretOutputs } from "./common";
 import { type Kind, dynamicProvider } from "./dynamicProvider";
 import { configuredFace } from "./face";
 import { Provider } from "../provider";
@@ -39,9 +39,9 @@ export abstract class TxmailResource extends pulumi.CustomResource {
     try {
       const options = secretOutputs.length ? withSecretOutputs(opts, secretOutputs) : opts;
       if (Provider.isTxmailProvider(opts?.provider) || configuredFace() === "native") {
-        // The engine names the resource to the plugin in every call: no `__urn` of our own.
-        const { __urn: _urn, ...common } = commonProps(name, kind, args, opts);
-        super(nativeTypeToken(kind), name, { ...common, ...props }, options);
+        // The engine names the resource to the plugin in every call, and the provider resource
+        // keeps the stack's salt (native/provider.ts): neither `__urn` nor a StackSalt resource.
+        super(nativeTypeToken(kind), name, { ...nativeCommonProps(args), ...props }, options);
         return;
       }
       return Reflect.construct(
