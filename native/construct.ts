@@ -14,8 +14,8 @@ import type * as aliasTypes from "@pulumi/pulumi/proto/alias_pb";
 import * as rpc from "@pulumi/pulumi/runtime/rpc";
 import * as runtimeConfig from "@pulumi/pulumi/runtime/config";
 import { Tenant, type TenantArgs } from "../sdk/tenant";
-import { registerNoStackSalt } from "../sdk/internal/stackSalt";
-import { constructInputs, requirePlain } from "./constructInputs";
+import type { Json } from "./constructInputs";
+import { TENANT_TYPE, tenantArgs } from "./tenantArgs";
 import { failOnUncaughtErrors } from "./uncaught";
 
 // Parts of @pulumi/pulumi its typings mark internal; the provider server uses exactly these.
@@ -47,21 +47,6 @@ const structproto = require(
 ) as typeof import("google-protobuf/google/protobuf/struct_pb");
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-// The token sdk/tenant.ts registers the component under, in either face.
-export const TENANT_TYPE = "txmail:index:Tenant";
-
-/** The Tenant inputs whose entries decide which child resources exist: their shape must be known. */
-const SHAPED_INPUTS = [
-  "bootstrapKey",
-  "apiKeys",
-  "domain",
-  "routes",
-  "webhooks",
-  "smtpCredentials",
-  "members",
-  "suppressions",
-] as const;
-
 /** Builds the component a ConstructRequest names and answers with its URN and outputs. */
 export function construct(req: provTypes.ConstructRequest): Promise<provTypes.ConstructResponse> {
   const type = req.getType();
@@ -74,7 +59,7 @@ export function construct(req: provTypes.ConstructRequest): Promise<provTypes.Co
   return localState.withLocalStorage(() =>
     failOnUncaughtErrors(async () => {
       await configureRuntime(req);
-      const tenant = new Tenant(name, tenantArgs(name, req), componentOptions(req));
+      const tenant = new Tenant(name, argsOf(name, req), componentOptions(req));
       const resp = new provproto.ConstructResponse();
       resp.setUrn(await urnOf(tenant));
       const [state, stateDeps] = await rpc.serializeResourceProperties(
@@ -127,24 +112,12 @@ async function configureRuntime(req: provTypes.ConstructRequest): Promise<void> 
   }
   runtimeConfig.setAllConfig(config, req.getConfigsecretkeysList());
   process.env.TXMAIL_FACE = "native";
-  registerNoStackSalt();
 }
 
-function tenantArgs(name: string, req: provTypes.ConstructRequest): TenantArgs {
+function argsOf(name: string, req: provTypes.ConstructRequest): TenantArgs {
   const deps = new Map<string, string[]>();
   for (const [k, v] of req.getInputdependenciesMap().entries()) deps.set(k, v.getUrnsList());
-  const raw = (req.getInputs()?.toJavaScript() ?? {}) as Parameters<typeof constructInputs>[0];
-  const args = constructInputs(raw, deps);
-  const component = `${TENANT_TYPE} '${name}'`;
-  for (const field of SHAPED_INPUTS) {
-    requirePlain(component, field, args[field]);
-    if (field === "bootstrapKey" || field === "domain") continue;
-    for (const [entry, value] of Object.entries((args[field] ?? {}) as Record<string, unknown>)) {
-      requirePlain(component, `${field}.${entry}`, value);
-    }
-  }
-  if (args.website === undefined) throw new Error(`${component}: website is required`);
-  return args as unknown as TenantArgs;
+  return tenantArgs(name, (req.getInputs()?.toJavaScript() ?? {}) as Record<string, Json>, deps);
 }
 
 /** The component's options as the program gave them, rebuilt from the request. */

@@ -32,18 +32,6 @@ const perRun: WeakMap<object, { value?: Promise<string> }> = ((globalThis as Rec
 const noStack = {};
 
 /**
- * False inside the txmail plugin (native/construct.ts): a component it builds has no program of
- * its own to keep a StackSalt in, and registering the dynamic StackSalt there would need a Node
- * program directory the stack (Pulumi YAML, another language) does not have. Its children derive
- * idempotency keys from their URNs alone, as every resource of a YAML program does.
- */
-let registersStackSalt = true;
-
-export function registerNoStackSalt(): void {
-  registersStackSalt = false;
-}
-
-/**
  * The current stack's salt, registering its StackSalt resource on first use. Undefined in a preview,
  * where no key is derived (diff ignores the salt).
  *
@@ -53,7 +41,6 @@ export function registerNoStackSalt(): void {
  * StackSalt's registration only after it has saved it, and each resource waits for this value.
  */
 export function stackSalt(): Promise<string> | undefined {
-  if (!registersStackSalt) return undefined;
   const run = pulumi.runtime.getStackResource() ?? noStack;
   let entry = perRun.get(run);
   if (!entry) {

@@ -48,6 +48,9 @@ afterAll(async () => {
 
 describe("examples/yaml-tenants (Pulumi YAML, native provider)", () => {
   it("up creates every tenant's objects and the plain resource fed by a tenant's outputs", async () => {
+    // Nothing but YAML: no npm project where the program runs.
+    const workDir = t.stack.workspace.workDir;
+    expect(fs.readdirSync(workDir).filter((f) => /^(node_modules|package\.json|.*\.[jt]s)$/.test(f))).toEqual([]);
     const up = await t.up();
     expect(up.summary.result).toBe("succeeded");
     const ids = await subAccountIds();
