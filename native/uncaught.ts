@@ -21,8 +21,9 @@ function install(): void {
     }
     for (const reject of inFlight) reject(err);
   };
+  // Node raises an unhandled rejection as an uncaught exception (its default
+  // --unhandled-rejections=throw), with the rejection's own error: one listener sees both.
   process.on("uncaughtException", onError);
-  process.on("unhandledRejection", onError);
 }
 
 /** Runs `fn`; an uncaught error while it runs rejects its promise (every construct in flight). */
