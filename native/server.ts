@@ -13,7 +13,7 @@ import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
 import type * as provTypes from "@pulumi/pulumi/proto/provider_pb";
 import * as path from "node:path";
 import * as native from "./provider";
-import { schemaText, PACKAGE_VERSION } from "./schema";
+import { servedSchema, PACKAGE_VERSION } from "./servedSchema";
 
 // Loaded from @pulumi/pulumi's own dependencies: the generated stubs require these very modules.
 const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
@@ -110,7 +110,7 @@ export const service: grpcTypes.UntypedServiceImplementation = {
   }),
   getSchema: handle((req: provTypes.GetSchemaRequest) => {
     if (req.getVersion() !== 0) throw new Error(`unsupported schema version ${req.getVersion()}`);
-    return new provproto.GetSchemaResponse().setSchema(schemaText());
+    return new provproto.GetSchemaResponse().setSchema(servedSchema());
   }),
   checkConfig: handle((req: provTypes.CheckRequest) => {
     const { inputs, failures } = native.checkConfig(fromStruct(req.getOlds()), fromStruct(req.getNews()));

@@ -48,6 +48,15 @@ export class ProviderClient {
     return this.call("configure", req);
   }
 
+  async getSchema(): Promise<string> {
+    return (await this.call<provproto.GetSchemaResponse>("getSchema", new provproto.GetSchemaRequest())).getSchema();
+  }
+
+  async getPluginVersion(): Promise<string> {
+    const empty = new (require("google-protobuf/google/protobuf/empty_pb").Empty)();
+    return (await this.call<{ getVersion(): string }>("getPluginInfo", empty)).getVersion();
+  }
+
   async checkConfig(olds: Props, news: Props) {
     const req = new provproto.CheckRequest().setUrn("urn:pulumi:test::native::pulumi:providers:txmail::default");
     req.setOlds(Struct.fromJavaScript(olds as never)).setNews(Struct.fromJavaScript(news as never));

@@ -2,6 +2,8 @@
 // against the emulator on loopback: Configure hands it its settings, CheckConfig and DiffConfig
 // answer, the detailed diff says what replaces, a Read without properties (`pulumi import`) returns
 // inputs, secrets leave in the wire's secret form, and the provider's stack salt is in the keys.
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { Route, paths } from "../../../provider/api";
 import { closeSharedDispatchers, createClient, type TxmailClient } from "../../../provider/client";
 import { SECRET_SIG, SIG_KEY } from "../../../provider/core/secretMarks";
@@ -37,6 +39,15 @@ afterAll(async () => {
   await server?.stop();
   await closeSharedDispatchers();
   await emu?.close();
+});
+
+describe("the plugin itself", () => {
+  it("serves the committed package schema and the package's version", async () => {
+    const root = path.join(__dirname, "..", "..", "..");
+    expect(await p.getSchema()).toBe(fs.readFileSync(path.join(root, "native", "schema.json"), "utf8"));
+    const { version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
+    expect(await p.getPluginVersion()).toBe(version);
+  });
 });
 
 describe("Configure", () => {
