@@ -3,13 +3,14 @@
 // the same text, so a stale committed schema.json is a test failure (test/unit/native/schema.test.ts).
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { nativeTypeToken } from "../../provider/api/typeTokens";
 import { specs } from "../../provider/resources";
 import { CONFIG_VARIABLES } from "./common";
 import { functionSchemas } from "./functions";
 import type { PackageSpec } from "./pulumiSchema";
 import { resourceSchema } from "./resource";
 import { tenantSchema } from "./tenant";
-import { PACKAGE, token } from "./tokens";
+import { PACKAGE } from "./tokens";
 import { TypeRegistry } from "./typeRegistry";
 
 /** The repository root (holding package.json), from source (native/schema) or build (dist/native/schema). */
@@ -29,9 +30,9 @@ export function packageSchema(): PackageSpec {
   const resources = Object.fromEntries(
     Object.values(specs)
       .sort((a, b) => a.kind.localeCompare(b.kind))
-      .map((spec) => [token(spec.kind), resourceSchema(spec, registry)]),
+      .map((spec) => [nativeTypeToken(spec.kind), resourceSchema(spec, registry)]),
   );
-  resources[token("Tenant")] = tenantSchema(registry);
+  resources[nativeTypeToken("Tenant")] = tenantSchema(registry);
   return {
     name: PACKAGE,
     displayName: "txmail",

@@ -1,10 +1,13 @@
-// Names in the package: every resource, type and function is `txmail:index:<Name>`, and the
-// schema refers to its own types and resources by JSON pointer.
+// Names in the package: every resource, type and function is `txmail:index:<Name>` (resources:
+// the native type token both faces share, provider/api/typeTokens.ts), and the schema refers to
+// its own types and resources by JSON pointer.
+import { nativeTypeToken } from "../../provider/api/typeTokens";
+
 export const PACKAGE = "txmail";
 
 export const token = (name: string) => `${PACKAGE}:index:${name}`;
 export const typeRef = (name: string) => `#/types/${token(name)}`;
-export const resourceRef = (kind: string) => `#/resources/${token(kind)}`;
+export const resourceRef = (kind: string) => `#/resources/${nativeTypeToken(kind)}`;
 /** Pulumi's built-in "any value" type. */
 export const ANY_REF = "pulumi.json#/Any";
 
