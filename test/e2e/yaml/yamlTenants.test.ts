@@ -64,6 +64,15 @@ describe("examples/yaml-tenants (Pulumi YAML, native provider)", () => {
     expect(d.api_keys.find((k) => k.label === "globex ci")?.account_id).toBe(ids.Globex);
     expect(up.outputs.acmeSubAccountId?.value).toBe(ids["Acme Corp"]);
     expect(up.outputs.globexCiKey?.secret).toBe(true);
+    // A tenant's parts are resources the program reads from: one, one of a map, and the summary.
+    expect((up.outputs.acmeDnsRecords?.value as unknown[]).length).toBeGreaterThan(0);
+    expect(up.outputs.acmeSupportRouteSecret?.secret).toBe(true);
+    expect(String(up.outputs.acmeSupportRouteSecret?.value).length).toBeGreaterThan(10);
+    expect(up.outputs.globexSummary?.value).toMatchObject({
+      subAccountId: ids.Globex,
+      domain: "mail.globex.example.org",
+      webhooks: { bounces: expect.any(String) },
+    });
 
     // The tenants are components of the plugin, their children native resources inside them.
     const state = JSON.parse(await t.exportText()) as Exported;
@@ -84,10 +93,12 @@ describe("examples/yaml-tenants (Pulumi YAML, native provider)", () => {
       "txmail:index:SubAccountApiKey",
     ]);
     expect(resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/txmail:"))).toEqual([]);
-    // The key's secret is in the outputs (decrypted by the Automation API), never in state.
+    // The secrets are in the outputs (decrypted by the Automation API), never in state.
     const secretKey = String(up.outputs.globexCiKey?.value ?? "");
     expect(secretKey.length).toBeGreaterThan(10);
-    expect(await t.exportText()).not.toContain(secretKey);
+    const exported = await t.exportText();
+    expect(exported).not.toContain(secretKey);
+    expect(exported).not.toContain(String(up.outputs.acmeSupportRouteSecret?.value));
   });
 
   it("a second up changes nothing and makes no write call", async () => {
