@@ -47,6 +47,16 @@ afterAll(async () => {
 });
 
 describe("examples/yaml-tenants (Pulumi YAML, native provider)", () => {
+  it("a preview before the first up builds the tenants and touches nothing", async () => {
+    const control = controlClient(svc);
+    await control.resetCounters();
+    const preview = await t.preview();
+    // The stack, 3 tenants with 3 sub accounts, 4 tenant keys, 2 domains, a route, a webhook, and
+    // the CI key (the default provider is not counted).
+    expect(preview.changeSummary).toEqual({ create: 16 });
+    expect((await control.counters()).total).toBe(0);
+  });
+
   it("up creates every tenant's objects and the plain resource fed by a tenant's outputs", async () => {
     // Nothing but YAML: no npm project where the program runs.
     const workDir = t.stack.workspace.workDir;
