@@ -145,6 +145,10 @@ function copyProgram(
   // the txmail plugin on PATH (.tools/bin, see engineEnv), as for a user who never ran npm install.
   if (programRuntime(workDir) === "yaml") {
     if (layout !== "linked" || extraPackages.length) throw new Error("a YAML program takes no packages");
+    for (const tool of ["pulumi-language-yaml", "pulumi-resource-txmail"]) {
+      if (!fs.existsSync(path.join(TOOLS_DIR, "bin", tool)))
+        throw new Error(`no ${tool} in ${path.join(TOOLS_DIR, "bin")}: run 'bash scripts/setup.sh' first`);
+    }
     return workDir;
   }
   const repoModules = path.join(REPO_ROOT, "node_modules");
