@@ -1,7 +1,8 @@
 // Every example under examples/ runs against the emulator on the real engine, as a user would run
 // it: minimal (up, destroy), key rotation (new key first, old key gone after), adopt-existing
 // (objects made outside Pulumi are adopted, not duplicated). The tenants example runs in
-// tenants.test.ts; the CI workflows are checked in examples/ci by policy.test.ts's pack usage.
+// tenants.test.ts, the Pulumi YAML one (yaml-tenants) in yaml/yamlTenants.test.ts; the CI workflows
+// are checked in examples/ci by policy.test.ts's pack usage.
 import * as path from "node:path";
 import { ApiKey, SubAccount, Webhook, paths } from "../../provider/api";
 import { controlClient, seqOf } from "./control";

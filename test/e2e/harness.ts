@@ -33,13 +33,13 @@ function findRepoRoot(from: string): string {
 export const TOOLS_DIR = path.join(REPO_ROOT, ".tools");
 export const PASSPHRASE = "txmail-test-passphrase";
 
-/** The CLI installed by scripts/setup.sh; throws with the fix when it is missing. */
-export async function pulumiCommand(): Promise<PulumiCommand> {
-  const bin = path.join(TOOLS_DIR, "bin", "pulumi");
+/** The CLI installed by scripts/setup.sh (or in another tools root); throws with the fix when it is missing. */
+export async function pulumiCommand(toolsRoot: string = TOOLS_DIR): Promise<PulumiCommand> {
+  const bin = path.join(toolsRoot, "bin", "pulumi");
   if (!fs.existsSync(bin)) {
     throw new Error(`no Pulumi CLI at ${bin}: run 'bash scripts/setup.sh' first`);
   }
-  return PulumiCommand.get({ root: TOOLS_DIR });
+  return PulumiCommand.get({ root: toolsRoot });
 }
 
 export interface StackOptions {
@@ -78,6 +78,11 @@ export interface StackOptions {
    * on the engine's PATH. A suite parameterised over FACES runs unchanged on both.
    */
   face?: Face;
+  /**
+   * A tools root other than .tools (its bin/ holds `pulumi` and what the engine may find on PATH,
+   * which replaces .tools/bin there): e.g. one without the txmail plugin, to run an installed one.
+   */
+  toolsRoot?: string;
 }
 
 export type Face = "dynamic" | "native";
@@ -113,14 +118,21 @@ export interface TestStack {
 }
 
 /** Environment the engine runs with in tests: offline, local, deterministic. */
-export function engineEnv(stateDir: string, extra: Record<string, string> = {}): Record<string, string> {
+export function engineEnv(
+  stateDir: string,
+  extra: Record<string, string> = {},
+  toolsRoot: string = TOOLS_DIR,
+): Record<string, string> {
   return {
     PULUMI_BACKEND_URL: `file://${stateDir}`,
     PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     PULUMI_HOME: path.join(stateDir, ".pulumi-home"),
-    PATH: `${path.join(TOOLS_DIR, "bin")}:${process.env.PATH ?? ""}`,
+    PATH: [
+      path.join(toolsRoot, "bin"),
+      ...(process.env.PATH ?? "").split(":").filter((d) => d !== path.join(TOOLS_DIR, "bin")),
+    ].join(":"),
     ...extra,
   };
 }
@@ -141,6 +153,16 @@ function copyProgram(
     recursive: true,
     filter: (src) => !/Pulumi\.[^/]+\.yaml$/.test(path.basename(src)) || path.basename(src) === "Pulumi.yaml",
   });
+  // A YAML program needs no npm project: the engine runs it with the YAML language host and finds
+  // the txmail plugin on PATH (.tools/bin, see engineEnv), as for a user who never ran npm install.
+  if (programRuntime(workDir) === "yaml") {
+    if (layout !== "linked" || extraPackages.length) throw new Error("a YAML program takes no packages");
+    for (const tool of ["pulumi-language-yaml", "pulumi-resource-txmail"]) {
+      if (!fs.existsSync(path.join(TOOLS_DIR, "bin", tool)))
+        throw new Error(`no ${tool} in ${path.join(TOOLS_DIR, "bin")}: run 'bash scripts/setup.sh' first`);
+    }
+    return workDir;
+  }
   const repoModules = path.join(REPO_ROOT, "node_modules");
   if (layout === "linked") {
     if (extraPackages.length) throw new Error("extraPackages needs packageLayout: 'installed'");
@@ -165,11 +187,17 @@ function copyProgram(
   return workDir;
 }
 
+/** The `runtime` a program's Pulumi.yaml names (`runtime: yaml` or `runtime: { name: yaml }`). */
+function programRuntime(programDir: string): string | undefined {
+  const text = fs.readFileSync(path.join(programDir, "Pulumi.yaml"), "utf8");
+  return /^runtime:\s*(?:\n\s+name:\s*)?([\w-]+)/m.exec(text)?.[1];
+}
+
 export async function createTestStack(opts: StackOptions): Promise<TestStack> {
-  const pulumi = await pulumiCommand();
+  const pulumi = await pulumiCommand(opts.toolsRoot);
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-e2e-"));
   const workDir = copyProgram(opts.programDir, stateDir, opts.packageLayout ?? "linked", opts.extraPackages);
-  const envVars = engineEnv(stateDir, { ...faceEnv(opts.face), ...opts.env });
+  const envVars = engineEnv(stateDir, { ...faceEnv(opts.face), ...opts.env }, opts.toolsRoot);
   const stackName = opts.stackName ?? `${opts.name ?? "t"}-${randomBytes(4).toString("hex")}`;
   const stack = await LocalWorkspace.createOrSelectStack(
     { stackName, workDir },
