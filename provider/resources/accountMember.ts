@@ -8,12 +8,14 @@ import { AccountMember, AddMember, MemberList, paths } from "../api";
 import type { ResourceSpec } from "../core/spec";
 
 const inputs = z.object({
+  /** The person's email address (their login). */
   email: AddMember.shape.email.transform((e) => e.trim().toLowerCase()),
+  /** Display name, used when the service invites the person. */
   name: AddMember.shape.name,
   role: AddMember.shape.role,
 });
 
-export const accountMember: ResourceSpec<z.infer<typeof inputs>> = {
+export const accountMember = {
   kind: "AccountMember",
   inputs,
   apiFields: ["email", "name", "role"],
@@ -45,4 +47,4 @@ export const accountMember: ResourceSpec<z.infer<typeof inputs>> = {
     write: () => ["accounts:members:add"],
     delete: () => ["accounts:members:remove"],
   },
-};
+} satisfies ResourceSpec<z.infer<typeof inputs>>;

@@ -4,20 +4,20 @@
 import { z } from "zod";
 import { ApiKey, ApiKeyWithSecret, paths } from "../api";
 import type { ResourceSpec } from "../core/spec";
-import { AllowList, KeyLabel, Rotation, Scopes, keyOutputs } from "./fields";
+import { keyInputs, keyOutputs, keySecret } from "./fields";
 
-const inputs = z.object({ label: KeyLabel, scopes: Scopes, ipAllowList: AllowList, rotation: Rotation });
+const inputs = z.object(keyInputs);
 
-export const apiKey: ResourceSpec<z.infer<typeof inputs>> = {
+export const apiKey = {
   kind: "ApiKey",
   inputs,
   apiFields: ["label", "scopes", "ipAllowList"],
   replaceOn: ["rotation"],
-  createOnly: { secretKey: "secret_key" },
+  createOnly: keySecret,
   record: ApiKey,
   created: ApiKeyWithSecret,
   collectionPath: (c) => paths.apiKeys(c.accountId),
   itemPath: (c, _p, id) => paths.apiKey(c.accountId, id),
   scopes: { read: () => ["api-keys:read"], write: () => ["api-keys:write"], delete: () => ["api-keys:delete"] },
   outputsOf: keyOutputs,
-};
+} satisfies ResourceSpec<z.infer<typeof inputs>>;

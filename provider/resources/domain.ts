@@ -17,7 +17,9 @@ function unsetWhenNull<T extends z.ZodType>(schema: T) {
 }
 
 const inputs = z.object({
+  /** The sending domain, e.g. `mail.example.com`. Changing it replaces the domain. */
   domain: CreateDomain.shape.domain.transform((d) => d.toLowerCase()),
+  /** Your own DKIM private key (PEM, RSA ≥ 1024 bits). Write-only: a secret input, never an output. Changing it replaces the domain (delete first). */
   dkimPrivateKey: z
     .string()
     .regex(/-----BEGIN (RSA )?PRIVATE KEY-----/, "must be a PEM-encoded RSA private key")
@@ -27,15 +29,15 @@ const inputs = z.object({
   subscriptionSubdomain: unsetWhenNull(CreateDomain.shape.subscription_subdomain),
   mediaSubdomain: unsetWhenNull(CreateDomain.shape.media_subdomain),
   dkimRotationIntervalDays: unsetWhenNull(CreateDomain.shape.dkim_rotation_interval_days),
-  /** Canonical (trimmed, lower case); "" is the service's default selector. */
+  /** Canonical (trimmed, lower case); "" when the domain uses the service's default selector. */
   dkimSelector: unsetWhenNull(DkimSelector.optional()),
-  /** Wait until DNS is valid: seconds to wait at most (0 or unset: do not wait). */
+  /** Wait up to this many seconds for the service to see valid DNS (progress in the engine's log). 0 = do not wait. */
   waitForVerificationSeconds: z.number().int().min(0).max(3600).optional(),
 });
 
 const WAIT_INTERVAL_MS = Number(process.env.TXMAIL_DNS_POLL_MS ?? 10_000);
 
-export const domain: ResourceSpec<z.infer<typeof inputs>> = {
+export const domain = {
   kind: "Domain",
   inputs,
   apiFields: [
@@ -85,7 +87,7 @@ export const domain: ResourceSpec<z.infer<typeof inputs>> = {
     if (waitSeconds <= 0 || record.dns_valid === true) return record;
     return waitForDns(ctx, props, record, waitSeconds * 1000);
   },
-};
+} satisfies ResourceSpec<z.infer<typeof inputs>>;
 
 async function waitForDns(
   { api, conn }: Ctx,

@@ -37,6 +37,27 @@ export const AllowList = z
 /** Any value; changing it replaces the resource (create-before-delete). */
 export const Rotation = z.string().optional();
 
+/** The inputs every API key has (account keys and sub-account keys alike). */
+export const keyInputs = {
+  /** Label shown in the service's console, 1–255 characters. Updated in place. */
+  label: KeyLabel,
+  /** Scopes such as `messages:send:all` or `routes:write:{domain}`. Updated in place. */
+  scopes: Scopes,
+  /**
+   * CIDR blocks or bare addresses allowed to use the key (empty = no restriction). Canonicalised and
+   * de-duplicated; allow-all prefixes (`0.0.0.0/0`, `::/0` in any spelling) and > 100 entries are rejected.
+   */
+  ipAllowList: AllowList,
+  /** Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted. */
+  rotation: Rotation,
+};
+
+/** A key's one-time secret: the output name and the creation response's field. */
+export const keySecret = {
+  /** The key itself (a Pulumi secret). Empty for an adopted key: its secret cannot be retrieved. */
+  secretKey: "secret_key",
+};
+
 /** Key records → outputs, with scopes in the same canonical order as the inputs. */
 export function keyOutputs(record: Record<string, unknown>): Record<string, unknown> {
   const out = keysToCamel(record);

@@ -6,7 +6,9 @@ import type { ResourceSpec } from "../core/spec";
 
 const inputs = z.object({
   name: CreateRoute.shape.name,
+  /** Where inbound mail is posted (http or https). */
   url: CreateRoute.shape.url,
+  /** Recipient filter: an address or `*@domain`; "" (default) = all inbound mail. */
   recipient: CreateRoute.shape.recipient.default(""),
   attachments: z.boolean().optional(),
   headers: z.boolean().optional(),
@@ -24,7 +26,7 @@ const recipientDomain = (p: Record<string, unknown>): string | undefined => {
 /** For `routes:*:{domain}` scopes in messages. */
 const domainOf = (p: Record<string, unknown>) => recipientDomain(p) ?? "{domain}";
 
-export const route: ResourceSpec<z.infer<typeof inputs>> = {
+export const route = {
   kind: "Route",
   inputs,
   apiFields: ["name", "url", "recipient", "attachments", "headers", "groupByMessageId", "stripReplies", "enabled"],
@@ -42,4 +44,4 @@ export const route: ResourceSpec<z.infer<typeof inputs>> = {
     write: (p) => ["routes:write:all", `routes:write:${domainOf(p)}`],
     delete: (p) => ["routes:delete:all", `routes:delete:${domainOf(p)}`],
   },
-};
+} satisfies ResourceSpec<z.infer<typeof inputs>>;

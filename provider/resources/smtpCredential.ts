@@ -8,12 +8,14 @@ import { domainScopes } from "./webhook";
 
 const inputs = z.object({
   name: Name,
+  /** Send to the sandbox instead of real recipients. */
   sandbox: z.boolean().default(false),
+  /** `global` (default) or `scoped` to `domains`. */
   scope: z.enum(["global", "scoped"]).default("global"),
   domains: z.array(Hostname).default([]),
 });
 
-export const smtpCredential: ResourceSpec<z.infer<typeof inputs>> = {
+export const smtpCredential = {
   kind: "SmtpCredential",
   inputs,
   apiFields: ["name", "sandbox", "scope", "domains"],
@@ -30,4 +32,4 @@ export const smtpCredential: ResourceSpec<z.infer<typeof inputs>> = {
     write: (p) => ["smtp-credentials:write:all", ...domainScopes("smtp-credentials:write", p)],
     delete: (p) => ["smtp-credentials:delete:all", ...domainScopes("smtp-credentials:delete", p)],
   },
-};
+} satisfies ResourceSpec<z.infer<typeof inputs>>;

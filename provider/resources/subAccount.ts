@@ -6,14 +6,19 @@ import { keysToCamel } from "../core/casing";
 import type { ResourceSpec } from "../core/spec";
 
 const inputs = z.object({
+  /** Display name, 1–255 characters. Updated in place. */
   name: CreateSubAccount.shape.name,
+  /** The customer's website (a host name such as `shop.example.com`). Updated in place. */
   website: CreateSubAccount.shape.website,
+  /** Monthly credit cap, 0 = no cap. Updated in place. */
   monthlyCredit: z.number().int().min(0).max(1_000_000_000).optional(),
+  /** Suspend (true) or reactivate (false) the sub account. Default false. */
   suspended: z.boolean().default(false),
+  /** Why the account is suspended; required when `suspended` is true. */
   suspensionReason: z.string().min(1).max(500).optional(),
 });
 
-export const subAccount: ResourceSpec<z.infer<typeof inputs>> = {
+export const subAccount = {
   kind: "SubAccount",
   inputs,
   apiFields: ["name", "website", "monthlyCredit"],
@@ -51,4 +56,4 @@ export const subAccount: ResourceSpec<z.infer<typeof inputs>> = {
     }
     return record;
   },
-};
+} satisfies ResourceSpec<z.infer<typeof inputs>>;

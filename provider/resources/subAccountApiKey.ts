@@ -3,24 +3,27 @@
 import { z } from "zod";
 import { ApiKey, ApiKeyWithSecret, Uuid, paths } from "../api";
 import type { ResourceSpec } from "../core/spec";
-import { AllowList, KeyLabel, Rotation, Scopes, keyOutputs } from "./fields";
+import { keyInputs, keyOutputs, keySecret } from "./fields";
 
 const inputs = z.object({
+  /** The sub account the key authenticates as. Changing it replaces the key. */
   subAccountId: Uuid,
-  label: KeyLabel,
-  scopes: Scopes,
-  ipAllowList: AllowList,
-  rotation: Rotation,
-  /** Keep removed scopes until the next update (see prepareUpdate); provider-local, never sent. */
+  ...keyInputs,
+  /**
+   * Keep scopes removed from `scopes` on the key until its next update. For a key other objects
+   * of the program are managed with (a Tenant's bootstrap key): Pulumi updates the key before them
+   * and deletes removed objects last, so a removed route is deleted while the key can still delete
+   * it; the following `pulumi up` narrows the key. Provider-local, never sent (see prepareUpdate).
+   */
   deferScopeRemoval: z.boolean().optional(),
 });
 
-export const subAccountApiKey: ResourceSpec<z.infer<typeof inputs>> = {
+export const subAccountApiKey = {
   kind: "SubAccountApiKey",
   inputs,
   apiFields: ["label", "scopes", "ipAllowList"],
   replaceOn: ["subAccountId", "rotation"],
-  createOnly: { secretKey: "secret_key" },
+  createOnly: keySecret,
   record: ApiKey,
   created: ApiKeyWithSecret,
   collectionPath: (c, p) => paths.subAccountApiKeys(c.accountId, String(p.subAccountId)),
@@ -54,4 +57,4 @@ export const subAccountApiKey: ResourceSpec<z.infer<typeof inputs>> = {
   },
   // The record's account_id is the sub account; keep the input name for it.
   outputsOf: (r) => ({ ...keyOutputs(r), subAccountId: r.account_id }),
-};
+} satisfies ResourceSpec<z.infer<typeof inputs>>;

@@ -12,9 +12,13 @@ import { keysToCamel } from "../core/casing";
 const canonicalTime = (t: string) => new Date(t).toISOString();
 
 const inputs = z.object({
+  /** The address never to mail. */
   email: CreateSuppression.shape.email.transform((e) => e.trim().toLowerCase()),
+  /** Only for this sending domain; unset: every domain of the account. */
   domain: CreateSuppression.shape.domain.transform((d) => d?.toLowerCase()),
+  /** Why (at most 255 characters), e.g. the compliance list it comes from. */
   reason: CreateSuppression.shape.reason,
+  /** RFC 3339 instant, in the future. Afterwards the suppression is gone (read as deleted). */
   expiresAt: CreateSuppression.shape.expires_at.transform(canonicalTime),
 });
 
@@ -34,7 +38,7 @@ async function findLive({ api, conn }: Parameters<NonNullable<ResourceSpec<never
   return undefined;
 }
 
-export const suppression: ResourceSpec<z.infer<typeof inputs>> = {
+export const suppression = {
   kind: "Suppression",
   inputs,
   apiFields: ["email", "domain", "reason", "expiresAt"],
@@ -81,4 +85,4 @@ export const suppression: ResourceSpec<z.infer<typeof inputs>> = {
     write: () => ["suppressions:write"],
     delete: () => ["suppressions:delete"],
   },
-};
+} satisfies ResourceSpec<z.infer<typeof inputs>>;
