@@ -4,16 +4,18 @@
 import { z } from "zod";
 import { ApiKey, ApiKeyWithSecret, paths } from "../api";
 import type { ResourceSpec } from "../core/spec";
-import { keyInputs, keyOutputs, keySecret } from "./fields";
+import { AllowList, KeyLabel, Rotation, Scopes, keyOutputs } from "./fields";
 
-const inputs = z.object(keyInputs);
+const inputs = z.object({ label: KeyLabel, scopes: Scopes, ipAllowList: AllowList, rotation: Rotation });
 
 export const apiKey = {
   kind: "ApiKey",
+  description:
+    "An API key of the account. Its `secretKey` is returned once by the service and kept as a Pulumi secret.",
   inputs,
   apiFields: ["label", "scopes", "ipAllowList"],
   replaceOn: ["rotation"],
-  createOnly: keySecret,
+  createOnly: { secretKey: "secret_key" },
   record: ApiKey,
   created: ApiKeyWithSecret,
   collectionPath: (c) => paths.apiKeys(c.accountId),

@@ -8,29 +8,35 @@ import { scopedDomains } from "./fields";
 
 const EVENT_INPUTS = WEBHOOK_EVENTS.map(snakeToCamel) as SnakeToCamel<WebhookEvent>[];
 
-/** The ten event flags (all default false), e.g. `onBounced`. */
-const eventInputs = Object.fromEntries(EVENT_INPUTS.map((e) => [e, z.boolean().optional()])) as Record<
-  SnakeToCamel<WebhookEvent>,
-  z.ZodOptional<z.ZodBoolean>
->;
-
-const inputs = z.object({
-  name: Name,
-  /** Endpoint receiving the events (http or https; the policy pack warns on http). */
-  url: HttpUrl,
-  enabled: z.boolean().optional(),
-  ...eventInputs,
-  /** `global` (default, every domain) or `scoped` (only `domains`). */
-  scope: z.enum(["global", "scoped"]).default("global"),
-  /** Domains of a scoped webhook (required non-empty when scoped, empty when global). */
-  domains: z.array(Hostname).default([]),
-});
+/** The ten event flags (all default false), e.g. `onBounced`, typed by name. */
+const eventInputs = Object.fromEntries(
+  WEBHOOK_EVENTS.map((e) => [
+    snakeToCamel(e),
+    z.boolean().optional().describe(`Deliver \`${e}\` events (default false).`),
+  ]),
+) as Record<SnakeToCamel<WebhookEvent>, z.ZodOptional<z.ZodBoolean>>;
 
 /** The event flags' input names. */
 export type WebhookEventInput = keyof typeof eventInputs;
 
+const inputs = z.object({
+  name: Name.describe("The webhook's name. Updated in place."),
+  url: HttpUrl.describe("Endpoint receiving the events (http or https; the policy pack warns on http)."),
+  enabled: z.boolean().optional().describe("Whether events are delivered (the service's default when unset)."),
+  ...eventInputs,
+  scope: z
+    .enum(["global", "scoped"])
+    .default("global")
+    .describe("`global` (default, every domain) or `scoped` (only `domains`)."),
+  domains: z
+    .array(Hostname)
+    .default([])
+    .describe("Domains of a scoped webhook (required non-empty when scoped, empty when global)."),
+});
+
 export const webhook = {
   kind: "Webhook",
+  description: "An event webhook. `secret` signs its deliveries (a Pulumi secret, returned once at creation).",
   inputs,
   apiFields: ["name", "url", "enabled", ...EVENT_INPUTS, "scope", "domains"] as never,
   replaceOn: [],

@@ -11,6 +11,8 @@ export interface DiffResult {
   changes: boolean;
   replaces?: string[];
   deleteBeforeReplace?: boolean;
+  /** Every changed input (replacing or not), for a native provider's detailed diff. */
+  diffs?: string[];
 }
 
 export async function diff(k: KindContext, olds: Props, news: Props): Promise<DiffResult> {
@@ -33,6 +35,8 @@ export async function diff(k: KindContext, olds: Props, news: Props): Promise<Di
   return {
     changes: changed.length > 0 || replaces.length > 0,
     replaces: [...new Set(replaces)],
+    // Every changed input (replacing or not), for a native provider's detailed diff.
+    diffs: [...new Set([...changed, ...replaces])],
     deleteBeforeReplace: replaces.length > 0 && (spec.deleteBeforeReplace?.(olds, news) ?? false),
   };
 }
