@@ -1,6 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { accountMember } from "../provider/resources/accountMember";
+import type { accountMember } from "../provider/resources/accountMember";
+import { type AccountMemberFields, AccountMemberRegistration } from "./generated/fields";
 import type { ArgsOf, OutputsOf } from "./internal/declared";
 import { DeclaredResource } from "./internal/declaredResource";
 
@@ -8,9 +9,9 @@ const OUTPUTS = ["userId", "accountId", "createdAt"] as const;
 
 export type MemberRole = z.output<typeof accountMember.inputs>["role"];
 
-export interface AccountMemberArgs extends ArgsOf<typeof accountMember> {}
+export interface AccountMemberArgs extends ArgsOf<typeof accountMember, AccountMemberFields> {}
 
-export interface AccountMember extends OutputsOf<typeof accountMember, (typeof OUTPUTS)[number]> {}
+export interface AccountMember extends OutputsOf<typeof accountMember, AccountMemberFields, (typeof OUTPUTS)[number]> {}
 
 /**
  * A person who may log in to the account (a sub account: give its `connection`, or declare members
@@ -20,6 +21,6 @@ export interface AccountMember extends OutputsOf<typeof accountMember, (typeof O
  */
 export class AccountMember extends DeclaredResource {
   constructor(name: string, args: AccountMemberArgs, opts?: pulumi.CustomResourceOptions) {
-    super("AccountMember", accountMember, OUTPUTS, name, args, opts);
+    super("AccountMember", AccountMemberRegistration, OUTPUTS, name, args, opts);
   }
 }

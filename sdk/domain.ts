@@ -1,11 +1,12 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { domain } from "../provider/resources/domain";
+import type { domain } from "../provider/resources/domain";
+import { type DomainFields, DomainRegistration } from "./generated/fields";
 import type { ArgsOf, OutputsOf } from "./internal/declared";
 import { DeclaredResource } from "./internal/declaredResource";
 
 const OUTPUTS = ["dnsRecords", "dnsValid", "lastDnsCheckAt", "rotationReady", "accountId"] as const;
 
-export interface DomainArgs extends ArgsOf<typeof domain> {}
+export interface DomainArgs extends ArgsOf<typeof domain, DomainFields> {}
 
 /** A DNS record to publish for the domain. */
 export interface DnsRecord {
@@ -22,11 +23,11 @@ interface Reshaped {
   dnsRecords: DnsRecord[];
 }
 
-export interface Domain extends OutputsOf<typeof domain, (typeof OUTPUTS)[number], Reshaped> {}
+export interface Domain extends OutputsOf<typeof domain, DomainFields, (typeof OUTPUTS)[number], Reshaped> {}
 
 /** A sending domain. Its `dnsRecords` output is ready to feed a DNS provider. */
 export class Domain extends DeclaredResource {
   constructor(name: string, args: DomainArgs, opts?: pulumi.CustomResourceOptions) {
-    super("Domain", domain, OUTPUTS, name, args, opts);
+    super("Domain", DomainRegistration, OUTPUTS, name, args, opts);
   }
 }

@@ -1,13 +1,18 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { smtpCredential } from "../provider/resources/smtpCredential";
+import type { smtpCredential } from "../provider/resources/smtpCredential";
+import { type SmtpCredentialFields, SmtpCredentialRegistration } from "./generated/fields";
 import type { ArgsOf, OutputsOf } from "./internal/declared";
 import { DeclaredResource } from "./internal/declaredResource";
 
 const OUTPUTS = ["username", "password"] as const;
 
-export interface SmtpCredentialArgs extends ArgsOf<typeof smtpCredential> {}
+export interface SmtpCredentialArgs extends ArgsOf<typeof smtpCredential, SmtpCredentialFields> {}
 
-export interface SmtpCredential extends OutputsOf<typeof smtpCredential, (typeof OUTPUTS)[number]> {}
+export interface SmtpCredential extends OutputsOf<
+  typeof smtpCredential,
+  SmtpCredentialFields,
+  (typeof OUTPUTS)[number]
+> {}
 
 /**
  * SMTP credentials. The service cannot update them: any change replaces the credential (the new one
@@ -15,6 +20,6 @@ export interface SmtpCredential extends OutputsOf<typeof smtpCredential, (typeof
  */
 export class SmtpCredential extends DeclaredResource {
   constructor(name: string, args: SmtpCredentialArgs, opts?: pulumi.CustomResourceOptions) {
-    super("SmtpCredential", smtpCredential, OUTPUTS, name, args, opts);
+    super("SmtpCredential", SmtpCredentialRegistration, OUTPUTS, name, args, opts);
   }
 }

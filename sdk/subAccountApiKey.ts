@@ -1,13 +1,18 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { subAccountApiKey } from "../provider/resources/subAccountApiKey";
+import type { subAccountApiKey } from "../provider/resources/subAccountApiKey";
+import { type SubAccountApiKeyFields, SubAccountApiKeyRegistration } from "./generated/fields";
 import type { ArgsOf, OutputsOf } from "./internal/declared";
 import { DeclaredResource } from "./internal/declaredResource";
 
 const OUTPUTS = ["secretKey", "publicKey", "createdAt", "lastUsedAt"] as const;
 
-export interface SubAccountApiKeyArgs extends ArgsOf<typeof subAccountApiKey> {}
+export interface SubAccountApiKeyArgs extends ArgsOf<typeof subAccountApiKey, SubAccountApiKeyFields> {}
 
-export interface SubAccountApiKey extends OutputsOf<typeof subAccountApiKey, (typeof OUTPUTS)[number]> {}
+export interface SubAccountApiKey extends OutputsOf<
+  typeof subAccountApiKey,
+  SubAccountApiKeyFields,
+  (typeof OUTPUTS)[number]
+> {}
 
 /**
  * An API key that authenticates as a sub account, created with the parent's credentials (the
@@ -15,6 +20,6 @@ export interface SubAccountApiKey extends OutputsOf<typeof subAccountApiKey, (ty
  */
 export class SubAccountApiKey extends DeclaredResource {
   constructor(name: string, args: SubAccountApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super("SubAccountApiKey", subAccountApiKey, OUTPUTS, name, args, opts);
+    super("SubAccountApiKey", SubAccountApiKeyRegistration, OUTPUTS, name, args, opts);
   }
 }

@@ -1,11 +1,12 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { suppression } from "../provider/resources/suppression";
+import type { suppression } from "../provider/resources/suppression";
+import { type SuppressionFields, SuppressionRegistration } from "./generated/fields";
 import type { ArgsOf, OutputsOf } from "./internal/declared";
 import { DeclaredResource } from "./internal/declaredResource";
 
 const OUTPUTS = ["createdAt"] as const;
 
-export interface SuppressionArgs extends ArgsOf<typeof suppression> {}
+export interface SuppressionArgs extends ArgsOf<typeof suppression, SuppressionFields> {}
 
 /** The service reports "every domain" and "no reason" as null; the provider leaves them unset (`outputsOf`). */
 interface Reshaped {
@@ -13,7 +14,12 @@ interface Reshaped {
   reason: string | undefined;
 }
 
-export interface Suppression extends OutputsOf<typeof suppression, (typeof OUTPUTS)[number], Reshaped> {}
+export interface Suppression extends OutputsOf<
+  typeof suppression,
+  SuppressionFields,
+  (typeof OUTPUTS)[number],
+  Reshaped
+> {}
 
 /**
  * An address the account must never mail. Any change replaces it (delete first when email and
@@ -22,6 +28,6 @@ export interface Suppression extends OutputsOf<typeof suppression, (typeof OUTPU
  */
 export class Suppression extends DeclaredResource {
   constructor(name: string, args: SuppressionArgs, opts?: pulumi.CustomResourceOptions) {
-    super("Suppression", suppression, OUTPUTS, name, args, opts);
+    super("Suppression", SuppressionRegistration, OUTPUTS, name, args, opts);
   }
 }

@@ -15,7 +15,10 @@ export const apiKey = {
   inputs,
   apiFields: ["label", "scopes", "ipAllowList"],
   replaceOn: ["rotation"],
-  createOnly: { secretKey: "secret_key" },
+  createOnly: {
+    /** The key itself (a Pulumi secret). Empty for an adopted key: its secret cannot be retrieved. */
+    secretKey: "secret_key",
+  },
   record: ApiKey,
   created: ApiKeyWithSecret,
   collectionPath: (c) => paths.apiKeys(c.accountId),

@@ -32,7 +32,10 @@ export const route = {
   inputs,
   apiFields: ["name", "url", "recipient", "attachments", "headers", "groupByMessageId", "stripReplies", "enabled"],
   replaceOn: [],
-  createOnly: { secret: "secret" },
+  createOnly: {
+    /** Signs the route's requests (a Pulumi secret, returned once at creation; empty when adopted). */
+    secret: "secret",
+  },
   record: Route,
   created: RouteWithSecret,
   collectionPath: (c) => paths.routes(c.accountId),

@@ -25,7 +25,10 @@ export const smtpCredential = {
   apiFields: ["name", "sandbox", "scope", "domains"],
   replaceOn: ["name", "sandbox", "scope", "domains"],
   immutable: true,
-  createOnly: { password: "password" },
+  createOnly: {
+    /** The SMTP password (a Pulumi secret, returned once at creation; empty when adopted). */
+    password: "password",
+  },
   validate: scopedDomains,
   record: SmtpCredential,
   created: SmtpCredentialWithPassword,

@@ -31,7 +31,10 @@ export const subAccountApiKey = {
   inputs,
   apiFields: ["label", "scopes", "ipAllowList"],
   replaceOn: ["subAccountId", "rotation"],
-  createOnly: { secretKey: "secret_key" },
+  createOnly: {
+    /** The key itself (a Pulumi secret). Empty for an adopted key: its secret cannot be retrieved. */
+    secretKey: "secret_key",
+  },
   record: ApiKey,
   created: ApiKeyWithSecret,
   collectionPath: (c, p) => paths.subAccountApiKeys(c.accountId, String(p.subAccountId)),

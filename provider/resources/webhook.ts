@@ -40,7 +40,10 @@ export const webhook = {
   inputs,
   apiFields: ["name", "url", "enabled", ...EVENT_INPUTS, "scope", "domains"] as never,
   replaceOn: [],
-  createOnly: { secret: "secret" },
+  createOnly: {
+    /** Signs the webhook's deliveries (a Pulumi secret, returned once at creation; empty when adopted). */
+    secret: "secret",
+  },
   validate: scopedDomains,
   record: Webhook,
   created: WebhookWithSecret,
