@@ -5,7 +5,7 @@
 import { serve } from "./server";
 
 serve().then(
-  (port) => process.stdout.write(`${port}\n`),
+  ({ port }) => process.stdout.write(`${port}\n`),
   (err: unknown) => {
     process.stderr.write(`pulumi-resource-txmail: cannot start: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);

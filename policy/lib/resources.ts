@@ -1,7 +1,9 @@
 // The resources these policies look at. Dynamic resources carry no type marker for
 // validateResourceOfType, so rules match on `args.type`; the tokens come from the SDK's own helper.
+// A kind has two tokens, one per face (dynamic `pulumi-nodejs:dynamic/txmail:<Kind>`, native
+// `txmail:index:<Kind>`): every rule matches both.
 import type { ResourceValidationArgs } from "@pulumi/policy";
-import { typeToken } from "../../provider/api/typeTokens";
+import { kindOfToken, typeToken } from "../../provider/api/typeTokens";
 
 export type Kind =
   "ApiKey" | "SubAccountApiKey" | "Webhook" | "Route" | "Domain" | "SmtpCredential" | "AccountMember" | "Suppression";
@@ -31,9 +33,10 @@ export const MANAGED_KINDS: readonly Kind[] = [
 /** Kinds whose inputs include a delivery `url`. */
 export const ENDPOINT_KINDS: readonly Kind[] = ["Webhook", "Route"];
 
-/** The kind of a resource if it is one of `kinds`. */
+/** The kind of a resource of either face if it is one of `kinds`. */
 export function kindOf(type: string, kinds: readonly Kind[]): Kind | undefined {
-  return kinds.find((k) => TYPES[k] === type);
+  const kind = kindOfToken(type);
+  return kinds.find((k) => k === kind);
 }
 
 /** How messages name a resource: its kind and its Pulumi name, e.g. `ApiKey 'sender'`. */
