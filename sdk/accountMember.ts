@@ -1,16 +1,17 @@
-import * as pulumi from "@pulumi/pulumi";
-import type { CommonArgs } from "./internal/common";
-import { TxmailResource } from "./internal/txmailResource";
+import type * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import type { accountMember } from "../provider/resources/accountMember";
+import { type AccountMemberFields, AccountMemberRegistration } from "./generated/fields";
+import type { ArgsOf, OutputsOf } from "./internal/declared";
+import { DeclaredResource } from "./internal/declaredResource";
 
-export type MemberRole = "Administrator" | "Developer" | "Analyst" | "Billing Manager";
+const OUTPUTS = ["userId", "accountId", "createdAt"] as const;
 
-export interface AccountMemberArgs extends CommonArgs {
-  /** The person's email address (their login). */
-  email: pulumi.Input<string>;
-  /** Display name, used when the service invites the person. */
-  name?: pulumi.Input<string>;
-  role: pulumi.Input<MemberRole>;
-}
+export type MemberRole = z.output<typeof accountMember.inputs>["role"];
+
+export interface AccountMemberArgs extends ArgsOf<typeof accountMember, AccountMemberFields> {}
+
+export interface AccountMember extends OutputsOf<typeof accountMember, AccountMemberFields, (typeof OUTPUTS)[number]> {}
 
 /**
  * A person who may log in to the account (a sub account: give its `connection`, or declare members
@@ -18,28 +19,8 @@ export interface AccountMemberArgs extends CommonArgs {
  * means the old membership is removed before the new one is added. Adopt an existing member with
  * `adoptId: <user id>`. The account owner, and the user the API key acts for, cannot be removed.
  */
-export class AccountMember extends TxmailResource {
-  declare readonly email: pulumi.Output<string>;
-  declare readonly name: pulumi.Output<string | undefined>;
-  declare readonly role: pulumi.Output<MemberRole>;
-  declare readonly userId: pulumi.Output<string>;
-  declare readonly accountId: pulumi.Output<string>;
-  declare readonly createdAt: pulumi.Output<string>;
-
+export class AccountMember extends DeclaredResource {
   constructor(name: string, args: AccountMemberArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      "AccountMember",
-      name,
-      args,
-      {
-        email: args.email,
-        name: args.name,
-        role: args.role,
-        userId: undefined,
-        accountId: undefined,
-        createdAt: undefined,
-      },
-      opts,
-    );
+    super("AccountMember", AccountMemberRegistration, OUTPUTS, name, args, opts);
   }
 }

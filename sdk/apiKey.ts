@@ -1,51 +1,18 @@
-import * as pulumi from "@pulumi/pulumi";
-import type { CommonArgs } from "./internal/common";
-import { TxmailResource } from "./internal/txmailResource";
+import type * as pulumi from "@pulumi/pulumi";
+import type { apiKey } from "../provider/resources/apiKey";
+import { type ApiKeyFields, ApiKeyRegistration } from "./generated/fields";
+import type { ArgsOf, OutputsOf } from "./internal/declared";
+import { DeclaredResource } from "./internal/declaredResource";
 
-export interface ApiKeyArgs extends CommonArgs {
-  /** Label shown in the service's console, 1–255 characters. Updated in place. */
-  label: pulumi.Input<string>;
-  /** Scopes such as `messages:send:all` or `routes:write:{domain}`. Updated in place. */
-  scopes: pulumi.Input<pulumi.Input<string>[]>;
-  /**
-   * CIDR blocks or bare addresses allowed to use the key (empty = no restriction). Canonicalised and
-   * de-duplicated; allow-all prefixes (`0.0.0.0/0`, `::/0` in any spelling) and > 100 entries are rejected.
-   */
-  ipAllowList?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted. */
-  rotation?: pulumi.Input<string>;
-}
+const OUTPUTS = ["secretKey", "publicKey", "accountId", "createdAt", "lastUsedAt"] as const;
+
+export interface ApiKeyArgs extends ArgsOf<typeof apiKey, ApiKeyFields> {}
+
+export interface ApiKey extends OutputsOf<typeof apiKey, ApiKeyFields, (typeof OUTPUTS)[number]> {}
 
 /** An API key of the account. Its `secretKey` is returned once by the service and kept as a Pulumi secret. */
-export class ApiKey extends TxmailResource {
-  declare readonly label: pulumi.Output<string>;
-  declare readonly scopes: pulumi.Output<string[]>;
-  declare readonly ipAllowList: pulumi.Output<string[]>;
-  /** The key itself (a Pulumi secret). Empty for an adopted key: its secret cannot be retrieved. */
-  declare readonly secretKey: pulumi.Output<string>;
-  declare readonly publicKey: pulumi.Output<string>;
-  declare readonly accountId: pulumi.Output<string>;
-  declare readonly createdAt: pulumi.Output<string>;
-  declare readonly lastUsedAt: pulumi.Output<string | null>;
-
+export class ApiKey extends DeclaredResource {
   constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      "ApiKey",
-      name,
-      args,
-      {
-        label: args.label,
-        scopes: args.scopes,
-        ipAllowList: args.ipAllowList,
-        rotation: args.rotation,
-        secretKey: undefined,
-        publicKey: undefined,
-        accountId: undefined,
-        createdAt: undefined,
-        lastUsedAt: undefined,
-      },
-      opts,
-      ["secretKey"],
-    );
+    super("ApiKey", ApiKeyRegistration, OUTPUTS, name, args, opts);
   }
 }

@@ -1,43 +1,25 @@
-import * as pulumi from "@pulumi/pulumi";
-import type { CommonArgs } from "./internal/common";
-import { TxmailResource } from "./internal/txmailResource";
+import type * as pulumi from "@pulumi/pulumi";
+import type { smtpCredential } from "../provider/resources/smtpCredential";
+import { type SmtpCredentialFields, SmtpCredentialRegistration } from "./generated/fields";
+import type { ArgsOf, OutputsOf } from "./internal/declared";
+import { DeclaredResource } from "./internal/declaredResource";
 
-export interface SmtpCredentialArgs extends CommonArgs {
-  name: pulumi.Input<string>;
-  /** Send to the sandbox instead of real recipients. */
-  sandbox?: pulumi.Input<boolean>;
-  /** `global` (default) or `scoped` to `domains`. */
-  scope?: pulumi.Input<"global" | "scoped">;
-  domains?: pulumi.Input<pulumi.Input<string>[]>;
-}
+const OUTPUTS = ["username", "password"] as const;
+
+export interface SmtpCredentialArgs extends ArgsOf<typeof smtpCredential, SmtpCredentialFields> {}
+
+export interface SmtpCredential extends OutputsOf<
+  typeof smtpCredential,
+  SmtpCredentialFields,
+  (typeof OUTPUTS)[number]
+> {}
 
 /**
  * SMTP credentials. The service cannot update them: any change replaces the credential (the new one
  * is created before the old one is deleted). `password` is a Pulumi secret, returned once.
  */
-export class SmtpCredential extends TxmailResource {
-  declare readonly name: pulumi.Output<string>;
-  declare readonly username: pulumi.Output<string>;
-  declare readonly password: pulumi.Output<string>;
-  declare readonly sandbox: pulumi.Output<boolean>;
-  declare readonly scope: pulumi.Output<"global" | "scoped">;
-  declare readonly domains: pulumi.Output<string[]>;
-
+export class SmtpCredential extends DeclaredResource {
   constructor(name: string, args: SmtpCredentialArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      "SmtpCredential",
-      name,
-      args,
-      {
-        name: args.name,
-        sandbox: args.sandbox,
-        scope: args.scope,
-        domains: args.domains,
-        username: undefined,
-        password: undefined,
-      },
-      opts,
-      ["password"],
-    );
+    super("SmtpCredential", SmtpCredentialRegistration, OUTPUTS, name, args, opts);
   }
 }

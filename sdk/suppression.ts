@@ -1,37 +1,33 @@
-import * as pulumi from "@pulumi/pulumi";
-import type { CommonArgs } from "./internal/common";
-import { TxmailResource } from "./internal/txmailResource";
+import type * as pulumi from "@pulumi/pulumi";
+import type { suppression } from "../provider/resources/suppression";
+import { type SuppressionFields, SuppressionRegistration } from "./generated/fields";
+import type { ArgsOf, OutputsOf } from "./internal/declared";
+import { DeclaredResource } from "./internal/declaredResource";
 
-export interface SuppressionArgs extends CommonArgs {
-  /** The address never to mail. */
-  email: pulumi.Input<string>;
-  /** Only for this sending domain; unset: every domain of the account. */
-  domain?: pulumi.Input<string>;
-  /** Why (at most 255 characters), e.g. the compliance list it comes from. */
-  reason?: pulumi.Input<string>;
-  /** RFC 3339 instant, in the future. Afterwards the suppression is gone (read as deleted). */
-  expiresAt: pulumi.Input<string>;
+const OUTPUTS = ["createdAt"] as const;
+
+export interface SuppressionArgs extends ArgsOf<typeof suppression, SuppressionFields> {}
+
+/** The service reports "every domain" and "no reason" as null; the provider leaves them unset (`outputsOf`). */
+interface Reshaped {
+  domain: string | undefined;
+  reason: string | undefined;
 }
+
+export interface Suppression extends OutputsOf<
+  typeof suppression,
+  SuppressionFields,
+  (typeof OUTPUTS)[number],
+  Reshaped
+> {}
 
 /**
  * An address the account must never mail. Any change replaces it (delete first when email and
  * domain stay). After `expiresAt` the service drops it: `pulumi refresh` removes it from state and
  * the next `pulumi up` recreates it only if the program still declares it (with a later expiresAt).
  */
-export class Suppression extends TxmailResource {
-  declare readonly email: pulumi.Output<string>;
-  declare readonly domain: pulumi.Output<string | undefined>;
-  declare readonly reason: pulumi.Output<string | undefined>;
-  declare readonly expiresAt: pulumi.Output<string>;
-  declare readonly createdAt: pulumi.Output<string>;
-
+export class Suppression extends DeclaredResource {
   constructor(name: string, args: SuppressionArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      "Suppression",
-      name,
-      args,
-      { email: args.email, domain: args.domain, reason: args.reason, expiresAt: args.expiresAt, createdAt: undefined },
-      opts,
-    );
+    super("Suppression", SuppressionRegistration, OUTPUTS, name, args, opts);
   }
 }

@@ -11,6 +11,7 @@ export const SubAccount = z.object({
   parent_account_id: Uuid,
   name: z.string(),
   website: z.string(),
+  /** `active`, `suspended`, `parent-suspended` or `deleted`. */
   status: SubAccountStatus,
   monthly_credit: z.number().int().min(0),
   created_at: Timestamp,

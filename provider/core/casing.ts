@@ -1,6 +1,11 @@
 // SDK inputs and outputs use the camelCase forms of the API's snake_case fields (ipAllowList ⇄
 // ip_allow_list). Only object keys are renamed; values (scopes, domain names) are never touched.
 
+/** `snakeToCamel` at the type level: `ip_allow_list` → `ipAllowList`. */
+export type SnakeToCamel<S extends string> = S extends `${infer Head}_${infer Tail}`
+  ? `${Head}${Capitalize<SnakeToCamel<Tail>>}`
+  : S;
+
 export function snakeToCamel(key: string): string {
   return key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }

@@ -15,7 +15,7 @@ const inputs = z.object({
   role: AddMember.shape.role.describe("The member's role in the account."),
 });
 
-export const accountMember: ResourceSpec<z.infer<typeof inputs>> = {
+export const accountMember = {
   kind: "AccountMember",
   description:
     "A person who may log in to the account (a sub account: give its `connection`, or declare members in a " +
@@ -52,4 +52,4 @@ export const accountMember: ResourceSpec<z.infer<typeof inputs>> = {
     write: () => ["accounts:members:add"],
     delete: () => ["accounts:members:remove"],
   },
-};
+} satisfies ResourceSpec<z.infer<typeof inputs>>;

@@ -8,18 +8,21 @@ import { AllowList, KeyLabel, Rotation, Scopes, keyOutputs } from "./fields";
 
 const inputs = z.object({ label: KeyLabel, scopes: Scopes, ipAllowList: AllowList, rotation: Rotation });
 
-export const apiKey: ResourceSpec<z.infer<typeof inputs>> = {
+export const apiKey = {
   kind: "ApiKey",
   description:
     "An API key of the account. Its `secretKey` is returned once by the service and kept as a Pulumi secret.",
   inputs,
   apiFields: ["label", "scopes", "ipAllowList"],
   replaceOn: ["rotation"],
-  createOnly: { secretKey: "secret_key" },
+  createOnly: {
+    /** The key itself (a Pulumi secret). Empty for an adopted key: its secret cannot be retrieved. */
+    secretKey: "secret_key",
+  },
   record: ApiKey,
   created: ApiKeyWithSecret,
   collectionPath: (c) => paths.apiKeys(c.accountId),
   itemPath: (c, _p, id) => paths.apiKey(c.accountId, id),
   scopes: { read: () => ["api-keys:read"], write: () => ["api-keys:write"], delete: () => ["api-keys:delete"] },
   outputsOf: keyOutputs,
-};
+} satisfies ResourceSpec<z.infer<typeof inputs>>;

@@ -58,7 +58,7 @@ const inputs = z.object({
 
 const WAIT_INTERVAL_MS = Number(process.env.TXMAIL_DNS_POLL_MS ?? 10_000);
 
-export const domain: ResourceSpec<z.infer<typeof inputs>> = {
+export const domain = {
   kind: "Domain",
   description: "A sending domain. Its `dnsRecords` output is ready to feed a DNS provider.",
   inputs,
@@ -109,7 +109,7 @@ export const domain: ResourceSpec<z.infer<typeof inputs>> = {
     if (waitSeconds <= 0 || record.dns_valid === true) return record;
     return waitForDns(ctx, props, record, waitSeconds * 1000);
   },
-};
+} satisfies ResourceSpec<z.infer<typeof inputs>>;
 
 async function waitForDns(
   { api, conn }: Ctx,

@@ -26,13 +26,16 @@ const recipientDomain = (p: Record<string, unknown>): string | undefined => {
 /** For `routes:*:{domain}` scopes in messages. */
 const domainOf = (p: Record<string, unknown>) => recipientDomain(p) ?? "{domain}";
 
-export const route: ResourceSpec<z.infer<typeof inputs>> = {
+export const route = {
   kind: "Route",
   description: "An inbound route. `secret` signs its requests (a Pulumi secret, returned once at creation).",
   inputs,
   apiFields: ["name", "url", "recipient", "attachments", "headers", "groupByMessageId", "stripReplies", "enabled"],
   replaceOn: [],
-  createOnly: { secret: "secret" },
+  createOnly: {
+    /** Signs the route's requests (a Pulumi secret, returned once at creation; empty when adopted). */
+    secret: "secret",
+  },
   record: Route,
   created: RouteWithSecret,
   collectionPath: (c) => paths.routes(c.accountId),
@@ -45,4 +48,4 @@ export const route: ResourceSpec<z.infer<typeof inputs>> = {
     write: (p) => ["routes:write:all", `routes:write:${domainOf(p)}`],
     delete: (p) => ["routes:delete:all", `routes:delete:${domainOf(p)}`],
   },
-};
+} satisfies ResourceSpec<z.infer<typeof inputs>>;

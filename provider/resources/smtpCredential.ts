@@ -16,7 +16,7 @@ const inputs = z.object({
     .describe("Domains of a scoped credential (required non-empty when scoped, empty when global)."),
 });
 
-export const smtpCredential: ResourceSpec<z.infer<typeof inputs>> = {
+export const smtpCredential = {
   kind: "SmtpCredential",
   description:
     "SMTP credentials. The service cannot update them: any change replaces the credential (the new one is created " +
@@ -25,7 +25,10 @@ export const smtpCredential: ResourceSpec<z.infer<typeof inputs>> = {
   apiFields: ["name", "sandbox", "scope", "domains"],
   replaceOn: ["name", "sandbox", "scope", "domains"],
   immutable: true,
-  createOnly: { password: "password" },
+  createOnly: {
+    /** The SMTP password (a Pulumi secret, returned once at creation; empty when adopted). */
+    password: "password",
+  },
   validate: scopedDomains,
   record: SmtpCredential,
   created: SmtpCredentialWithPassword,
@@ -36,4 +39,4 @@ export const smtpCredential: ResourceSpec<z.infer<typeof inputs>> = {
     write: (p) => ["smtp-credentials:write:all", ...domainScopes("smtp-credentials:write", p)],
     delete: (p) => ["smtp-credentials:delete:all", ...domainScopes("smtp-credentials:delete", p)],
   },
-};
+} satisfies ResourceSpec<z.infer<typeof inputs>>;

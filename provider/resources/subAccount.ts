@@ -29,7 +29,7 @@ const inputs = z.object({
     .describe("Why the account is suspended; required when `suspended` is true."),
 });
 
-export const subAccount: ResourceSpec<z.infer<typeof inputs>> = {
+export const subAccount = {
   kind: "SubAccount",
   description: "A child account under the parent's billing. Deleting it is the service's soft delete.",
   inputs,
@@ -68,4 +68,4 @@ export const subAccount: ResourceSpec<z.infer<typeof inputs>> = {
     }
     return record;
   },
-};
+} satisfies ResourceSpec<z.infer<typeof inputs>>;

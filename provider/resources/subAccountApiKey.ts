@@ -23,7 +23,7 @@ const inputs = z.object({
     ),
 });
 
-export const subAccountApiKey: ResourceSpec<z.infer<typeof inputs>> = {
+export const subAccountApiKey = {
   kind: "SubAccountApiKey",
   description:
     "An API key that authenticates as a sub account, created with the parent's credentials (the sub account's " +
@@ -31,7 +31,10 @@ export const subAccountApiKey: ResourceSpec<z.infer<typeof inputs>> = {
   inputs,
   apiFields: ["label", "scopes", "ipAllowList"],
   replaceOn: ["subAccountId", "rotation"],
-  createOnly: { secretKey: "secret_key" },
+  createOnly: {
+    /** The key itself (a Pulumi secret). Empty for an adopted key: its secret cannot be retrieved. */
+    secretKey: "secret_key",
+  },
   record: ApiKey,
   created: ApiKeyWithSecret,
   collectionPath: (c, p) => paths.subAccountApiKeys(c.accountId, String(p.subAccountId)),
@@ -65,4 +68,4 @@ export const subAccountApiKey: ResourceSpec<z.infer<typeof inputs>> = {
   },
   // The record's account_id is the sub account; keep the input name for it.
   outputsOf: (r) => ({ ...keyOutputs(r), subAccountId: r.account_id }),
-};
+} satisfies ResourceSpec<z.infer<typeof inputs>>;

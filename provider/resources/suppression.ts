@@ -40,7 +40,7 @@ async function findLive({ api, conn }: Parameters<NonNullable<ResourceSpec<never
   return undefined;
 }
 
-export const suppression: ResourceSpec<z.infer<typeof inputs>> = {
+export const suppression = {
   kind: "Suppression",
   description:
     "An address the account must never mail. Any change replaces it (delete first when email and domain stay). " +
@@ -91,4 +91,4 @@ export const suppression: ResourceSpec<z.infer<typeof inputs>> = {
     write: () => ["suppressions:write"],
     delete: () => ["suppressions:delete"],
   },
-};
+} satisfies ResourceSpec<z.infer<typeof inputs>>;

@@ -1,23 +1,29 @@
 // Event webhooks. The signing secret is returned once at creation (a Pulumi secret, kept across
 // refreshes). `domains` apply to scoped webhooks only.
 import { z } from "zod";
-import { Hostname, HttpUrl, Name, WEBHOOK_EVENTS, Webhook, WebhookWithSecret, paths } from "../api";
-import { snakeToCamel } from "../core/casing";
+import { Hostname, HttpUrl, Name, WEBHOOK_EVENTS, Webhook, type WebhookEvent, WebhookWithSecret, paths } from "../api";
+import { type SnakeToCamel, snakeToCamel } from "../core/casing";
 import type { ResourceSpec } from "../core/spec";
 import { scopedDomains } from "./fields";
 
-const EVENT_INPUTS = WEBHOOK_EVENTS.map(snakeToCamel) as string[];
+const EVENT_INPUTS = WEBHOOK_EVENTS.map(snakeToCamel) as SnakeToCamel<WebhookEvent>[];
+
+/** The ten event flags (all default false), e.g. `onBounced`, typed by name. */
+const eventInputs = Object.fromEntries(
+  WEBHOOK_EVENTS.map((e) => [
+    snakeToCamel(e),
+    z.boolean().optional().describe(`Deliver \`${e}\` events (default false).`),
+  ]),
+) as Record<SnakeToCamel<WebhookEvent>, z.ZodOptional<z.ZodBoolean>>;
+
+/** The event flags' input names. */
+export type WebhookEventInput = keyof typeof eventInputs;
 
 const inputs = z.object({
   name: Name.describe("The webhook's name. Updated in place."),
   url: HttpUrl.describe("Endpoint receiving the events (http or https; the policy pack warns on http)."),
   enabled: z.boolean().optional().describe("Whether events are delivered (the service's default when unset)."),
-  ...Object.fromEntries(
-    WEBHOOK_EVENTS.map((e) => [
-      snakeToCamel(e),
-      z.boolean().optional().describe(`Deliver \`${e}\` events (default false).`),
-    ]),
-  ),
+  ...eventInputs,
   scope: z
     .enum(["global", "scoped"])
     .default("global")
@@ -28,13 +34,16 @@ const inputs = z.object({
     .describe("Domains of a scoped webhook (required non-empty when scoped, empty when global)."),
 });
 
-export const webhook: ResourceSpec<z.infer<typeof inputs>> = {
+export const webhook = {
   kind: "Webhook",
   description: "An event webhook. `secret` signs its deliveries (a Pulumi secret, returned once at creation).",
   inputs,
   apiFields: ["name", "url", "enabled", ...EVENT_INPUTS, "scope", "domains"] as never,
   replaceOn: [],
-  createOnly: { secret: "secret" },
+  createOnly: {
+    /** Signs the webhook's deliveries (a Pulumi secret, returned once at creation; empty when adopted). */
+    secret: "secret",
+  },
   validate: scopedDomains,
   record: Webhook,
   created: WebhookWithSecret,
@@ -45,7 +54,7 @@ export const webhook: ResourceSpec<z.infer<typeof inputs>> = {
     write: (p) => ["webhooks:write:all", ...domainScopes("webhooks:write", p)],
     delete: (p) => ["webhooks:delete:all", ...domainScopes("webhooks:delete", p)],
   },
-};
+} satisfies ResourceSpec<z.infer<typeof inputs>>;
 
 export function domainScopes(prefix: string, p: Record<string, unknown>): string[] {
   return (Array.isArray(p.domains) ? (p.domains as string[]) : []).map((d) => `${prefix}:${d}`);

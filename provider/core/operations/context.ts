@@ -1,0 +1,60 @@
+// What every operation needs to know about one kind, worked out once from its declaration: the spec,
+// how to reach the service, and the views of its fields the operations keep asking for. Each face
+// (the dynamic provider, the native provider) builds one context per kind and hands it to the
+// operations in this folder, so both run the same code.
+import type { Api } from "../api";
+import { keysToCamel } from "../casing";
+import { type Connection, resolveConnection } from "../connection";
+import type { Ctx, Props, ResourceSpec } from "../spec";
+
+/** A spec as the operations see it (they do not need its input type). */
+export type AnySpec = ResourceSpec<Record<string, unknown>>;
+
+export interface KindContext {
+  readonly spec: AnySpec;
+  /** The API for a resolved connection (one client per connection in a provider process). */
+  readonly apiFor: (conn: Connection) => Api;
+  /** The Pulumi id of a record (its uuid unless the spec says otherwise). */
+  readonly idOf: (record: Record<string, unknown>) => string;
+  /** A service record as outputs (camelCase, the spec's own mapping), without the `object` tag. */
+  readonly outputsOf: (record: Record<string, unknown>) => Record<string, unknown>;
+  /** Provider-local inputs that still matter to diff (e.g. a rotation trigger). */
+  readonly localFields: readonly string[];
+  /** Write-only secret inputs: state keeps only their digest. */
+  readonly writeOnly: ReadonlySet<string>;
+  /** Identity fields a twin must share: what the program set and the service reports back. */
+  readonly creationFields: readonly string[];
+}
+
+export function kindContext<I extends Record<string, unknown>>(
+  declared: ResourceSpec<I>,
+  apiFor: (conn: Connection) => Api,
+): KindContext {
+  const spec = declared as unknown as AnySpec;
+  const writeOnly = new Set<string>(spec.writeOnly ?? []);
+  const inputOnly = new Set<string>(spec.inputOnly ?? []);
+  return {
+    spec,
+    apiFor,
+    idOf: spec.idOf ?? ((r) => String(r.id)),
+    outputsOf: (record) => {
+      const base = spec.outputsOf ? spec.outputsOf(record) : keysToCamel(record);
+      delete base.object;
+      return base;
+    },
+    localFields: [...spec.replaceOn.filter((f) => !spec.apiFields.includes(f)), ...(spec.stateFields ?? [])],
+    writeOnly,
+    creationFields: spec.apiFields.filter((f) => !writeOnly.has(f) && !inputOnly.has(f)),
+  };
+}
+
+/** The connection a resource uses (its own, stack config, environment) and the API behind it. */
+export function connect(k: KindContext, props: Props): Ctx {
+  const conn = resolveConnection(props.connection);
+  return { conn, api: k.apiFor(conn) };
+}
+
+/** Key of a collection in this process's claim and in-flight tables (see uncertainCreate.ts). */
+export function collectionOf(k: KindContext, conn: Connection, props: Props): string {
+  return `${conn.baseUrl} ${k.spec.collectionPath(conn, props)}`;
+}

@@ -1,0 +1,108 @@
+// create: sends a derived Idempotency-Key (see core/idempotencyKey.ts) and survives replays of
+// objects that were deleted since and of failures that may no longer hold; `adoptId` adopts an
+// existing object instead of creating one.
+import { isConflict, wasReplayed } from "../api";
+import { camelToSnake } from "../casing";
+import { deriveIdempotencyKey } from "../idempotencyKey";
+import type { Props } from "../spec";
+import { claim, tracked } from "../uncertainCreate";
+import { adopt } from "./adopt";
+import { recoverConflict } from "./conflict";
+import { type KindContext, collectionOf, connect } from "./context";
+import { fetchRecord } from "./fetchRecord";
+import { finishCreate } from "./finishCreate";
+import { what } from "./names";
+import { withScopeHint } from "./scopeHint";
+import { sweepTwins } from "./twins";
+
+/**
+ * How many derived idempotency keys one create may walk through. Every earlier attempt of the same
+ * create within the service's 24 h record lifetime leaves one stored outcome on its key: the creation
+ * of an object deleted since, or a 4xx (idempotency rule 5). A create steps past each in turn (one
+ * cheap replayed request each) to the first key the service has not seen; this bound allows about one
+ * destroyed or failed attempt per hour of that lifetime before giving up with a clear message.
+ */
+export const MAX_GENERATIONS = 32;
+
+export async function create(k: KindContext, inputs: Props): Promise<{ id: string; outs: Props }> {
+  const { spec } = k;
+  if (inputs.adoptId) return adopt(k, inputs);
+  if (!inputs.__urn)
+    throw new Error(`${spec.kind}: missing resource identity; create it through the pulumi-txmail SDK classes.`);
+  const { conn, api } = connect(k, inputs);
+  const path = spec.collectionPath(conn, inputs);
+  const body = createBody(k, inputs);
+  let replayedFailure: unknown; // the last key's answer, when it was a stored failure
+  for (let generation = 0; generation < MAX_GENERATIONS; generation++) {
+    // Provider-local replace triggers (e.g. `rotation`) are part of the identity: a rotated key
+    // must not replay the creation of the key it replaces.
+    const identity = { body, local: Object.fromEntries(k.localFields.map((f) => [f, inputs[f]])) };
+    const idempotencyKey = deriveIdempotencyKey({
+      stackSalt: inputs.__stackSalt,
+      urn: inputs.__urn,
+      accountId: conn.accountId,
+      method: "POST",
+      path,
+      body: identity,
+      generation,
+    });
+    const collection = collectionOf(k, conn, inputs);
+    const started = Date.now();
+    replayedFailure = undefined;
+    let posted: { data: Record<string, unknown>; replayed: boolean; uncertain?: boolean };
+    try {
+      posted = await tracked(
+        collection,
+        withScopeHint(k, "write", inputs, () => api.post(path, body, spec.created, { idempotencyKey })),
+      );
+    } catch (err) {
+      if (wasReplayed(err)) {
+        // A stored 4xx of an earlier attempt (e.g. a 403 before a scope was added to the key):
+        // it created nothing, so the next derived key cannot duplicate anything, and its answer
+        // is today's.
+        replayedFailure = err;
+        continue;
+      }
+      const recovered = await recoverConflict(k, err, { conn, api }, inputs, collection, started);
+      if (recovered === "next-key") continue;
+      if (recovered) return recovered;
+      if (isConflict(err) && spec.conflictHint) {
+        throw Object.assign(
+          new Error(
+            `${what(spec.kind, inputs)}: ${spec.conflictHint(inputs)} (Service message: ${(err as Error).message})`,
+          ),
+          {
+            kind: "conflict",
+          },
+        );
+      }
+      throw err;
+    }
+    const { data, replayed } = posted;
+    const id = k.idOf(data);
+    if (replayed && !(await fetchRecord(k, { conn, api }, inputs, id))) {
+      // The service replayed the creation of an object deleted since (same URN and inputs
+      // within the 24 h record lifetime): move to the next derived key.
+      continue;
+    }
+    claim(collection, id); // before the sweep, so a concurrent sweep never takes it for a twin
+    if (posted.uncertain) await sweepTwins(k, { conn, api }, inputs, collection, id, started);
+    return finishCreate(k, { conn, api }, inputs, collection, id, data);
+  }
+  if (replayedFailure !== undefined) {
+    throw new Error(
+      `${what(spec.kind, inputs)}: the service answered each of ${MAX_GENERATIONS} derived idempotency keys with a stored ` +
+        `outcome of an earlier attempt (kept for 24 h); giving up. The last one: ${(replayedFailure as Error).message}`,
+    );
+  }
+  throw new Error(
+    `${spec.kind}: the service keeps replaying creations of deleted objects; giving up after ${MAX_GENERATIONS} keys.`,
+  );
+}
+
+/** The POST body: the API fields the program set, under their API names. */
+function createBody(k: KindContext, props: Props): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const f of k.spec.apiFields) if (props[f] !== undefined) body[camelToSnake(f)] = props[f];
+  return body;
+}

@@ -1,0 +1,10 @@
+// The generic provider's operations, one file each, all taking a kind's context (context.ts): what
+// both faces (sdk's dynamic provider via provider/runtime.ts, and the native provider) call.
+export { type AnySpec, type KindContext, collectionOf, connect, kindContext } from "./context";
+export { type CheckFailure, check, toFailures } from "./check";
+export { type DiffResult, diff } from "./diff";
+export { MAX_GENERATIONS, create } from "./create";
+export { adopt } from "./adopt";
+export { read } from "./read";
+export { update } from "./update";
+export { deleteObject } from "./delete";

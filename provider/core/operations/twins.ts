@@ -1,0 +1,54 @@
+// Twins: objects of a collection that look like the one just created, made by an earlier attempt
+// of the same create that failed with a 5xx after committing (see core/uncertainCreate.ts).
+import { isNotFound } from "../api";
+import type { Ctx, Props } from "../spec";
+import { createdSince, isClaimed, matchesCreation, settleOthers } from "../uncertainCreate";
+import { progress } from "../progress";
+import type { KindContext } from "./context";
+import { what } from "./names";
+import { withScopeHint } from "./scopeHint";
+
+/** Unclaimed objects of `collection` created since `started` whose creation fields match the program's. */
+export async function twinsOf(
+  k: KindContext,
+  ctx: Ctx,
+  props: Props,
+  collection: string,
+  started: number,
+  exceptId?: string,
+): Promise<Record<string, unknown>[]> {
+  const { spec } = k;
+  await settleOthers(collection);
+  const twins: Record<string, unknown>[] = [];
+  for await (const rec of ctx.api.list(spec.collectionPath(ctx.conn, props), spec.record, spec.listQuery?.(props))) {
+    const id = k.idOf(rec);
+    if (id === exceptId || isClaimed(collection, id)) continue;
+    if (!createdSince(rec.created_at, started)) continue;
+    if (matchesCreation(k.outputsOf(rec), props, k.creationFields)) twins.push(rec);
+  }
+  return twins;
+}
+
+/** After a retried 5xx: deletes the object the failed attempt committed, if there is one. */
+export async function sweepTwins(
+  k: KindContext,
+  ctx: Ctx,
+  props: Props,
+  collection: string,
+  id: string,
+  started: number,
+): Promise<void> {
+  for (const twin of await twinsOf(k, ctx, props, collection, started, id)) {
+    const twinId = k.idOf(twin);
+    await withScopeHint(k, "delete", props, () => ctx.api.delete(k.spec.itemPath(ctx.conn, props, twinId))).catch(
+      (err) => {
+        if (!isNotFound(err)) throw err;
+      },
+    );
+    progress(
+      `${what(k.spec.kind, props, id)}: deleted ${twinId}, a duplicate the service created when an earlier attempt of this ` +
+        `create failed with a server error after it had committed (idempotency rule 6: 5xx outcomes are not stored).`,
+      props.__urn,
+    );
+  }
+}

@@ -1,0 +1,51 @@
+// update: sends only the fields that changed (the service rejects no-op updates), then the spec's
+// reconcile step; one-time secrets stay as state had them.
+import { deepEqual } from "../canonicalJson";
+import { camelToSnake } from "../casing";
+import type { Props } from "../spec";
+import { type KindContext, connect } from "./context";
+import { withScopeHint } from "./scopeHint";
+import { keptSecrets, stateOf, stored, withState } from "./state";
+
+export async function update(k: KindContext, id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
+  const { record, state } = await updateRemote(k, olds, news, id);
+  return {
+    outs: stateOf(
+      withState(
+        { ...olds, ...stored(k, news), ...(record ? k.outputsOf(record) : {}), ...keptSecrets(k, olds) },
+        state,
+      ),
+    ),
+  };
+}
+
+/** The service side of an update (also how an adopted object converges to the program). */
+export async function updateRemote(
+  k: KindContext,
+  olds: Props,
+  news: Props,
+  id: string,
+): Promise<{ record?: Record<string, unknown>; state?: Props }> {
+  const { spec } = k;
+  const { conn, api } = connect(k, news);
+  const changed = spec.apiFields.filter(
+    (f) => !k.writeOnly.has(f) && news[f] !== undefined && !deepEqual(olds[f], news[f]),
+  );
+  let record: Record<string, unknown> | undefined;
+  let state: Props | undefined;
+  if (changed.length > 0 && !spec.immutable) {
+    let body: Record<string, unknown> = Object.fromEntries(changed.map((f) => [camelToSnake(f), news[f]]));
+    if (spec.prepareUpdate) ({ body, state } = spec.prepareUpdate(olds, news, body));
+    const sent = body;
+    if (Object.keys(sent).length > 0)
+      record = await withScopeHint(k, "write", news, () => api.put(spec.itemPath(conn, news, id), sent, spec.record));
+  }
+  const reconcile = spec.reconcile;
+  if (reconcile) {
+    record = await withScopeHint(k, "write", news, async () => {
+      const current = record ?? (await api.get(spec.itemPath(conn, news, id), spec.record));
+      return reconcile({ conn, api }, { ...news, id }, current, olds);
+    });
+  }
+  return { record, state };
+}
