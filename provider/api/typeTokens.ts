@@ -3,3 +3,6 @@
 // SDK registers resources under it and the policy pack matches on it, so both take it from here.
 // No imports: the SDK loads this at `import "pulumi-txmail"` time.
 export const typeToken = (kind: string) => `pulumi-nodejs:dynamic/txmail:${kind}`;
+// The native provider's token for the same kind (`txmail:index:<Kind>`): what `pulumi import` and
+// `pulumi import --file` name.
+export const nativeTypeToken = (kind: string) => `txmail:index:${kind}`;

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { ApiKey, ApiKeyWithSecret, Uuid, paths } from "../api";
 import type { ResourceSpec } from "../core/spec";
+import { pairImportId } from "../core/importId";
 import { AllowList, KeyLabel, Rotation, Scopes, keyOutputs } from "./fields";
 
 const inputs = z.object({
@@ -21,6 +22,14 @@ export const subAccountApiKey: ResourceSpec<z.infer<typeof inputs>> = {
   apiFields: ["label", "scopes", "ipAllowList"],
   replaceOn: ["subAccountId", "rotation"],
   createOnly: { secretKey: "secret_key" },
+  // The key lives under its sub account's path: `pulumi import … <subAccountId>/<keyId>`.
+  importId: pairImportId({
+    syntax: "<subAccountId>/<keyId>",
+    field: "subAccountId",
+    fieldOf: (r) => r.account_id,
+    idOf: (r) => r.id,
+    firstProblem: (sub) => (Uuid.safeParse(sub).success ? undefined : `'${sub}' is not a sub account id`),
+  }),
   record: ApiKey,
   created: ApiKeyWithSecret,
   collectionPath: (c, p) => paths.subAccountApiKeys(c.accountId, String(p.subAccountId)),
