@@ -39,7 +39,7 @@ export function pairImportId(opts: {
   idOf(record: Record<string, unknown>): unknown;
   /** Why the part before the slash is not acceptable, if it is not. */
   firstProblem(first: string): string | undefined;
-  /** The input's canonical form (what check would make of it). */
+  /** The input's canonical form (what check would make of it; state keeps that form). */
   normalize?(first: string): string;
 }): ImportIdForm {
   return {

@@ -35,9 +35,9 @@ export async function readForImport(
 
 /**
  * The inputs of a program that declares this object as it is: every input the service reports
- * (write-only ones never are), canonicalised by the kind's schema as check would. An object the
- * schema refuses (e.g. a suspended sub account, whose reason the service does not report) keeps the
- * reported values, so check names the missing field when the program is run.
+ * (write-only ones never are), in the form state keeps them, which is check's canonical form. An
+ * object check would refuse as reported (a suspended sub account, whose reason the service does not
+ * report) gets them all the same, so check names the missing field when the program is run.
  */
 export function declaredInputs(spec: ResourceSpec<Record<string, unknown>>, state: Props): Props {
   const shape = (spec.inputs as unknown as z.ZodObject).shape as Record<string, unknown>;
@@ -48,9 +48,7 @@ export function declaredInputs(spec: ResourceSpec<Record<string, unknown>>, stat
     if (writeOnly.has(key) || value === undefined || value === null) continue;
     reported[key] = value;
   }
-  const parsed = spec.inputs.safeParse(reported);
-  if (!parsed.success) return reported;
-  return Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined));
+  return reported;
 }
 
 /** One-time secrets the import cannot bring along, and how to get one under management. */
