@@ -115,7 +115,7 @@ export async function collectImportables(
         kind: "AccountMember",
         reason:
           `${data.length} member(s) not listed: the service's member record carries no email, which the resource ` +
-          `needs; import one with its email in the id (\`pulumi import txmail:index:AccountMember <name> <userId>/<email>\`)`,
+          `needs; import one with its email in the id (\`pulumi import txmail:index:AccountMember <name> <email>/<userId>\`)`,
       });
     }
   });
