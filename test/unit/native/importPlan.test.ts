@@ -3,6 +3,7 @@
 import { slug, uniqueNamer } from "../../../native/importPlan/names";
 import { importPlan } from "../../../native/importPlan/plan";
 import { parseOptions } from "../../../native/importPlan/options";
+import { collectImportables, type ObjectSource } from "../../../native/importPlan/collect";
 
 const ACCOUNT = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const PROVIDER_URN = "urn:pulumi:dev::tenants::pulumi:providers:txmail::acme";
@@ -94,5 +95,39 @@ describe("the command line", () => {
     const parsed = parseOptions([], { TXMAIL_API_KEY: " s3cret-value ", TXMAIL_ACCOUNT_ID: ACCOUNT });
     expect("problem" in parsed && parsed.problem).toMatch(/^TXMAIL_API_KEY: must not start or end with white space/);
     expect(JSON.stringify(parsed)).not.toContain("s3cret-value");
+  });
+});
+
+describe("what is listed", () => {
+  /** A service holding one live and one expired suppression and nothing else. */
+  const source = {
+    async *list(path: string) {
+      if (!path.endsWith("/suppressions")) return;
+      const base = { object: "suppression", created_at: "2026-11-01T00:00:00Z", domain: null, reason: null };
+      yield {
+        ...base,
+        id: "11111111-1111-1111-1111-111111111111",
+        email: "live@x.example.com",
+        expires_at: "2026-12-31T00:00:00Z",
+      };
+      yield {
+        ...base,
+        id: "22222222-2222-2222-2222-222222222222",
+        email: "past@x.example.com",
+        expires_at: "2026-11-20T00:00:00Z",
+      };
+    },
+    get: async () => ({ object: "list", data: [] }),
+  } as unknown as ObjectSource;
+
+  it("leaves out suppressions past their expiry (the service no longer applies them)", async () => {
+    const { found } = await collectImportables(source, ACCOUNT, Date.parse("2026-11-23T00:00:00Z"));
+    expect(found).toEqual([
+      {
+        kind: "Suppression",
+        importId: "11111111-1111-1111-1111-111111111111",
+        title: "suppression-live@x.example.com",
+      },
+    ]);
   });
 });
