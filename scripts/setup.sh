@@ -9,7 +9,8 @@
 #   4. Pulumi CLI of exactly the version of the installed @pulumi/pulumi: a `pulumi` of that version
 #      already on PATH, else one built from the Go module proxy (scripts/build-pulumi-cli.sh), plus
 #      the Node language host (official one next to the CLI, else ours: tools/langhost).
-#   5. The dynamic-provider plugin script shipped in @pulumi/pulumi, linked next to `pulumi`.
+#   5. The dynamic-provider plugin script shipped in @pulumi/pulumi, linked next to `pulumi`, and the
+#      native provider plugin bin/pulumi-resource-txmail.
 #
 # Heavy artefacts live in a cache outside the work tree, keyed by version, so a fresh clone on the
 # same machine sets up in seconds: ${TXMAIL_CACHE_DIR:-~/.cache/pulumi-txmail}. The project's own
@@ -132,6 +133,9 @@ ln -sf "$langhost" "$tools/bin/pulumi-language-nodejs"
 
 # --- 5. Dynamic-provider plugin ------------------------------------------------------------------
 ln -sf "$root/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs" "$tools/bin/pulumi-resource-pulumi-nodejs"
+# The native provider plugin (this checkout's dist/native), found by the engine on PATH: for
+# development and tests. Users install the tarball instead (scripts/build-plugin.sh).
+ln -sf "$root/bin/pulumi-resource-txmail" "$tools/bin/pulumi-resource-txmail"
 
 # --- env file ------------------------------------------------------------------------------------
 # Offline engine settings: no update checks, no plugin downloads, a project-local Pulumi home.

@@ -1,8 +1,15 @@
-// How each kind is named to Pulumi, its policies and `pulumi stack`: the dynamic-provider type token
-// `pulumi-nodejs:dynamic/txmail:<Kind>` (Pulumi forms it from the module "txmail" and the kind). The
-// SDK registers resources under it and the policy pack matches on it, so both take it from here.
-// No imports: the SDK loads this at `import "pulumi-txmail"` time.
+// How each kind is named to Pulumi, its policies and `pulumi stack`. Two faces, one name each:
+// - dynamic (the default for TypeScript): `pulumi-nodejs:dynamic/txmail:<Kind>` (Pulumi forms it
+//   from the module "txmail" and the kind);
+// - native (the `txmail` provider plugin): `txmail:index:<Kind>`.
+// The SDK registers resources under them and the policy pack matches on both, so all take them from
+// here. No imports: the SDK loads this at `import "pulumi-txmail"` time.
 export const typeToken = (kind: string) => `pulumi-nodejs:dynamic/txmail:${kind}`;
-// The native provider's token for the same kind (`txmail:index:<Kind>`): what `pulumi import` and
-// `pulumi import --file` name.
+
 export const nativeTypeToken = (kind: string) => `txmail:index:${kind}`;
+
+/** The kind a type token of either face names (`Route`), or undefined for other tokens. */
+export function kindOfToken(token: string): string | undefined {
+  const m = /^(?:pulumi-nodejs:dynamic\/txmail|txmail:index):([A-Za-z]+)$/.exec(token);
+  return m?.[1];
+}

@@ -27,7 +27,11 @@ let fromConfig: ConnectionOverride = {};
 
 /** Called from the dynamic provider's `configure` with the stack's (decrypted) config. */
 export function configureConnection(config: ConfigSource): void {
-  fromConfig = {
+  fromConfig = readConfig(config);
+}
+
+function readConfig(config: ConfigSource): ConnectionOverride {
+  return {
     apiKey: nonEmpty(config.get("txmail:apiKey")),
     accountId: nonEmpty(config.get("txmail:accountId")),
     baseUrl: nonEmpty(config.get("txmail:baseUrl")),
@@ -47,11 +51,15 @@ const SOURCES: Record<Field, { config: string; env: string }> = {
  * One field of the connection a resource uses, in order of precedence — its `connection`, stack
  * config, environment — with where it came from as a user names it; undefined when none sets it.
  */
-function lookup(field: Field, override?: Record<string, unknown>): { value: string; where: string } | undefined {
+function lookup(
+  field: Field,
+  override?: Record<string, unknown>,
+  configuredAs: ConnectionOverride = fromConfig,
+): { value: string; where: string } | undefined {
   const own = override?.[field];
   if (typeof own === "string" && own !== "") return { value: own, where: `connection.${field}` };
   const { config, env } = SOURCES[field];
-  const configured = fromConfig[field];
+  const configured = configuredAs[field];
   if (configured !== undefined) return { value: configured, where: config };
   const fromEnv = nonEmpty(process.env[env]);
   return fromEnv === undefined ? undefined : { value: fromEnv, where: env };
@@ -111,12 +119,15 @@ export function connectionFieldProblem(field: Field, value: string): string | un
  * override leaves unknown at preview (a Tenant's child, whose key is created in the same run) is
  * checked when it is known, so nothing falls back past it.
  */
-export function connectionProblems(override?: Record<string, unknown>): string[] {
+export function connectionProblems(
+  override?: Record<string, unknown>,
+  configuredAs: ConnectionOverride = fromConfig,
+): string[] {
   const problems: string[] = [];
   for (const field of Object.keys(SOURCES) as Field[]) {
     const own = override?.[field];
     if (isUnknown(own)) continue;
-    const found = lookup(field, override);
+    const found = lookup(field, override, configuredAs);
     if (found === undefined) {
       if (field === "baseUrl") continue; // the public service is the default
       const { config, env } = SOURCES[field];
@@ -129,6 +140,25 @@ export function connectionProblems(override?: Record<string, unknown>): string[]
     const { value, where } = found;
     const reason = RULES[field](value);
     if (reason) problems.push(`${where}: ${reason}`);
+  }
+  return problems;
+}
+
+/**
+ * The malformed settings of a provider configuration before it is applied (a native provider's
+ * CheckConfig), each with the rule and where the value came from (its config key, else the
+ * environment), as `connectionProblems` words them. A missing setting is not one: resources that
+ * bring their own `connection` need none, and each resource's check names what it lacks. A value
+ * not known yet (an explicit provider fed by another resource's output) is checked once it is.
+ */
+export function configProblems(config: ConfigSource): Array<{ field: Field; problem: string }> {
+  const configured = readConfig(config);
+  const problems: Array<{ field: Field; problem: string }> = [];
+  for (const field of Object.keys(SOURCES) as Field[]) {
+    if (isUnknown(configured[field])) continue;
+    const found = lookup(field, undefined, configured);
+    const reason = found && RULES[field](found.value);
+    if (found && reason) problems.push({ field, problem: `${found.where}: ${reason}` });
   }
   return problems;
 }

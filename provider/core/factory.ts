@@ -40,7 +40,7 @@ export interface Provider {
     id: string,
     olds: Props,
     news: Props,
-  ): Promise<{ changes: boolean; replaces?: string[]; deleteBeforeReplace?: boolean }>;
+  ): Promise<{ changes: boolean; replaces?: string[]; deleteBeforeReplace?: boolean; diffs?: string[] }>;
   create(inputs: Props): Promise<{ id: string; outs: Props }>;
   read(id: string, props?: Props): Promise<{ id?: string; props?: Props }>;
   update(id: string, olds: Props, news: Props): Promise<{ outs: Props }>;
@@ -371,6 +371,8 @@ export function makeProvider<I extends Record<string, unknown>>(
       return {
         changes: changed.length > 0 || replaces.length > 0,
         replaces: [...new Set(replaces)],
+        // Every changed input (replacing or not), for a native provider's detailed diff.
+        diffs: [...new Set([...changed, ...replaces])],
         deleteBeforeReplace: replaces.length > 0 && (spec.deleteBeforeReplace?.(olds, news) ?? false),
       };
     },

@@ -32,12 +32,22 @@ export function commonProps(
   opts: pulumi.CustomResourceOptions | undefined,
 ) {
   return {
-    connection: args.connection === undefined ? undefined : secretKeyOnly(args.connection),
-    adoptId: args.adoptId,
+    ...nativeCommonProps(args),
     // Identity for stable idempotency keys: the URN this resource will have, and what makes it
     // unique to this stack (see stackSalt.ts). Only create reads them; diff ignores both.
     __urn: urnOf(name, typeToken(kind), opts?.parent),
     __stackSalt: stackSalt(),
+  };
+}
+
+/**
+ * Props every resource sends to the native provider besides its own. No identity: the engine names
+ * the resource in every call, and the provider resource keeps the stack's salt (native/provider.ts).
+ */
+export function nativeCommonProps(args: CommonArgs) {
+  return {
+    connection: args.connection === undefined ? undefined : secretKeyOnly(args.connection),
+    adoptId: args.adoptId,
   };
 }
 

@@ -1,9 +1,12 @@
-// The base of every txmail resource class: the provider for its kind, the props all resources share
-// (connection, adoptId, the URN for idempotency keys), secret outputs, and one cost kept off the
-// program's critical path (below).
+// The base of every txmail resource class: the face it is registered through (face.ts), the
+// provider for its kind, the props all resources share (connection, adoptId, the URN for
+// idempotency keys), secret outputs, and one cost kept off the program's critical path (below).
 import * as pulumi from "@pulumi/pulumi";
-import { type CommonArgs, commonProps, withSecretOutputs } from "./common";
+import { nativeTypeToken } from "../../provider/api/typeTokens";
+import { type CommonArgs, commonProps, nativeCommonProps, withSecretOutputs } from "./common";
 import { type Kind, dynamicProvider } from "./dynamicProvider";
+import { configuredFace } from "./face";
+import { Provider } from "../provider";
 
 /**
  * Whether to keep full stack traces on the SDK's internal promises: only when the user asked Pulumi
@@ -11,7 +14,13 @@ import { type Kind, dynamicProvider } from "./dynamicProvider";
  */
 const keepPromiseStacks = () => !!process.env.PULUMI_DEBUG_PROMISE_LEAKS;
 
-export abstract class TxmailResource extends pulumi.dynamic.Resource {
+/**
+ * A custom resource of either face. The dynamic face is registered by pulumi.dynamic.Resource's own
+ * constructor, run for this object (`Reflect.construct` with `new.target`): the very registration
+ * the classes made when they extended it, so existing stacks see no change. The native face is a
+ * plain custom resource of type `txmail:index:<Kind>`.
+ */
+export abstract class TxmailResource extends pulumi.CustomResource {
   protected constructor(
     kind: Kind,
     name: string,
@@ -28,14 +37,18 @@ export abstract class TxmailResource extends pulumi.dynamic.Resource {
     const limit = Error.stackTraceLimit;
     if (!keepPromiseStacks()) Error.stackTraceLimit = 0;
     try {
-      super(
-        dynamicProvider(kind),
-        name,
-        { ...commonProps(name, kind, args, opts), ...props },
-        secretOutputs.length ? withSecretOutputs(opts, secretOutputs) : opts,
-        "txmail",
-        kind,
-      );
+      const options = secretOutputs.length ? withSecretOutputs(opts, secretOutputs) : opts;
+      if (Provider.isTxmailProvider(opts?.provider) || configuredFace() === "native") {
+        // The engine names the resource to the plugin in every call, and the provider resource
+        // keeps the stack's salt (native/provider.ts): neither `__urn` nor a StackSalt resource.
+        super(nativeTypeToken(kind), name, { ...nativeCommonProps(args), ...props }, options);
+        return;
+      }
+      return Reflect.construct(
+        pulumi.dynamic.Resource,
+        [dynamicProvider(kind), name, { ...commonProps(name, kind, args, opts), ...props }, options, "txmail", kind],
+        new.target,
+      ) as TxmailResource;
     } catch (err) {
       // An error thrown while registering gets a stack again, pointing at the user's code.
       Error.stackTraceLimit = limit;

@@ -72,6 +72,24 @@ export interface StackOptions {
    * program's node_modules under their package names, as `npm install <dir>` would place them.
    */
   extraPackages?: string[];
+  /**
+   * Which face serves the SDK classes: `dynamic` (default) or `native` — `TXMAIL_FACE=native` for
+   * the program and the txmail plugin (bin/pulumi-resource-txmail, linked into .tools/bin by setup)
+   * on the engine's PATH. A suite parameterised over FACES runs unchanged on both.
+   */
+  face?: Face;
+}
+
+export type Face = "dynamic" | "native";
+export const FACES: readonly Face[] = ["dynamic", "native"];
+
+/** The environment a face needs; throws with the fix when the native plugin is not set up. */
+export function faceEnv(face: Face = "dynamic"): Record<string, string> {
+  if (face === "dynamic") return {};
+  const plugin = path.join(TOOLS_DIR, "bin", "pulumi-resource-txmail");
+  if (!fs.existsSync(plugin) || !fs.existsSync(path.join(REPO_ROOT, "dist", "native", "main.js")))
+    throw new Error(`no txmail plugin at ${plugin} (or no dist/native): run 'bash scripts/setup.sh' first`);
+  return { TXMAIL_FACE: "native" };
 }
 
 export interface TestStack {
@@ -151,7 +169,7 @@ export async function createTestStack(opts: StackOptions): Promise<TestStack> {
   const pulumi = await pulumiCommand();
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-e2e-"));
   const workDir = copyProgram(opts.programDir, stateDir, opts.packageLayout ?? "linked", opts.extraPackages);
-  const envVars = engineEnv(stateDir, opts.env);
+  const envVars = engineEnv(stateDir, { ...faceEnv(opts.face), ...opts.env });
   const stackName = opts.stackName ?? `${opts.name ?? "t"}-${randomBytes(4).toString("hex")}`;
   const stack = await LocalWorkspace.createOrSelectStack(
     { stackName, workDir },

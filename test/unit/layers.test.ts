@@ -1,6 +1,6 @@
 // The layers' arrows, checked on the sources: the service's contract (provider/api) depends on no
 // other layer; the emulator and the policy pack depend on the contract only; provider/core never
-// reaches up into resources, kinds or the SDK. Run alone: bash scripts/test.sh test/unit/layers.test.ts
+// reaches up into resources, kinds or the SDK; nothing but the native face itself imports native/. Run alone: bash scripts/test.sh test/unit/layers.test.ts
 // (a failure lists each offending import with its file).
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -48,6 +48,25 @@ describe("layers", () => {
     const offending = sources(layer).flatMap((file) =>
       localImports(file)
         .filter((target) => !within(target, layer) && !allowed.some((a) => within(target, a)))
+        .map((target) => `${file} → ${target}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  // The native provider is a face, like the SDK: it sits on the provider, which never knows it.
+  it.each(["provider", "sdk", "emulator", "policy"])("%s never imports native/", (layer) => {
+    const offending = sources(layer).flatMap((file) =>
+      localImports(file)
+        .filter((target) => within(target, "native"))
+        .map((target) => `${file} → ${target}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it("native imports only itself, provider/ and sdk/", () => {
+    const offending = sources("native").flatMap((file) =>
+      localImports(file)
+        .filter((target) => !["native", "provider", "sdk"].some((a) => within(target, a)))
         .map((target) => `${file} → ${target}`),
     );
     expect(offending).toEqual([]);

@@ -1,0 +1,199 @@
+// The native provider `txmail`: the engine's resource-provider calls, in plain JavaScript values,
+// mapped onto the same generic provider the dynamic face uses (provider/runtime.ts → provider/core):
+// one implementation of CRUD, idempotency keys, secrets, retries, twin cleanup and adoption.
+//
+// What the native face adds, and only that:
+// - identity: the engine names the resource (its URN) in every call; it stands in for `__urn` when
+//   the program passed none (YAML and other languages cannot);
+// - secrets arrive and leave in the wire's signed form: inputs are unwrapped for the generic
+//   provider, and what arrived secret is marked secret again on the way out, besides every path the
+//   dynamic face marks (runtime.secretPathsOf);
+// - provider configuration (CheckConfig, DiffConfig, Configure) instead of the stack config the
+//   dynamic provider's `configure` receives;
+// - a Read without properties (`pulumi import`) answers with the inputs a program would declare;
+// - the stack's salt for idempotency keys is kept by the provider resource itself (below), so
+//   programs in any language get it without the SDK's StackSalt resource.
+import { randomBytes } from "node:crypto";
+import { accountOf, configProblems, configureConnection } from "../provider/core/connection";
+import { markSecrets, type SecretPath } from "../provider/core/secretMarks";
+import type { Props } from "../provider/core/spec";
+import { provider as genericProvider, secretPathsOf } from "../provider/runtime";
+import { specs } from "../provider/resources";
+import { kindOfUrn, unwrapSecrets } from "./wire";
+import { importedInputs } from "./importedInputs";
+
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+export interface DiffAnswer {
+  changes: boolean;
+  replaces: string[];
+  diffs: string[];
+  deleteBeforeReplace: boolean;
+}
+
+/** The provider settings, as the schema's config variables name them. */
+const SETTINGS = ["apiKey", "accountId", "baseUrl"] as const;
+
+/** A provider configuration as connection.ts reads stack config: `txmail:<setting>`. */
+function configSource(settings: Record<string, unknown>) {
+  return {
+    get: (key: string) => {
+      const v = settings[key.replace(/^txmail:/, "")];
+      return typeof v === "string" ? v : undefined;
+    },
+  };
+}
+
+/** The spec and the generic provider of the resource a URN names. */
+function kindOf(urn: string) {
+  const kind = kindOfUrn(urn);
+  const spec = specs[kind];
+  if (!spec) throw new Error(`txmail: unknown resource type 'txmail:index:${kind}'; upgrade the txmail plugin.`);
+  return { spec, impl: genericProvider(kind) };
+}
+
+/**
+ * The salt of this provider's stack (see sdk/internal/stackSalt.ts for why a URN alone is not
+ * enough). Drawn by CheckConfig the first time the provider resource is checked and kept in its
+ * inputs in the stack's state from then on; the engine records a provider before any resource it
+ * serves, so a crashed run's rerun derives the same keys. Applied by Configure.
+ */
+let providerSalt: string | undefined;
+
+/**
+ * Props with the engine's URN as the resource identity and the provider's stack salt, unless the
+ * program gave its own (the TypeScript SDK may pass both).
+ */
+const withIdentity = (props: Props, urn: string): Props => ({
+  ...props,
+  __urn: props.__urn ?? urn,
+  ...(props.__stackSalt === undefined && providerSalt !== undefined ? { __stackSalt: providerSalt } : {}),
+});
+
+/** Outputs with everything that arrived secret marked secret again. */
+const remark = <T extends Record<string, unknown>>(props: T, ...paths: SecretPath[][]): T =>
+  markSecrets(props, paths.flat());
+
+export function checkConfig(
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): {
+  inputs: Record<string, unknown>;
+  failures: CheckFailure[];
+} {
+  const { plain } = unwrapSecrets(news);
+  const failures = configProblems(configSource(plain)).map(({ field, problem }) => ({
+    property: field,
+    reason: problem,
+  }));
+  const salt = olds.__stackSalt ?? news.__stackSalt ?? randomBytes(16).toString("hex");
+  // The API key is a secret in the provider's state however it was set (also without --secret).
+  return { inputs: markSecrets({ ...news, __stackSalt: salt }, [["apiKey"]]), failures };
+}
+
+/**
+ * A provider's settings changed. A different account means different objects: its resources are
+ * replaced, as the dynamic face replaces a resource whose `connection` changes account. A new key
+ * or base URL for the same account is an update of the provider, not of its resources.
+ */
+export function diffConfig(olds: Record<string, unknown>, news: Record<string, unknown>): DiffAnswer {
+  const o = unwrapSecrets(olds).plain;
+  const n = unwrapSecrets(news).plain;
+  const diffs = SETTINGS.filter((k) => (o[k] ?? "") !== (n[k] ?? ""));
+  const oldAccount = accountOf({ accountId: o.accountId as string | undefined });
+  const newAccount = accountOf({ accountId: n.accountId as string | undefined });
+  const replaces = oldAccount !== newAccount ? ["accountId"] : [];
+  return { changes: diffs.length > 0, diffs, replaces, deleteBeforeReplace: false };
+}
+
+/** Applies the provider's settings (`args`, else the engine's `txmail:config:<key>` variables). */
+export function configure(args: Record<string, unknown> | undefined, variables: Map<string, string>): void {
+  const settings: Record<string, unknown> = {};
+  const plainArgs = unwrapSecrets(args).plain;
+  for (const key of SETTINGS) {
+    settings[key] = plainArgs[key] ?? variables.get(`txmail:config:${key}`) ?? variables.get(`txmail:${key}`);
+  }
+  configureConnection(configSource(settings));
+  const salt = plainArgs.__stackSalt ?? variables.get("txmail:config:__stackSalt");
+  providerSalt = typeof salt === "string" && salt !== "" ? salt : undefined;
+}
+
+export async function check(
+  urn: string,
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): Promise<{ inputs?: Record<string, unknown>; failures: CheckFailure[] }> {
+  const { impl } = kindOf(urn);
+  const n = unwrapSecrets(news);
+  const r = await impl.check(withIdentity(unwrapSecrets(olds).plain, urn), withIdentity(n.plain, urn));
+  if (r.failures?.length) return { failures: r.failures };
+  // Neither the URN nor the provider's salt is stored as an input unless the program passed it:
+  // the engine hands the URN over with every call, and the salt lives with the provider.
+  const { __urn, __stackSalt, ...inputs } = r.inputs ?? {};
+  const own = {
+    ...inputs,
+    ...(news.__urn === undefined ? {} : { __urn }),
+    ...(news.__stackSalt === undefined ? {} : { __stackSalt }),
+  };
+  return { inputs: remark(own, n.secretPaths), failures: [] };
+}
+
+export async function diff(
+  id: string,
+  urn: string,
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): Promise<DiffAnswer> {
+  const { impl } = kindOf(urn);
+  const r = await impl.diff(id, unwrapSecrets(olds).plain, withIdentity(unwrapSecrets(news).plain, urn));
+  return {
+    changes: r.changes,
+    replaces: r.replaces ?? [],
+    diffs: r.diffs ?? r.replaces ?? [],
+    deleteBeforeReplace: r.deleteBeforeReplace ?? false,
+  };
+}
+
+export async function create(urn: string, props: Record<string, unknown>) {
+  const { impl } = kindOf(urn);
+  const p = unwrapSecrets(props);
+  const r = await impl.create(withIdentity(p.plain, urn));
+  return { id: r.id, outs: remark(r.outs, p.secretPaths) };
+}
+
+/**
+ * Refresh (with the state's properties) or import (without any): the object by id, through the
+ * provider's connection unless the state names its own. Returns the inputs too, so an import
+ * records what a program would declare, and the program's next `pulumi up` is a no-op.
+ */
+export async function read(
+  id: string,
+  urn: string,
+  props: Record<string, unknown> | undefined,
+  inputs: Record<string, unknown> | undefined,
+): Promise<{ id: string; props?: Record<string, unknown>; inputs?: Record<string, unknown> }> {
+  const { spec, impl } = kindOf(urn);
+  const p = unwrapSecrets(props);
+  const i = unwrapSecrets(inputs);
+  const r = await impl.read(id, p.plain);
+  if (!r.id || !r.props) return { id: "" };
+  const outs = remark(r.props, p.secretPaths);
+  const known = Object.keys(i.plain).length > 0 ? i.plain : importedInputs(spec, unwrapSecrets(r.props).plain);
+  return { id: r.id, props: outs, inputs: markSecrets(known, [...secretPathsOf(spec), ...i.secretPaths]) };
+}
+
+export async function update(id: string, urn: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+  const { impl } = kindOf(urn);
+  const o = unwrapSecrets(olds);
+  const n = unwrapSecrets(news);
+  const r = await impl.update(id, o.plain, withIdentity(n.plain, urn));
+  return { outs: remark(r.outs, o.secretPaths, n.secretPaths) };
+}
+
+export async function remove(id: string, urn: string, props: Record<string, unknown>): Promise<void> {
+  const { impl } = kindOf(urn);
+  await impl.delete(id, withIdentity(unwrapSecrets(props).plain, urn));
+}

@@ -1,0 +1,187 @@
+// The gRPC face of the native provider: Pulumi's ResourceProvider service, served with the same
+// @grpc/grpc-js and generated stubs that @pulumi/pulumi's own provider server uses.
+//
+// Why not `require("@pulumi/pulumi/provider").main(...)`: in @pulumi/pulumi 3.259.0 its server
+// answers Configure without handing the request's variables or args to the provider object (a
+// provider cannot receive `txmail:apiKey`), answers CheckConfig and DiffConfig "not yet
+// implemented", crashes on a Read without properties (what `pulumi import` sends:
+// `req.getProperties().toJavaScript()` on undefined), and drops the detailed diff. Every one of
+// those is a method of its module-private Server class, with no hook to override. Serving the
+// service here costs one small file and answers each of them.
+import type * as grpcTypes from "@grpc/grpc-js";
+import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
+import type * as provTypes from "@pulumi/pulumi/proto/provider_pb";
+import * as path from "node:path";
+import * as native from "./provider";
+import { schemaText, PACKAGE_VERSION } from "./schema";
+
+// Loaded from @pulumi/pulumi's own dependencies: the generated stubs require these very modules.
+const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
+const fromPulumi = <T>(id: string): T => require(require.resolve(id, { paths: [pulumiDir] })) as T;
+const grpc = fromPulumi<typeof grpcTypes>("@grpc/grpc-js");
+const structproto = fromPulumi<typeof structTypes>("google-protobuf/google/protobuf/struct_pb");
+const emptyproto = fromPulumi<{ Empty: new () => unknown }>("google-protobuf/google/protobuf/empty_pb");
+const provproto = require("@pulumi/pulumi/proto/provider_pb") as typeof provTypes;
+const provrpc = require("@pulumi/pulumi/proto/provider_grpc_pb") as {
+  ResourceProviderService: grpcTypes.ServiceDefinition;
+};
+const plugproto = require("@pulumi/pulumi/proto/plugin_pb") as {
+  PluginInfo: new () => { setVersion(v: string): void };
+};
+
+type Props = Record<string, unknown>;
+type Callback = (err: grpcTypes.ServiceError | null, value?: unknown) => void;
+type Call<R> = { request: R };
+
+/** A Struct as plain values; absent is empty. Secrets stay in their signed form. */
+const fromStruct = (s: structTypes.Struct | undefined): Props => (s ? (s.toJavaScript() as Props) : {});
+/** Plain values as a Struct: `undefined` dropped (Struct has no such value), as the Node SDK does. */
+const toStruct = (v: Props) => structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(v ?? {})));
+
+/** Runs one call; an error reaches the engine with its message (the engine shows it to the user). */
+function handle<R>(fn: (req: R) => Promise<unknown> | unknown) {
+  return (call: Call<R>, callback: Callback) => {
+    Promise.resolve()
+      .then(() => fn(call.request))
+      .then(
+        (resp) => callback(null, resp),
+        (err: unknown) =>
+          callback(
+            Object.assign(new Error(err instanceof Error ? err.message : String(err)), {
+              code: grpc.status.UNKNOWN,
+              details: err instanceof Error ? err.message : String(err),
+              metadata: new grpc.Metadata(),
+            }) as grpcTypes.ServiceError,
+          ),
+      );
+  };
+}
+
+function checkResponse(inputs: Props | undefined, failures: native.CheckFailure[]) {
+  const resp = new provproto.CheckResponse();
+  if (inputs) resp.setInputs(toStruct(inputs));
+  resp.setFailuresList(
+    failures.map((f) => {
+      const failure = new provproto.CheckFailure();
+      failure.setProperty(f.property);
+      failure.setReason(f.reason);
+      return failure;
+    }),
+  );
+  return resp;
+}
+
+/** The engine's diff: changed keys, replacing keys, and a detailed diff that says which is which. */
+function diffResponse(d: native.DiffAnswer) {
+  const resp = new provproto.DiffResponse();
+  resp.setChanges(
+    d.changes ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE,
+  );
+  resp.setReplacesList(d.replaces);
+  resp.setDiffsList(d.diffs);
+  resp.setDeletebeforereplace(d.deleteBeforeReplace);
+  resp.setHasdetaileddiff(true);
+  const detailed = resp.getDetaileddiffMap();
+  for (const key of d.diffs) {
+    const pd = new provproto.PropertyDiff();
+    pd.setKind(
+      d.replaces.includes(key) ? provproto.PropertyDiff.Kind.UPDATE_REPLACE : provproto.PropertyDiff.Kind.UPDATE,
+    );
+    pd.setInputdiff(true);
+    detailed.set(key, pd);
+  }
+  return resp;
+}
+
+const unimplemented = (what: string) => (_call: unknown, callback: Callback) =>
+  callback(
+    Object.assign(new Error(`txmail: ${what} is not implemented by this provider`), {
+      code: grpc.status.UNIMPLEMENTED,
+      details: `txmail: ${what} is not implemented by this provider`,
+      metadata: new grpc.Metadata(),
+    }) as grpcTypes.ServiceError,
+  );
+
+export const service: grpcTypes.UntypedServiceImplementation = {
+  getPluginInfo: handle(() => {
+    const info = new plugproto.PluginInfo();
+    info.setVersion(PACKAGE_VERSION);
+    return info;
+  }),
+  getSchema: handle((req: provTypes.GetSchemaRequest) => {
+    if (req.getVersion() !== 0) throw new Error(`unsupported schema version ${req.getVersion()}`);
+    return new provproto.GetSchemaResponse().setSchema(schemaText());
+  }),
+  checkConfig: handle((req: provTypes.CheckRequest) => {
+    const { inputs, failures } = native.checkConfig(fromStruct(req.getOlds()), fromStruct(req.getNews()));
+    return checkResponse(inputs, failures);
+  }),
+  diffConfig: handle((req: provTypes.DiffRequest) =>
+    diffResponse(native.diffConfig(fromStruct(req.getOlds()), fromStruct(req.getNews()))),
+  ),
+  configure: handle((req: provTypes.ConfigureRequest) => {
+    const variables = new Map<string, string>(req.getVariablesMap().getEntryList() as [string, string][]);
+    native.configure(req.getArgs() ? fromStruct(req.getArgs()) : undefined, variables);
+    // Secrets come signed (and are unwrapped in provider.ts); resources and outputs as plain values.
+    return new provproto.ConfigureResponse()
+      .setAcceptsecrets(true)
+      .setAcceptresources(false)
+      .setAcceptoutputs(false)
+      .setSupportspreview(false);
+  }),
+  check: handle(async (req: provTypes.CheckRequest) => {
+    const { inputs, failures } = await native.check(req.getUrn(), fromStruct(req.getOlds()), fromStruct(req.getNews()));
+    return checkResponse(inputs ?? fromStruct(req.getNews()), failures);
+  }),
+  diff: handle(async (req: provTypes.DiffRequest) =>
+    diffResponse(await native.diff(req.getId(), req.getUrn(), fromStruct(req.getOlds()), fromStruct(req.getNews()))),
+  ),
+  create: handle(async (req: provTypes.CreateRequest) => {
+    const { id, outs } = await native.create(req.getUrn(), fromStruct(req.getProperties()));
+    return new provproto.CreateResponse().setId(id).setProperties(toStruct(outs));
+  }),
+  read: handle(async (req: provTypes.ReadRequest) => {
+    const r = await native.read(
+      req.getId(),
+      req.getUrn(),
+      req.getProperties() ? fromStruct(req.getProperties()) : undefined,
+      req.getInputs() ? fromStruct(req.getInputs()) : undefined,
+    );
+    const resp = new provproto.ReadResponse().setId(r.id);
+    if (r.props) resp.setProperties(toStruct(r.props));
+    if (r.inputs) resp.setInputs(toStruct(r.inputs));
+    return resp;
+  }),
+  update: handle(async (req: provTypes.UpdateRequest) => {
+    const { outs } = await native.update(
+      req.getId(),
+      req.getUrn(),
+      fromStruct(req.getOlds()),
+      fromStruct(req.getNews()),
+    );
+    return new provproto.UpdateResponse().setProperties(toStruct(outs));
+  }),
+  delete: handle(async (req: provTypes.DeleteRequest) => {
+    await native.remove(req.getId(), req.getUrn(), fromStruct(req.getProperties()));
+    return new emptyproto.Empty();
+  }),
+  cancel: handle(() => new emptyproto.Empty()),
+  attach: handle(() => new emptyproto.Empty()),
+  construct: unimplemented("Construct (components)"),
+  call: unimplemented("Call"),
+  invoke: unimplemented("Invoke (data functions)"),
+};
+
+/** Starts the server on a loopback port and returns it (what the engine reads from stdout). */
+export async function serve(): Promise<number> {
+  const server = new grpc.Server({
+    // As @pulumi/pulumi's server: the engine's messages can be large (whole property trees).
+    "grpc.max_receive_message_length": 400 * 1024 * 1024,
+  });
+  server.addService(provrpc.ResourceProviderService, service);
+  return new Promise((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) =>
+      err ? reject(err) : resolve(port),
+    ),
+  );
+}
