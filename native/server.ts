@@ -14,6 +14,7 @@ import type * as provTypes from "@pulumi/pulumi/proto/provider_pb";
 import * as path from "node:path";
 import * as native from "./provider";
 import { schemaText, PACKAGE_VERSION } from "./schema";
+import { construct } from "./construct";
 
 // Loaded from @pulumi/pulumi's own dependencies: the generated stubs require these very modules.
 const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
@@ -167,7 +168,8 @@ export const service: grpcTypes.UntypedServiceImplementation = {
   }),
   cancel: handle(() => new emptyproto.Empty()),
   attach: handle(() => new emptyproto.Empty()),
-  construct: unimplemented("Construct (components)"),
+  // The Tenant component, built by this process (construct.ts).
+  construct: handle((req: provTypes.ConstructRequest) => construct(req)),
   call: unimplemented("Call"),
   invoke: unimplemented("Invoke (data functions)"),
 };

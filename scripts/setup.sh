@@ -11,6 +11,9 @@
 #      the Node language host (official one next to the CLI, else ours: tools/langhost).
 #   5. The dynamic-provider plugin script shipped in @pulumi/pulumi, linked next to `pulumi`, and the
 #      native provider plugin bin/pulumi-resource-txmail.
+#   6. The YAML language host (pulumi-language-yaml): the official one next to the CLI, else built
+#      from the Go module proxy (scripts/build-yaml-host.sh; a cold build adds ~80 s, once), linked
+#      next to `pulumi`, so `runtime: yaml` programs run offline.
 #
 # Heavy artefacts live in a cache outside the work tree, keyed by version, so a fresh clone on the
 # same machine sets up in seconds: ${TXMAIL_CACHE_DIR:-~/.cache/pulumi-txmail}. The project's own
@@ -19,6 +22,7 @@ set -euo pipefail
 
 NODE_VERSION=22.23.3   # pinned; >= 22.19 is what undici 8 and @pulumi/pulumi need
 NODE_MIN_MINOR=19
+YAML_HOST_VERSION=1.38.3  # the pulumi-yaml release Pulumi 3.259.0 bundles
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cache="${TXMAIL_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-txmail}"
@@ -136,6 +140,21 @@ ln -sf "$root/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs" "$tools
 # The native provider plugin (this checkout's dist/native), found by the engine on PATH: for
 # development and tests. Users install the tarball instead (scripts/build-plugin.sh).
 ln -sf "$root/bin/pulumi-resource-txmail" "$tools/bin/pulumi-resource-txmail"
+
+# --- 6. YAML language host ------------------------------------------------------------------------
+if [ -x "$pulumi_dir/pulumi-language-yaml" ]; then
+  yaml_host="$pulumi_dir/pulumi-language-yaml"
+else
+  # Keyed by both versions: the host is linked against the CLI's SDK.
+  yaml_dir="$cache/yaml-host-v$YAML_HOST_VERSION-pulumi-v$pulumi_version"
+  yaml_host="$yaml_dir/bin/pulumi-language-yaml"
+  if [ ! -x "$yaml_host" ]; then
+    command -v go >/dev/null || die "no YAML language host next to the Pulumi CLI and no Go toolchain to build pulumi-yaml v$YAML_HOST_VERSION"
+    say "building the YAML language host pulumi-yaml v$YAML_HOST_VERSION from Go modules (first run only; ~80 s)"
+    "$root/scripts/build-yaml-host.sh" "$YAML_HOST_VERSION" "$pulumi_version" "$yaml_dir" >&2
+  fi
+fi
+ln -sf "$yaml_host" "$tools/bin/pulumi-language-yaml"
 
 # --- env file ------------------------------------------------------------------------------------
 # Offline engine settings: no update checks, no plugin downloads, a project-local Pulumi home.

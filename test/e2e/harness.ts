@@ -141,6 +141,12 @@ function copyProgram(
     recursive: true,
     filter: (src) => !/Pulumi\.[^/]+\.yaml$/.test(path.basename(src)) || path.basename(src) === "Pulumi.yaml",
   });
+  // A YAML program needs no npm project: the engine runs it with the YAML language host and finds
+  // the txmail plugin on PATH (.tools/bin, see engineEnv), as for a user who never ran npm install.
+  if (programRuntime(workDir) === "yaml") {
+    if (layout !== "linked" || extraPackages.length) throw new Error("a YAML program takes no packages");
+    return workDir;
+  }
   const repoModules = path.join(REPO_ROOT, "node_modules");
   if (layout === "linked") {
     if (extraPackages.length) throw new Error("extraPackages needs packageLayout: 'installed'");
@@ -163,6 +169,12 @@ function copyProgram(
     fs.cpSync(dir, path.join(modules, name), { recursive: true });
   }
   return workDir;
+}
+
+/** The `runtime` a program's Pulumi.yaml names (`runtime: yaml` or `runtime: { name: yaml }`). */
+function programRuntime(programDir: string): string | undefined {
+  const text = fs.readFileSync(path.join(programDir, "Pulumi.yaml"), "utf8");
+  return /^runtime:\s*(?:\n\s+name:\s*)?([\w-]+)/m.exec(text)?.[1];
 }
 
 export async function createTestStack(opts: StackOptions): Promise<TestStack> {
