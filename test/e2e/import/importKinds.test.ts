@@ -10,6 +10,7 @@ import * as path from "node:path";
 import { paths } from "../../../provider/api";
 import { createClient } from "../../../provider/client";
 import { z } from "zod";
+import * as YAML from "yaml";
 import { controlClient } from "../control";
 import { REPO_ROOT, createTestStack, type TestStack } from "../harness";
 import { startService, type TestService } from "../service";
@@ -83,7 +84,8 @@ function plain(v: any): any {
  * service's timestamps, values it generates (a key's public part, an SMTP username, DKIM records),
  * and the one-time secrets, which an import cannot have (checked separately).
  */
-const ACCOUNT_SPECIFIC = /^(id|.*Id|(?!expiresAt$).*At|accountId|publicKey|username|dnsRecords|secretKey|secret|password)$/;
+const ACCOUNT_SPECIFIC =
+  /^(id|.*Id|(?!expiresAt$).*At|accountId|publicKey|username|dnsRecords|secretKey|secret|password)$/;
 const comparable = (props: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(props).filter(([k]) => !ACCOUNT_SPECIFIC.test(k) && !k.startsWith("__")));
 
@@ -221,6 +223,37 @@ describe("the import resource option", () => {
     await control.resetCounters();
     const again = await t.up();
     expect(again.summary.resourceChanges).toEqual({ same: 10 });
+    expect((await control.counters()).writes).toBe(0);
+  });
+});
+
+describe("the code pulumi import generates (Pulumi YAML)", () => {
+  it("declares every kind so that the next up is a no-op", async () => {
+    const t = await createTestStack({
+      programDir: path.join(__dirname, "..", "programs", "import-yaml"),
+      name: "import-yaml",
+      config: outOfBand.config(),
+    });
+    stacks.push(t);
+    await t.up();
+    const program = path.join(t.stateDir, "program", "Pulumi.yaml");
+    const generated: Record<string, unknown> = {};
+    for (const [name, [kind, id]] of Object.entries(made)) {
+      const out = path.join(t.stateDir, `${name}.yaml`);
+      const r = await cli(t, ["import", `txmail:index:${kind}`, name, id, "--yes", "--protect=false", "--out", out]);
+      expect({ name, code: r.code, output: r.code === 0 ? "" : r.output }).toEqual({ name, code: 0, output: "" });
+      Object.assign(generated, (YAML.parse(fs.readFileSync(out, "utf8")) as { resources: object }).resources);
+    }
+    // The generated code as it is, all of it in the program.
+    fs.writeFileSync(
+      program,
+      YAML.stringify({ ...YAML.parse(fs.readFileSync(program, "utf8")), resources: generated }),
+    );
+    expect(Object.keys(generated).sort()).toEqual(Object.keys(made).sort());
+    const control = controlClient(outOfBand);
+    await control.resetCounters();
+    const up = await t.up();
+    expect(up.summary.resourceChanges).toEqual({ same: 10 });
     expect((await control.counters()).writes).toBe(0);
   });
 });
