@@ -165,7 +165,8 @@ describe("pulumi import of every kind", () => {
         id,
         "--yes",
         "--protect=false",
-        "--generate-code=false",
+        "--out",
+        path.join(imported.stateDir, `${name}.ts`),
       ]);
       expect({ name, code: r.code, output: r.code === 0 ? "" : r.output }).toEqual({ name, code: 0, output: "" });
       // The one-time secret: said in the import's output, under the resource.
@@ -193,6 +194,42 @@ describe("pulumi import of every kind", () => {
           importedEmpty: true,
         });
       }
+    }
+  });
+
+  it("the TypeScript it prints compiles and, as the program, changes nothing and writes nothing", async () => {
+    const programDir = path.join(imported.stateDir, "program");
+    const handWritten = fs.readFileSync(path.join(programDir, "index.ts"), "utf8");
+    const pieces = Object.keys(made).map((name) => fs.readFileSync(path.join(imported.stateDir, `${name}.ts`), "utf8"));
+    // Each piece is a whole program (its imports, then the resource); one program holds them all.
+    for (const piece of pieces) expect(piece).toMatch(/^import \* as txmail from "pulumi-txmail";$/m);
+    const body = pieces.map((p) => p.replace(/^import .*;\n/gm, "")).join("\n");
+    fs.writeFileSync(
+      path.join(programDir, "index.ts"),
+      `import * as pulumi from "@pulumi/pulumi";\nimport * as txmail from "pulumi-txmail";\n${body}`,
+    );
+    try {
+      const tsc = await new Promise<{ code: number | null; output: string }>((resolve) => {
+        const child = spawn(process.execPath, [
+          path.join(REPO_ROOT, "node_modules/typescript/bin/tsc"),
+          "--noEmit",
+          "-p",
+          programDir,
+        ]);
+        let output = "";
+        child.stdout.on("data", (d) => (output += d));
+        child.stderr.on("data", (d) => (output += d));
+        child.on("close", (code) => resolve({ code, output }));
+      });
+      expect(tsc).toEqual({ code: 0, output: "" });
+      await imported.stack.setConfig("declare", { value: "false" }); // the hand-written program's switch: unused here
+      const control = controlClient(outOfBand);
+      await control.resetCounters();
+      const up = await imported.up();
+      expect(up.summary.resourceChanges).toEqual({ same: 10 });
+      expect((await control.counters()).writes).toBe(0);
+    } finally {
+      fs.writeFileSync(path.join(programDir, "index.ts"), handWritten);
     }
   });
 
