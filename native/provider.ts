@@ -17,10 +17,9 @@ import { randomBytes } from "node:crypto";
 import { accountOf, configProblems, configureConnection } from "../provider/core/connection";
 import { markSecrets, type SecretPath } from "../provider/core/secretMarks";
 import type { Props } from "../provider/core/spec";
-import { provider as genericProvider, secretPathsOf } from "../provider/runtime";
+import { provider as genericProvider, importObject, secretPathsOf } from "../provider/runtime";
 import { specs } from "../provider/resources";
 import { kindOfUrn, unwrapSecrets } from "./wire";
-import { importedInputs } from "./importedInputs";
 
 export interface CheckFailure {
   property: string;
@@ -166,8 +165,8 @@ export async function create(urn: string, props: Record<string, unknown>) {
 
 /**
  * Refresh (with the state's properties) or import (without any): the object by id, through the
- * provider's connection unless the state names its own. Returns the inputs too, so an import
- * records what a program would declare, and the program's next `pulumi up` is a no-op.
+ * provider's connection unless the state names its own. Returns the inputs too (on refresh the
+ * state's own), so an import records what a program would declare and the next `pulumi up` is a no-op.
  */
 export async function read(
   id: string,
@@ -176,13 +175,18 @@ export async function read(
   inputs: Record<string, unknown> | undefined,
 ): Promise<{ id: string; props?: Record<string, unknown>; inputs?: Record<string, unknown> }> {
   const { spec, impl } = kindOf(urn);
+  if (props === undefined || Object.keys(props).length === 0) {
+    // `pulumi import` (or the `import` option): no state yet, the id as the user typed it
+    // (provider/core/importId.ts), and the inputs a program declares (provider/core/importRead.ts).
+    const imported = await importObject(spec.kind, id, urn);
+    return imported ? { id: imported.id, props: imported.props, inputs: imported.inputs } : { id: "" };
+  }
   const p = unwrapSecrets(props);
   const i = unwrapSecrets(inputs);
   const r = await impl.read(id, p.plain);
   if (!r.id || !r.props) return { id: "" };
   const outs = remark(r.props, p.secretPaths);
-  const known = Object.keys(i.plain).length > 0 ? i.plain : importedInputs(spec, unwrapSecrets(r.props).plain);
-  return { id: r.id, props: outs, inputs: markSecrets(known, [...secretPathsOf(spec), ...i.secretPaths]) };
+  return { id: r.id, props: outs, inputs: markSecrets(i.plain, [...secretPathsOf(spec), ...i.secretPaths]) };
 }
 
 export async function update(id: string, urn: string, olds: Record<string, unknown>, news: Record<string, unknown>) {

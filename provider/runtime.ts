@@ -6,6 +6,8 @@ import { makeProvider, type Provider } from "./core/factory";
 import { markSecrets, type SecretPath } from "./core/secretMarks";
 import type { ResourceSpec } from "./core/spec";
 import { apiFor } from "./core/clientApi";
+import { readForImport, type Imported } from "./core/importRead";
+import { progress } from "./core/progress";
 import { specs } from "./resources";
 
 const providers = new Map<string, Provider>();
@@ -57,4 +59,19 @@ export function withSecretMarks(p: Provider, paths: readonly SecretPath[]): Prov
     },
     delete: (id, props) => p.delete(id, props),
   };
+}
+
+/**
+ * `pulumi import`'s Read (no prior state) of one object of `kind` by its import id (core/importId.ts):
+ * outputs and the inputs a program declares, secrets marked; undefined when there is no such object.
+ * Warns under `urn` about the one-time secrets the service never shows again.
+ */
+export async function importObject(kind: string, importId: string, urn?: string): Promise<Imported | undefined> {
+  const spec = specs[kind];
+  if (!spec) throw new Error(`pulumi-txmail: unknown resource kind '${kind}'; upgrade the pulumi-txmail package.`);
+  const imported = await readForImport(spec, provider(kind), importId);
+  if (!imported) return undefined;
+  for (const warning of imported.warnings) progress(warning, urn, "WARNING");
+  const paths = secretPathsOf(spec);
+  return { ...imported, props: markSecrets(imported.props, paths), inputs: markSecrets(imported.inputs, paths) };
 }

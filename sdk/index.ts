@@ -9,6 +9,7 @@ export { SmtpCredential, type SmtpCredentialArgs } from "./smtpCredential";
 export { AccountMember, type AccountMemberArgs, type MemberRole } from "./accountMember";
 export { Suppression, type SuppressionArgs } from "./suppression";
 export type { ConnectionArgs } from "./internal/common";
+export { Role, Scope, Status } from "./enums";
 export { Provider, type ProviderArgs } from "./provider";
 export {
   getSubAccountUsage,

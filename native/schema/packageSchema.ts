@@ -23,6 +23,7 @@ export const SCHEMA_FILE = path.join(REPO_ROOT, "native", "schema.json");
 
 export function packageSchema(): PackageSpec {
   const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+    name: string;
     version: string;
     license: string;
   };
@@ -52,6 +53,8 @@ export function packageSchema(): PackageSpec {
     resources,
     functions: functionSchemas(registry),
     types: registry.types(),
+    // The TypeScript `pulumi import` prints (and `pulumi convert`) imports the package users install.
+    language: { nodejs: { packageName: manifest.name } },
   };
 }
 

@@ -60,4 +60,6 @@ export interface PackageSpec {
   types: Record<string, ComplexTypeSpec>;
   resources: Record<string, ResourceSpec>;
   functions: Record<string, FunctionSpec>;
+  /** Per-language settings for Pulumi's code generators (e.g. the npm package generated code imports). */
+  language?: { nodejs?: { packageName: string } };
 }

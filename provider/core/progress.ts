@@ -27,8 +27,8 @@ function engine(): EngineClient | null {
   return client;
 }
 
-/** Logs an info line for the resource `urn` (or the stack when absent); never throws. */
-export function progress(message: string, urn?: unknown): void {
+/** Logs a line (info unless said) for the resource `urn` (or the stack when absent); never throws. */
+export function progress(message: string, urn?: unknown, severity: "INFO" | "WARNING" = "INFO"): void {
   const c = engine();
   if (!c) {
     process.stderr.write(`txmail: ${message}\n`);
@@ -37,7 +37,7 @@ export function progress(message: string, urn?: unknown): void {
   const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
   const proto = require(path.join(pulumiDir, "proto", "engine_pb"));
   const req = new proto.LogRequest();
-  req.setSeverity(proto.LogSeverity.INFO);
+  req.setSeverity(proto.LogSeverity[severity]);
   req.setMessage(message);
   req.setUrn(typeof urn === "string" ? urn : "");
   req.setEphemeral(false);

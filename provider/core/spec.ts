@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import type { Api } from "./api";
 import type { Connection } from "./connection";
+import type { ImportIdForm } from "./importId";
 
 /** Inputs every resource accepts besides its own (added by the factory). */
 export interface CommonInputs {
@@ -100,6 +101,8 @@ export interface ResourceSpec<I extends Record<string, unknown>> {
     news: Props,
     body: Record<string, unknown>,
   ): { body: Record<string, unknown>; state: Props };
+  /** The id `pulumi import` takes for this kind (importId.ts); default: the object's uuid. */
+  importId?: ImportIdForm;
   /** Update method; defaults to PUT. */
   updateMethod?: "PUT";
 }

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { AccountMember, AddMember, MemberList, paths } from "../api";
 import type { ResourceSpec } from "../core/spec";
+import { pairImportId } from "../core/importId";
 
 const inputs = z.object({
   email: AddMember.shape.email
@@ -28,6 +29,19 @@ export const accountMember = {
   immutable: true,
   inputOnly: ["email", "name"],
   deleteBeforeReplace: (olds, news) => olds.email === news.email,
+  // The record has no email, which the resource needs: the importer says it, `<email>/<userId>`
+  // (like adoption, the service cannot confirm it; the name stays unset).
+  importId: pairImportId({
+    syntax: "<email>/<userId>",
+    field: "email",
+    fieldOf: () => "<email>",
+    idOf: (r) => r.user_id,
+    firstProblem: (email) => {
+      const parsed = AddMember.shape.email.safeParse(email);
+      return parsed.success ? undefined : `'${email}' is not an email address`;
+    },
+    normalize: (email) => email.trim().toLowerCase(),
+  }),
   record: AccountMember,
   created: AccountMember,
   idOf: (r) => String(r.user_id),

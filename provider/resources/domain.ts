@@ -5,6 +5,7 @@ import { z } from "zod";
 import { CreateDomain, DkimSelector, Domain, paths } from "../api";
 import type { Ctx, Props, ResourceSpec } from "../core/spec";
 import { keysToCamel } from "../core/casing";
+import { Uuid } from "../api/common";
 import { progress } from "../core/progress";
 
 /**
@@ -78,6 +79,19 @@ export const domain = {
   // DKIM key) must delete the old domain first.
   deleteBeforeReplace: (olds, news) => olds.domain === news.domain,
   uniqueName: true,
+  // Imported by name, as the service addresses it (`pulumi import txmail:index:Domain mail mail.example.com`).
+  importId: {
+    syntax: "<domain name>",
+    format: (r) => String(r.domain),
+    parse(text) {
+      if (Uuid.safeParse(text).success)
+        return { problem: "a domain is imported by its name (e.g. mail.example.com), not its id" };
+      const name = CreateDomain.shape.domain.safeParse(text);
+      return name.success
+        ? { id: name.data.toLowerCase(), props: { domain: name.data.toLowerCase() } }
+        : { problem: "must be a domain name such as mail.example.com" };
+    },
+  },
   record: Domain,
   created: Domain,
   collectionPath: (c) => paths.domains(c.accountId),

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { ApiKey, ApiKeyWithSecret, Uuid, paths } from "../api";
 import type { ResourceSpec } from "../core/spec";
+import { pairImportId } from "../core/importId";
 import { AllowList, KeyLabel, Rotation, Scopes, keyOutputs } from "./fields";
 
 const inputs = z.object({
@@ -35,6 +36,14 @@ export const subAccountApiKey = {
     /** The key itself (a Pulumi secret). Empty for an adopted key: its secret cannot be retrieved. */
     secretKey: "secret_key",
   },
+  // The key lives under its sub account's path: `pulumi import … <subAccountId>/<keyId>`.
+  importId: pairImportId({
+    syntax: "<subAccountId>/<keyId>",
+    field: "subAccountId",
+    fieldOf: (r) => r.account_id,
+    idOf: (r) => r.id,
+    firstProblem: (sub) => (Uuid.safeParse(sub).success ? undefined : `'${sub}' is not a sub account id`),
+  }),
   record: ApiKey,
   created: ApiKeyWithSecret,
   collectionPath: (c, p) => paths.subAccountApiKeys(c.accountId, String(p.subAccountId)),

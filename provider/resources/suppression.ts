@@ -40,6 +40,14 @@ async function findLive({ api, conn }: Parameters<NonNullable<ResourceSpec<never
   return undefined;
 }
 
+/** The live suppression with this id, if any (the service has no GET by id). */
+async function findById({ api, conn }: Parameters<NonNullable<ResourceSpec<never>["fetch"]>>[0], id: string) {
+  for await (const s of api.list(paths.suppressions(conn.accountId), Suppression)) {
+    if (s.id === id) return expired(s) ? undefined : s;
+  }
+  return undefined;
+}
+
 export const suppression = {
   kind: "Suppression",
   description:
@@ -74,7 +82,8 @@ export const suppression = {
   collectionPath: (c) => paths.suppressions(c.accountId),
   itemPath: (c, p) => paths.suppressionByAddress(c.accountId, String(p.email), p.domain as string | undefined),
   async fetch(ctx, props, id) {
-    const live = await findLive(ctx, props);
+    // `pulumi import` knows only the id: find it among all the account's suppressions.
+    const live = props.email === undefined ? await findById(ctx, id) : await findLive(ctx, props);
     return live && live.id === id ? live : undefined;
   },
   findExisting: (ctx, props) => findLive(ctx, props),
