@@ -39,6 +39,8 @@ const RULES: Array<[string, string[]]> = [
   ["policy", ["provider/api"]],
   ["provider/client", ["provider/api"]],
   ["provider/core", ["provider/api", "provider/client"]],
+  // The fleet command is a face: it drives the SDK's Tenant component and nothing above it.
+  ["fleet", ["sdk", "provider"]],
 ];
 
 const within = (p: string, layer: string) => p === layer || p.startsWith(`${layer}/`);

@@ -1,0 +1,157 @@
+// Command-line arguments of txmail-fleet, checked up front: a bad flag fails before any stack is
+// touched, with a message naming the flag and the rule.
+import * as path from "node:path";
+import { DEFAULT_PARALLEL, DEFAULT_PROGRESS_SECONDS, DEFAULT_PROJECT, MAX_PARALLEL, MAX_SHARD_SIZE } from "./defaults";
+
+export const OPERATIONS = ["up", "preview", "refresh", "destroy", "place"] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+export interface FleetOptions {
+  operation: Operation;
+  tenantsFile: string;
+  placementFile?: string;
+  /** Undefined: the placement file's size, else the default. */
+  shardSize?: number;
+  parallel: number;
+  /** Runner `index` (1-based) of `count`: shards k with (k − 1) mod count = index − 1. */
+  shard?: { index: number; count: number };
+  tenants: string[];
+  project: string;
+  workDir?: string;
+  policyPacks: string[];
+  policyPackConfigs: string[];
+  secretsProvider?: string;
+  /** Fail instead of placing new tenants or forgetting removed ones (CI runs a committed placement). */
+  frozen: boolean;
+  progressSeconds: number;
+}
+
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+export const USAGE = `usage: txmail-fleet <up|preview|refresh|destroy|place> [options]
+
+  --tenants FILE             the tenants file (default ./tenants.yaml)
+  --placement FILE           tenant → shard record (default: beside the tenants file, <name>.placement.json)
+  --shard-size N             most tenants per shard stack, for new placements (default: the placement
+                             file's, else 30)
+  --parallel N               shard stacks run at once (default ${DEFAULT_PARALLEL})
+  --shard I/N                run only this runner's share of the shards (a CI matrix of N runners)
+  --tenant NAME              run only the shard holding NAME (repeatable)
+  --project NAME             Pulumi project of the shard stacks (default ${DEFAULT_PROJECT})
+  --work-dir DIR             the shard stacks' settings (default: .txmail-fleet beside the tenants file)
+  --policy-pack DIR          run this policy pack on every shard (preview, up; repeatable)
+  --policy-pack-config FILE  its configuration (repeatable)
+  --secrets-provider P       secrets provider of new shard stacks (e.g. passphrase, awskms://…)
+  --frozen                   fail if the tenants file needs a placement change (CI with a committed placement)
+  --progress-seconds N       how often to report running shards (default ${DEFAULT_PROGRESS_SECONDS})
+
+The connection comes from the environment (TXMAIL_API_KEY, TXMAIL_ACCOUNT_ID, TXMAIL_BASE_URL);
+the backend from PULUMI_BACKEND_URL or your pulumi login.`;
+
+export function parseArgs(argv: readonly string[], cwd = process.cwd()): FleetOptions {
+  const [operation, ...rest] = argv;
+  if (operation === undefined || !(OPERATIONS as readonly string[]).includes(operation)) {
+    throw new UsageError(`the command must be one of ${OPERATIONS.join(", ")}, got '${operation ?? ""}'`);
+  }
+  const opts: FleetOptions = {
+    operation: operation as Operation,
+    tenantsFile: path.resolve(cwd, "tenants.yaml"),
+    parallel: DEFAULT_PARALLEL,
+    tenants: [],
+    project: DEFAULT_PROJECT,
+    policyPacks: [],
+    policyPackConfigs: [],
+    frozen: false,
+    progressSeconds: DEFAULT_PROGRESS_SECONDS,
+  };
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    const eq = arg.indexOf("=");
+    const flag = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
+    const inline = arg.startsWith("--") && eq > 0 ? arg.slice(eq + 1) : undefined;
+    const value = (): string => {
+      const v = inline ?? rest[++i];
+      if (v === undefined || v === "") throw new UsageError(`${flag}: needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case "--tenants":
+        opts.tenantsFile = path.resolve(cwd, value());
+        break;
+      case "--placement":
+        opts.placementFile = path.resolve(cwd, value());
+        break;
+      case "--shard-size":
+        opts.shardSize = integer(flag, value(), 1, MAX_SHARD_SIZE);
+        break;
+      case "--parallel":
+        opts.parallel = integer(flag, value(), 1, MAX_PARALLEL);
+        break;
+      case "--shard":
+        opts.shard = shardOfRunners(value());
+        break;
+      case "--tenant":
+        opts.tenants.push(value());
+        break;
+      case "--project":
+        opts.project = projectName(value());
+        break;
+      case "--work-dir":
+        opts.workDir = path.resolve(cwd, value());
+        break;
+      case "--policy-pack":
+        opts.policyPacks.push(path.resolve(cwd, value()));
+        break;
+      case "--policy-pack-config":
+        opts.policyPackConfigs.push(path.resolve(cwd, value()));
+        break;
+      case "--secrets-provider":
+        opts.secretsProvider = value();
+        break;
+      case "--frozen":
+        if (inline !== undefined) throw new UsageError(`--frozen: takes no value`);
+        opts.frozen = true;
+        break;
+      case "--progress-seconds":
+        opts.progressSeconds = integer(flag, value(), 1, 3600);
+        break;
+      default:
+        throw new UsageError(`unknown option '${arg}'`);
+    }
+  }
+  if (opts.policyPacks.length > 0 && opts.operation !== "preview" && opts.operation !== "up") {
+    throw new UsageError(`--policy-pack: only preview and up run policy packs, not ${opts.operation}`);
+  }
+  if (opts.policyPackConfigs.length > 0 && opts.policyPacks.length === 0) {
+    throw new UsageError(`--policy-pack-config: needs a --policy-pack`);
+  }
+  return opts;
+}
+
+function integer(flag: string, raw: string, min: number, max: number): number {
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(`${flag}: must be a whole number from ${min} to ${max}, got '${raw}'`);
+  }
+  return n;
+}
+
+/** `2/4` → runner 2 of 4. */
+function shardOfRunners(raw: string): { index: number; count: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(raw);
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (!m || count < 1 || index < 1 || index > count) {
+    throw new UsageError(`--shard: must be I/N with 1 ≤ I ≤ N (runner I of a matrix of N), got '${raw}'`);
+  }
+  return { index, count };
+}
+
+function projectName(raw: string): string {
+  if (!/^[A-Za-z0-9_.-]{1,100}$/.test(raw)) {
+    throw new UsageError(`--project: must be letters, digits, '_', '.' or '-' (a Pulumi project name), got '${raw}'`);
+  }
+  return raw;
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+// txmail-fleet: provisions the tenants of one tenants file as shard stacks (see README "Fleets").
+import { parseArgs, USAGE, UsageError } from "./args";
+import { runFleet } from "./fleet";
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.length === 0 || argv.includes("--help") || argv.includes("-h")) {
+    process.stdout.write(`${USAGE}\n`);
+    return argv.length === 0 ? 2 : 0;
+  }
+  let interrupted = false;
+  process.on("SIGINT", () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    process.stdout.write(
+      "interrupted: running shards finish the steps in flight; no new shard starts (Ctrl-C again to quit at once)\n",
+    );
+  });
+  const opts = parseArgs(argv);
+  return runFleet(opts, { out: (line) => process.stdout.write(`${line}\n`), interrupted: () => interrupted });
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    // Known errors name the flag or field and the rule; their stack would only hide that.
+    const known = e instanceof UsageError || (e instanceof Error && /FileError$/.test(e.name));
+    process.stderr.write(`txmail-fleet: ${known ? (e as Error).message : e instanceof Error ? e.stack : String(e)}\n`);
+    process.exit(2);
+  },
+);

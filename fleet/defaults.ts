@@ -1,0 +1,26 @@
+// Defaults of the fleet command, from the benchmark figures (bench/RESULTS.md, bench/HISTORY.md and
+// issue 19, 2-core VM): `pulumi up` of 10, 50 and 200 tenants took 4.9 s, 18.2 s and 182 s. Those
+// three points fit t(n) ≈ 3.6 + 0.09·n + 0.004·n² seconds: a fixed cost per stack run (engine,
+// plugins, program start), a cost per tenant, and a cost growing with the stack, because the engine
+// rewrites the whole checkpoint after every step. The time per tenant, t(n)/n, is lowest near
+// n = √(3.6 / 0.004) ≈ 30 and within 10 % of that from 20 to 45 tenants; 30 also keeps a one-tenant
+// change cheap (the shard's diff covers 30 tenants, not the fleet).
+export const DEFAULT_SHARD_SIZE = 30;
+
+// Shard runs are partly waiting (engine ↔ program ↔ provider RPCs, the service's answers), so a
+// few more runs than cores keep the CPU busy; more would only queue on a 2-core machine.
+export const DEFAULT_PARALLEL = 4;
+
+/** Upper bounds that catch a typo (`--parallel 400`) rather than limit a real fleet. */
+export const MAX_PARALLEL = 64;
+export const MAX_SHARD_SIZE = 1000;
+
+export const DEFAULT_PROJECT = "txmail-fleet";
+
+/** How often a line reports the shards still running. */
+export const DEFAULT_PROGRESS_SECONDS = 10;
+
+/** Stack name of shard k: zero-padded so stacks list in shard order. */
+export function shardStackName(shard: number): string {
+  return `shard-${String(shard).padStart(3, "0")}`;
+}

@@ -1,0 +1,138 @@
+// The fleet command's run: place the tenants, pick the shards, drive each shard stack in a worker
+// with bounded parallelism, report as it goes, and answer with the exit code (0: every shard ran and
+// succeeded; 1: a shard failed or was not run; the others always finish first).
+import * as path from "node:path";
+import { loadTenantsFile } from "../sdk/tenantsFile";
+import { type FleetOptions, UsageError } from "./args";
+import { DEFAULT_SHARD_SIZE, shardStackName } from "./defaults";
+import { emptyPlacement, place, type PlacementChange, tenantsOf } from "./placement";
+import { placementPathFor, readPlacement, writePlacement } from "./placementFile";
+import { runBounded } from "./pool";
+import type { ShardJob } from "./protocol";
+import { runningLine, shardDoneLine, summaryTable } from "./report";
+import { runShard, type ShardResult } from "./runShard";
+import { selectShards } from "./selection";
+import type { StepCounts } from "./stepCounts";
+import { packageModulesDir, prepareWorkDir } from "./workDir";
+
+export interface FleetIo {
+  out(line: string): void;
+  /** Set by the CLI on Ctrl-C: running shards finish, no new shard starts. */
+  interrupted(): boolean;
+}
+
+const PACKAGE_ROOT = path.resolve(__dirname, "..", "..");
+
+export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number> {
+  const tenantsFile = opts.tenantsFile;
+  const placementFile = opts.placementFile ?? placementPathFor(tenantsFile);
+  const names = loadTenantsFile(tenantsFile).tenants.map((t) => t.name);
+  const previous = readPlacement(placementFile);
+  const shardSize = opts.shardSize ?? previous?.shardSize ?? DEFAULT_SHARD_SIZE;
+  const change = place(previous ?? emptyPlacement(shardSize), names, shardSize);
+  const placementChanged =
+    !previous || change.added.length > 0 || change.removed.length > 0 || shardSize !== previous.shardSize;
+  if (opts.frozen && placementChanged) {
+    throw new UsageError(
+      `--frozen: ${describeChange(change, previous === undefined)}; run 'txmail-fleet place' and commit ${placementFile}`,
+    );
+  }
+  io.out(
+    `placement: ${names.length} tenants in ${change.placement.shards.length} shards of at most ${shardSize} (${placementFile})` +
+      (placementChanged ? `; ${describeChange(change, previous === undefined)}` : ""),
+  );
+  // Only commands that act write the placement: a preview leaves the working tree as it found it.
+  if ((opts.operation === "up" || opts.operation === "place") && placementChanged) {
+    writePlacement(placementFile, change.placement);
+  }
+  if (opts.operation === "place") {
+    for (const shard of change.placement.shards) {
+      io.out(`${shardStackName(shard)}: ${tenantsOf(change.placement, shard).join(", ") || "(no tenants)"}`);
+    }
+    return 0;
+  }
+
+  const shards = selectShards(change, opts, { tenantsFile, placementFile });
+  if (shards.length === 0) {
+    io.out("no shard to run for these options");
+    return 0;
+  }
+  const workDir = opts.workDir ?? path.join(path.dirname(tenantsFile), ".txmail-fleet");
+  const { logsDir } = prepareWorkDir(workDir, opts.project);
+  const modulesDir = packageModulesDir(PACKAGE_ROOT);
+  const env: Record<string, string> = modulesDir
+    ? { NODE_PATH: [modulesDir, process.env.NODE_PATH].filter(Boolean).join(path.delimiter) }
+    : {};
+  const jobs: ShardJob[] = shards.map((shard) => ({
+    operation: opts.operation as ShardJob["operation"],
+    shard,
+    stackName: shardStackName(shard),
+    workDir,
+    tenantsFile,
+    tenants: tenantsOf(change.placement, shard),
+    policyPacks: opts.policyPacks,
+    policyPackConfigs: opts.policyPackConfigs,
+    secretsProvider: opts.secretsProvider,
+    logFile: path.join(logsDir, `${shardStackName(shard)}.${opts.operation}.log`),
+    env,
+  }));
+  io.out(`${opts.operation}: ${jobs.length} of ${change.placement.shards.length} shards, ${opts.parallel} at a time`);
+
+  const started = Date.now();
+  const running = new Map<string, StepCounts>();
+  const finished: ShardResult[] = [];
+  const heartbeat = setInterval(() => {
+    if (running.size > 0) io.out(runningLine(running, finished.length, jobs.length, Date.now() - started));
+  }, opts.progressSeconds * 1000);
+  heartbeat.unref();
+  const results = await runBounded(
+    jobs,
+    opts.parallel,
+    async (job) => {
+      io.out(
+        `[${job.stackName}] ${opts.operation}: ${job.tenants.length} tenants${job.tenants.length ? "" : " (its objects are deleted)"}`,
+      );
+      running.set(job.stackName, { created: 0, updated: 0, replaced: 0, deleted: 0, same: 0, failed: 0 });
+      const result = await runShard(job, {
+        onProgress: (j, counts) => running.set(j.stackName, counts),
+        onError: (j, message) => io.out(`[${j.stackName}] error: ${message}`),
+        onPolicy: (j, message) => io.out(`[${j.stackName}] ${message}`),
+      });
+      running.delete(job.stackName);
+      finished.push(result);
+      io.out(shardDoneLine(result, finished.length, jobs.length, finished.filter((r) => !r.ok).length));
+      return result;
+    },
+    io.interrupted,
+  );
+  clearInterval(heartbeat);
+
+  const ran = results.filter((r): r is ShardResult => r !== undefined);
+  const notRun = jobs.filter((_, i) => results[i] === undefined).map((j) => j.stackName);
+  io.out("");
+  io.out(summaryTable(ran, notRun));
+  io.out(`${opts.operation} finished in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+  const failed = ran.filter((r) => !r.ok);
+  if (failed.length > 0 || notRun.length > 0) {
+    io.out(
+      `${failed.length} shard(s) failed${notRun.length ? `, ${notRun.length} not run (interrupted)` : ""}: ` +
+        `run the same command again to continue — shards already up to date are no-ops`,
+    );
+    return 1;
+  }
+  return 0;
+}
+
+function describeChange(change: PlacementChange, first: boolean): string {
+  const parts: string[] = [];
+  if (first) parts.push("no placement file yet");
+  if (change.added.length) {
+    parts.push(`new: ${change.added.map((a) => `${a.tenant} → ${shardStackName(a.shard)}`).join(", ")}`);
+  }
+  if (change.removed.length) {
+    parts.push(
+      `removed (deleted by their shard's next up): ${change.removed.map((r) => `${r.tenant} from ${shardStackName(r.shard)}`).join(", ")}`,
+    );
+  }
+  return parts.join("; ") || "shard size changed";
+}

@@ -1,0 +1,84 @@
+// Which shard stack each tenant lives in. Placement is sticky: a tenant placed once stays in its
+// shard until it leaves the tenants file, because moving it would mean deleting its objects in one
+// stack and creating them again in another (new sub account, new keys, new secrets). So the order of
+// the file never matters, removing a tenant frees its seat without touching anyone else, and new
+// tenants fill the lowest-numbered shard with room, then open new shards.
+
+export interface Placement {
+  /** The most tenants a shard receives; shards already fuller (the size was lowered) keep their tenants. */
+  shardSize: number;
+  /** Every shard that exists or existed, ascending: an emptied shard still has a stack to bring down. */
+  shards: number[];
+  /** tenant name → shard number (1-based). */
+  tenants: Record<string, number>;
+}
+
+export interface PlacementChange {
+  placement: Placement;
+  /** Tenants placed by this call, with their shard, in tenants-file order. */
+  added: Array<{ tenant: string; shard: number }>;
+  /** Tenants that left the file, with the shard whose next `up` deletes their objects. */
+  removed: Array<{ tenant: string; shard: number }>;
+}
+
+export function emptyPlacement(shardSize: number): Placement {
+  return { shardSize, shards: [], tenants: {} };
+}
+
+/**
+ * The placement for the tenants now in the file, derived from the previous one: kept tenants stay,
+ * removed ones leave, new ones (in file order, so a run is reproducible from the same inputs) go to
+ * the lowest-numbered shard holding fewer than `shardSize`, else to a new shard after the last.
+ */
+export function place(previous: Placement, tenantNames: readonly string[], shardSize: number): PlacementChange {
+  if (!Number.isInteger(shardSize) || shardSize < 1) throw new RangeError(`shard size must be a positive integer`);
+  const present = new Set(tenantNames);
+  const tenants: Record<string, number> = {};
+  const removed: PlacementChange["removed"] = [];
+  for (const [tenant, shard] of Object.entries(previous.tenants)) {
+    if (present.has(tenant)) tenants[tenant] = shard;
+    else removed.push({ tenant, shard });
+  }
+  const shards = new Set(previous.shards);
+  const load = new Map<number, number>();
+  for (const shard of Object.values(tenants)) {
+    shards.add(shard);
+    load.set(shard, (load.get(shard) ?? 0) + 1);
+  }
+  const added: PlacementChange["added"] = [];
+  for (const tenant of tenantNames) {
+    if (tenant in tenants) continue;
+    const shard = [...shards].sort((a, b) => a - b).find((s) => (load.get(s) ?? 0) < shardSize) ?? nextShard(shards);
+    shards.add(shard);
+    load.set(shard, (load.get(shard) ?? 0) + 1);
+    tenants[tenant] = shard;
+    added.push({ tenant, shard });
+  }
+  return {
+    placement: { shardSize, shards: [...shards].sort((a, b) => a - b), tenants: sortedByName(tenants) },
+    added,
+    removed: removed.sort((a, b) => byName(a.tenant, b.tenant)),
+  };
+}
+
+/** Tenants of one shard, by name (the program's declaration order does not depend on the file's). */
+export function tenantsOf(placement: Placement, shard: number): string[] {
+  return Object.entries(placement.tenants)
+    .filter(([, s]) => s === shard)
+    .map(([t]) => t)
+    .sort();
+}
+
+function nextShard(shards: Set<number>): number {
+  return shards.size === 0 ? 1 : Math.max(...shards) + 1;
+}
+
+/** Sorted keys keep the file's diffs readable in code review whatever order tenants arrive in. */
+function sortedByName(tenants: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(tenants).sort(([a], [b]) => byName(a, b)));
+}
+
+/** Code-unit order: the same on every machine, whatever its locale. */
+function byName(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

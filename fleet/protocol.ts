@@ -1,0 +1,30 @@
+// Messages between the fleet command and its shard workers (one child process per running shard,
+// over Node's IPC channel). Each shard runs in its own process so that one shard's failure — an
+// unhandled rejection in its program, a crash — cannot be counted against the shards running beside it.
+import type { StepCounts } from "./stepCounts";
+
+export type ShardOperation = "up" | "preview" | "refresh" | "destroy";
+
+export interface ShardJob {
+  operation: ShardOperation;
+  shard: number;
+  stackName: string;
+  /** Holds Pulumi.yaml of the fleet's project and each shard stack's settings file. */
+  workDir: string;
+  tenantsFile: string;
+  /** The shard's tenants (names in the tenants file); empty for a shard whose tenants all left. */
+  tenants: string[];
+  policyPacks: string[];
+  policyPackConfigs: string[];
+  secretsProvider?: string;
+  /** The engine's output of this run goes here (it masks secrets). */
+  logFile: string;
+  /** Extra environment for the engine and the provider processes it starts. */
+  env: Record<string, string>;
+}
+
+export type WorkerMessage =
+  | { type: "progress"; counts: StepCounts }
+  | { type: "error"; message: string }
+  | { type: "policy"; message: string }
+  | { type: "done"; ok: boolean; counts: StepCounts; error?: string };

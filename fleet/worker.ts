@@ -1,0 +1,90 @@
+// A shard worker: runs one operation on one shard stack through the Automation API with the shard's
+// inline program, reporting step counts and errors to the fleet command over IPC. Started by
+// runShard.ts with `fork`; never run by hand.
+import * as fs from "node:fs";
+import { LocalWorkspace, type EngineEvent } from "@pulumi/pulumi/automation";
+import { loadTenantsFile } from "../sdk/tenantsFile";
+import type { ShardJob, WorkerMessage } from "./protocol";
+import { shardProgram } from "./shardProgram";
+import { countEvent, zeroCounts } from "./stepCounts";
+
+function send(message: WorkerMessage): Promise<void> {
+  // The fleet command may be gone (killed): the run still finishes, unreported.
+  if (!process.connected) return Promise.resolve();
+  return new Promise((resolve) => process.send!(message, undefined, {}, () => resolve()));
+}
+
+async function run(job: ShardJob): Promise<void> {
+  const counts = zeroCounts();
+  const log = fs.openSync(job.logFile, "a");
+  const preview = job.operation === "preview";
+  const onEvent = (event: EngineEvent) => {
+    if (countEvent(counts, event, preview)) void send({ type: "progress", counts: { ...counts } });
+    // Policy findings, mandatory or advisory, name the rule and the resource: a failed preview
+    // says why without opening the engine log.
+    const policy = event.policyEvent;
+    if (policy) {
+      const where = policy.resourceUrn ? `${policy.resourceUrn.split("::").pop()}: ` : "";
+      const level =
+        policy.enforcementLevel === "mandatory" ? "policy violation (mandatory)" : "policy finding (advisory)";
+      void send({ type: "policy", message: `${level} ${policy.policyName}: ${where}${policy.message.trim()}` });
+    }
+    const diag = event.diagnosticEvent;
+    if (diag && diag.severity === "error" && diag.message.trim()) {
+      const where = diag.urn ? `${diag.urn.split("::").pop()}: ` : "";
+      void send({ type: "error", message: `${where}${diag.message.trim()}` });
+    }
+  };
+  const common = {
+    onEvent,
+    onOutput: (s: string) => fs.writeSync(log, s),
+    color: "never" as const,
+  };
+  try {
+    const entries = loadTenantsFile(job.tenantsFile).tenants.filter((t) => job.tenants.includes(t.name));
+    const missing = job.tenants.filter((n) => !entries.some((t) => t.name === n));
+    if (missing.length) throw new Error(`not in ${job.tenantsFile}: ${missing.join(", ")}`);
+    const stack = await LocalWorkspace.createOrSelectStack(
+      { stackName: job.stackName, projectName: "unused-the-work-dir-has-Pulumi.yaml", program: shardProgram(entries) },
+      { workDir: job.workDir, envVars: job.env, secretsProvider: job.secretsProvider },
+    );
+    const policy = { policyPacks: job.policyPacks, policyPackConfigs: job.policyPackConfigs };
+    switch (job.operation) {
+      case "up":
+        await stack.up({ ...common, ...policy });
+        break;
+      case "preview":
+        await stack.preview({ ...common, ...policy });
+        break;
+      case "refresh":
+        await stack.refresh(common);
+        break;
+      case "destroy":
+        await stack.destroy(common);
+        break;
+    }
+    await send({ type: "done", ok: counts.failed === 0, counts });
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    fs.writeSync(log, `\n${message}\n`);
+    await send({ type: "done", ok: false, counts, error: firstMeaningfulLine(message) });
+  } finally {
+    fs.closeSync(log);
+  }
+}
+
+/** The Automation API's error text starts with the command line and its exit code; keep the first real line. */
+function firstMeaningfulLine(message: string): string {
+  const lines = message.split("\n").map((l) => l.trim());
+  const err = lines.find((l) => /^error: /.test(l));
+  return (err ?? lines.find((l) => l.length > 0) ?? "failed").slice(0, 300);
+}
+
+// Ctrl-C reaches the whole process group: the engine then finishes the steps in flight and records
+// them (a second Ctrl-C stops it at once). This worker must stay to hear how it ended.
+process.on("SIGINT", () => undefined);
+process.once("message", (job: ShardJob) => {
+  // Exits once the result is delivered: nothing else is left to do, and a lingering handle (a
+  // keep-alive socket) must not hold the fleet's parallel slot.
+  void run(job).finally(() => process.exit(0));
+});

@@ -1,0 +1,249 @@
+// The fleet command on the real engine against the emulator (issue 19): 9 tenants in shards of 4 →
+// 3 shard stacks; up; a no-op rerun; a reordered file (nothing moves); a removed and an added tenant
+// (only their shard changes, only their objects are written); a preview with the policy pack per
+// shard; `--tenant` touching only its shard; one shard failing (fault injected on one sub account's
+// calls) while the others finish, with a non-zero exit; resume; destroy leaves 0 objects.
+// Each step builds on the previous one's state, as a platform team's runs would.
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { stringify } from "yaml";
+import { controlClient, serviceObjects, type EmulatorControl } from "../control";
+import { REPO_ROOT } from "../harness";
+import { startService, type TestService } from "../service";
+import { runFleet, type FleetRun } from "./fleetCli";
+
+jest.setTimeout(20 * 60_000);
+
+interface Spec {
+  name: string;
+  credit?: number;
+  allowList?: boolean;
+  /** A second webhook: same scopes as the first, so adding it changes no key. */
+  moreHooks?: boolean;
+}
+const hook = (name: string, path: string) => ({ url: `https://${name}.example.com/${path}`, events: ["bounced"] });
+// Every tenant has a webhook from the start: its bootstrap key then holds the webhook scopes, and
+// adding a second webhook later is a create only (a first one would also change the key's scopes,
+// and drop the retired ones a run later — the Tenant's own two-run convergence, not the fleet's).
+const tenant = (s: Spec) => ({
+  name: s.name,
+  website: `${s.name}.example.com`,
+  ...(s.credit === undefined ? {} : { monthlyCredit: s.credit }),
+  ...(s.allowList === false ? {} : { bootstrapKey: { ipAllowList: ["127.0.0.1"] } }),
+  webhooks: { events: hook(s.name, "events"), ...(s.moreHooks ? { more: hook(s.name, "more") } : {}) },
+});
+const nine = (): Spec[] => Array.from({ length: 9 }, (_, i) => ({ name: `t${i + 1}` }));
+
+let svc: TestService;
+let control: EmulatorControl;
+let dir: string;
+let stateDir: string;
+let tenantsFile: string;
+let placementFile: string;
+/** What the emulator holds before the fleet (its root key). */
+let baseline: Set<string>;
+
+const writeTenants = (specs: Spec[]) => fs.writeFileSync(tenantsFile, stringify({ tenants: specs.map(tenant) }));
+const fleet = (...args: string[]) => runFleet(args, { cwd: dir, stateDir, svc });
+const placement = () =>
+  JSON.parse(fs.readFileSync(placementFile, "utf8")) as { shards: number[]; tenants: Record<string, number> };
+
+/** Live sub accounts by name (a tenant's sub account is named after it). */
+async function subAccounts(): Promise<Record<string, string>> {
+  const d = await control.dumpState();
+  return Object.fromEntries(
+    d.accounts
+      .filter((a) => a.parent_account_id !== null && a.status !== "deleted")
+      .map((a) => [a.name as string, a.id]),
+  );
+}
+
+/** Paths of every write the service received since the last clear. */
+async function writes(): Promise<string[]> {
+  const log = await control.requests();
+  expect(log.dropped).toBe(0);
+  return log.requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
+}
+
+function expectOk(run: FleetRun): void {
+  if (run.code !== 0) throw new Error(`fleet exited ${run.code}:\n${run.stdout}\n${run.stderr}`);
+}
+
+beforeAll(async () => {
+  svc = await startService();
+  control = controlClient(svc);
+  baseline = new Set(serviceObjects(await control.dumpState()).map((o) => o.id));
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-fleet-"));
+  stateDir = path.join(dir, "state");
+  fs.mkdirSync(stateDir);
+  tenantsFile = path.join(dir, "tenants.yaml");
+  placementFile = path.join(dir, "tenants.placement.json");
+});
+
+afterAll(async () => {
+  await svc?.close();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("txmail-fleet on the real engine", () => {
+  let ids: Record<string, string>;
+
+  it("up: 9 tenants in shards of 4 make 3 shard stacks, placed in file order", async () => {
+    writeTenants(nine());
+    const run = await fleet("up", "--shard-size", "4");
+    expectOk(run);
+    expect(placement().shards).toEqual([1, 2, 3]);
+    expect(placement().tenants).toEqual({ t1: 1, t2: 1, t3: 1, t4: 1, t5: 2, t6: 2, t7: 2, t8: 2, t9: 3 });
+    // Per tenant: the Tenant component, its sub account, bootstrap key and webhook; per shard: the stack salt.
+    expect(run.rows["shard-001"]).toMatchObject({ result: "ok", created: 17, failed: 0 });
+    expect(run.rows["shard-002"]).toMatchObject({ result: "ok", created: 17, failed: 0 });
+    expect(run.rows["shard-003"]).toMatchObject({ result: "ok", created: 5, failed: 0 });
+    expect(run.stdout).toMatch(/\[shard-00\d\] done in [\d.]+s: .* overall 3\/3 shards finished, 0 failed/);
+    ids = await subAccounts();
+    expect(Object.keys(ids).sort()).toEqual(
+      nine()
+        .map((s) => s.name)
+        .sort(),
+    );
+  });
+
+  it("a rerun is a no-op: every shard unchanged, nothing written to the service", async () => {
+    await control.clearRequests();
+    const run = await fleet("up");
+    expectOk(run);
+    expect(run.rows.total).toMatchObject({ created: 0, updated: 0, replaced: 0, deleted: 0, unchanged: 39 });
+    expect(await writes()).toEqual([]);
+  });
+
+  it("reordering the tenants file moves nothing", async () => {
+    const before = fs.readFileSync(placementFile, "utf8");
+    writeTenants(nine().reverse());
+    await control.clearRequests();
+    const run = await fleet("up");
+    expectOk(run);
+    expect(fs.readFileSync(placementFile, "utf8")).toBe(before);
+    expect(run.rows.total).toMatchObject({ created: 0, updated: 0, replaced: 0, deleted: 0, failed: 0 });
+    expect(await writes()).toEqual([]);
+    expect(await subAccounts()).toEqual(ids);
+  });
+
+  it("preview runs the policy pack per shard: only the shard of the offending tenant fails, and the placement file stays", async () => {
+    // t6 leaves, t10 arrives without an allow list (made mandatory by the policy config).
+    writeTenants([...nine().filter((s) => s.name !== "t6"), { name: "t10", allowList: false }]);
+    const config = path.join(dir, "policy-config.json");
+    fs.writeFileSync(
+      config,
+      JSON.stringify({ "sub-account-key-requires-allow-list": { enforcementLevel: "mandatory" } }),
+    );
+    const before = fs.readFileSync(placementFile, "utf8");
+    const run = await fleet("preview", "--policy-pack", path.join(REPO_ROOT, "policy"), "--policy-pack-config", config);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/new: t10 → shard-002; removed \(deleted by their shard's next up\): t6 from shard-002/);
+    expect(run.rows["shard-002"]?.result).toBe("FAILED");
+    expect(run.rows["shard-001"]).toMatchObject({ result: "ok", created: 0, deleted: 0 });
+    expect(run.rows["shard-003"]).toMatchObject({ result: "ok", created: 0, deleted: 0 });
+    expect(run.stdout).toMatch(
+      /\[shard-002\] policy violation \(mandatory\) sub-account-key-requires-allow-list: t10-bootstrap: /,
+    );
+    expect(run.stdout).not.toMatch(/\[shard-00[13]\] policy violation/);
+    expect(fs.readFileSync(placementFile, "utf8")).toBe(before);
+  });
+
+  it("removing one tenant and adding one changes only their shard, and writes only their objects", async () => {
+    writeTenants([...nine().filter((s) => s.name !== "t6"), { name: "t10" }]);
+    await control.clearRequests();
+    const run = await fleet("up");
+    expectOk(run);
+    expect(placement().tenants).toEqual({ t1: 1, t2: 1, t3: 1, t4: 1, t5: 2, t7: 2, t8: 2, t9: 3, t10: 2 });
+    expect(run.rows["shard-002"]).toMatchObject({ result: "ok", created: 4, deleted: 4, updated: 0, replaced: 0 });
+    for (const s of ["shard-001", "shard-003"]) {
+      expect(run.rows[s]).toMatchObject({ result: "ok", created: 0, updated: 0, replaced: 0, deleted: 0 });
+    }
+    const now = await subAccounts();
+    const { t6, ...kept } = ids;
+    expect(now).toEqual({ ...kept, t10: now.t10 });
+    // Every write is t10's creation (its sub account under the parent, then its key and webhook) or
+    // t6's removal: each names their sub account, but the one create of a sub account.
+    const all = await writes();
+    for (const w of all) {
+      const ok = w === `POST /v2/accounts/${svc.accountId}/sub-accounts` || w.includes(t6!) || w.includes(now.t10!);
+      expect({ write: w, ok }).toEqual({ write: w, ok: true });
+    }
+    expect(all.filter((w) => w.includes(now.t10!) || w.endsWith("/sub-accounts"))).toHaveLength(3);
+    expect(all.filter((w) => w.includes(t6!))).toHaveLength(3);
+    ids = now;
+  });
+
+  it("--tenant applies one tenant's change and runs only its shard", async () => {
+    const specs = () => [...nine().filter((s) => s.name !== "t6"), { name: "t10" }];
+    writeTenants(specs().map((s) => (s.name === "t1" || s.name === "t9" ? { ...s, credit: 500 } : s)));
+    const run = await fleet("up", "--tenant", "t1");
+    expectOk(run);
+    expect(Object.keys(run.rows).sort()).toEqual(["shard-001", "total"]);
+    expect(run.rows["shard-001"]).toMatchObject({ result: "ok", updated: 1, created: 0, deleted: 0 });
+    const d = await control.dumpState();
+    const credit = (id: string) => d.accounts.find((a) => a.id === id)?.monthly_credit;
+    expect(credit(ids.t1!)).toBe(500);
+    expect(credit(ids.t9!)).not.toBe(500); // t9's shard was not run
+  });
+
+  it("one shard failing (its calls fail at the service) while the others finish: non-zero exit, then resume", async () => {
+    // Every tenant gains a second webhook; t5's sub account (shard-002) answers 503 to every webhook create.
+    const specs = [...nine().filter((s) => s.name !== "t6"), { name: "t10" }].map((s) => ({
+      ...s,
+      ...(s.name === "t1" || s.name === "t9" ? { credit: 500 } : {}),
+      moreHooks: true,
+    }));
+    writeTenants(specs);
+    await control.injectFault({
+      method: "POST",
+      path: `/v2/accounts/${ids.t5}/webhooks`,
+      kind: "error-before",
+      status: 503,
+      count: 1000,
+    });
+    const failed = await fleet("up");
+    expect(failed.code).toBe(1);
+    expect(failed.rows["shard-002"]).toMatchObject({ result: "FAILED" });
+    expect(failed.rows["shard-002"]!.failed).toBeGreaterThanOrEqual(1);
+    expect(failed.rows["shard-001"]).toMatchObject({ result: "ok", created: 4, failed: 0 });
+    // shard-003 also applies t9's credit change, left pending by the --tenant run.
+    expect(failed.rows["shard-003"]).toMatchObject({ result: "ok", created: 1, updated: 1, failed: 0 });
+    expect(failed.rows.total?.result).toBe("1 FAILED");
+    expect(failed.stdout).toMatch(/\[shard-002\] error: /);
+    expect(failed.stdout).toMatch(/1 shard\(s\) failed: run the same command again to continue/);
+    const webhooksOf = async () => {
+      const d = await control.dumpState();
+      return Object.fromEntries(
+        Object.entries(ids).map(([t, id]) => [t, d.webhooks.filter((w) => w.account_id === id).length]),
+      );
+    };
+    const afterFailure = await webhooksOf();
+    expect(afterFailure.t5).toBe(1);
+    for (const t of ["t1", "t2", "t3", "t4", "t9"]) expect(afterFailure[t]).toBe(2);
+
+    // Resume: the same command; the finished shards are no-ops, the failed one completes.
+    await control.clearFaults();
+    await control.clearRequests();
+    const resumed = await fleet("up");
+    expectOk(resumed);
+    for (const s of ["shard-001", "shard-003"]) {
+      expect(resumed.rows[s]).toMatchObject({ created: 0, updated: 0, replaced: 0, deleted: 0 });
+    }
+    expect(resumed.rows["shard-002"]!.created).toBeGreaterThanOrEqual(1);
+    expect(Object.values(await webhooksOf())).toEqual(Object.keys(ids).map(() => 2));
+    const shard2 = ["t5", "t7", "t8", "t10"].map((t) => ids[t]!);
+    for (const w of await writes())
+      expect({ w, inShard2: shard2.some((id) => w.includes(id)) }).toEqual({ w, inShard2: true });
+  });
+
+  it("destroy brings every shard down: 0 objects left at the service", async () => {
+    const run = await fleet("destroy", "--parallel", "3");
+    expectOk(run);
+    expect(run.rows.total).toMatchObject({ failed: 0, created: 0 });
+    expect(run.rows.total!.deleted).toBeGreaterThan(0);
+    const left = serviceObjects(await control.dumpState()).filter((o) => !baseline.has(o.id));
+    expect(left).toEqual([]);
+  });
+});

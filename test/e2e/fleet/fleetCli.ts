@@ -1,0 +1,71 @@
+// Runs the built txmail-fleet command (dist/fleet/cli.js) as a user would, against an emulator and a
+// file backend in a temp dir, and reads its summary table back.
+import { spawn } from "node:child_process";
+import * as path from "node:path";
+import { engineEnv, REPO_ROOT } from "../harness";
+import type { TestService } from "../service";
+
+export interface FleetRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** Summary table rows by shard stack name, plus `total`. */
+  rows: Record<string, SummaryRow>;
+}
+
+export interface SummaryRow {
+  result: string;
+  created: number;
+  updated: number;
+  replaced: number;
+  deleted: number;
+  unchanged: number;
+  failed: number;
+}
+
+const CLI = path.join(REPO_ROOT, "dist", "fleet", "cli.js");
+
+export function runFleet(args: string[], opts: { cwd: string; stateDir: string; svc: TestService }): Promise<FleetRun> {
+  const env = {
+    ...process.env,
+    ...engineEnv(opts.stateDir, {
+      TXMAIL_API_KEY: opts.svc.apiKey,
+      TXMAIL_ACCOUNT_ID: opts.svc.accountId,
+      TXMAIL_BASE_URL: opts.svc.baseUrl,
+    }),
+  };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args, "--progress-seconds", "5"], {
+      cwd: opts.cwd,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (s: string) => {
+      stdout += s;
+      if (process.env.TXMAIL_E2E_ECHO) process.stderr.write(s);
+    });
+    child.stderr.setEncoding("utf8").on("data", (s: string) => (stderr += s));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr, rows: summaryRows(stdout) }));
+  });
+}
+
+export function summaryRows(stdout: string): Record<string, SummaryRow> {
+  const rows: Record<string, SummaryRow> = {};
+  const re = /^(shard-\d{3}|total)\s+(ok|FAILED|\d+ FAILED)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)/gm;
+  for (const m of stdout.matchAll(re)) {
+    const [created, updated, replaced, deleted, unchanged, failed] = m.slice(3, 9).map(Number) as number[];
+    rows[m[1]!] = {
+      result: m[2]!,
+      created: created!,
+      updated: updated!,
+      replaced: replaced!,
+      deleted: deleted!,
+      unchanged: unchanged!,
+      failed: failed!,
+    };
+  }
+  return rows;
+}

@@ -1,0 +1,65 @@
+import { parseArgs } from "../../../fleet/args";
+import { DEFAULT_PARALLEL } from "../../../fleet/defaults";
+
+describe("txmail-fleet arguments", () => {
+  it("defaults: tenants.yaml in the current directory, default parallelism, no shard size (the file's or 30)", () => {
+    const o = parseArgs(["up"], "/p");
+    expect(o).toMatchObject({
+      operation: "up",
+      tenantsFile: "/p/tenants.yaml",
+      parallel: DEFAULT_PARALLEL,
+      tenants: [],
+    });
+    expect(o.shardSize).toBeUndefined();
+  });
+
+  it("reads every option, in both spellings", () => {
+    const o = parseArgs(
+      [
+        "preview",
+        "--tenants",
+        "t.yaml",
+        "--shard=2/3",
+        "--tenant",
+        "a",
+        "--tenant=b",
+        "--parallel",
+        "2",
+        "--shard-size",
+        "4",
+        "--policy-pack",
+        "pk",
+        "--frozen",
+      ],
+      "/p",
+    );
+    expect(o).toMatchObject({
+      operation: "preview",
+      tenantsFile: "/p/t.yaml",
+      shard: { index: 2, count: 3 },
+      tenants: ["a", "b"],
+      parallel: 2,
+      shardSize: 4,
+      policyPacks: ["/p/pk"],
+      frozen: true,
+    });
+  });
+
+  it.each([
+    [["deploy"], /the command must be one of up, preview, refresh, destroy, place, got 'deploy'/],
+    [["up", "--parallel", "0"], /--parallel: must be a whole number from 1 to 64, got '0'/],
+    [["up", "--parallel", "2.5"], /--parallel: must be a whole number/],
+    [["up", "--shard-size", "x"], /--shard-size: must be a whole number from 1 to 1000, got 'x'/],
+    [["up", "--shard", "3/2"], /--shard: must be I\/N with 1 ≤ I ≤ N/],
+    [["up", "--shard", "0/2"], /--shard: must be I\/N/],
+    [["up", "--shard", "1"], /--shard: must be I\/N/],
+    [["up", "--tenant"], /--tenant: needs a value/],
+    [["up", "--project", "a b"], /--project: must be letters, digits/],
+    [["refresh", "--policy-pack", "p"], /--policy-pack: only preview and up run policy packs, not refresh/],
+    [["up", "--policy-pack-config", "c.json"], /--policy-pack-config: needs a --policy-pack/],
+    [["up", "--frozen=yes"], /--frozen: takes no value/],
+    [["up", "--colour"], /unknown option '--colour'/],
+  ])("%j fails naming the flag and the rule", (argv, message) => {
+    expect(() => parseArgs(argv as string[], "/p")).toThrow(message);
+  });
+});

@@ -1,0 +1,78 @@
+// Sticky placement: the properties issue 19 asks for, on the pure function.
+import { emptyPlacement, place, tenantsOf, type Placement } from "../../../fleet/placement";
+
+const names = (n: number, prefix = "t") => Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
+const shardsOf = (p: Placement) => Object.fromEntries(p.shards.map((s) => [s, tenantsOf(p, s)]));
+
+describe("placement", () => {
+  it("fills shards of the given size in file order: 9 tenants, size 4 → 3 shards (4, 4, 1)", () => {
+    const { placement, added, removed } = place(emptyPlacement(4), names(9), 4);
+    expect(shardsOf(placement)).toEqual({
+      1: ["t1", "t2", "t3", "t4"],
+      2: ["t5", "t6", "t7", "t8"],
+      3: ["t9"],
+    });
+    expect(added).toHaveLength(9);
+    expect(removed).toEqual([]);
+  });
+
+  it("reordering the file moves nobody", () => {
+    const first = place(emptyPlacement(4), names(9), 4).placement;
+    const shuffled = ["t7", "t2", "t9", "t1", "t5", "t8", "t3", "t6", "t4"];
+    const again = place(first, shuffled, 4);
+    expect(again.placement).toEqual(first);
+    expect(again.added).toEqual([]);
+    expect(again.removed).toEqual([]);
+  });
+
+  it("a new tenant goes to the lowest shard with room, and a full fleet opens a new shard", () => {
+    const first = place(emptyPlacement(4), names(9), 4).placement;
+    const one = place(first, [...names(9), "new1"], 4);
+    expect(one.added).toEqual([{ tenant: "new1", shard: 3 }]);
+    const full = place(emptyPlacement(4), names(8), 4).placement;
+    const two = place(full, [...names(8), "new1"], 4);
+    expect(two.added).toEqual([{ tenant: "new1", shard: 3 }]);
+    expect(two.placement.shards).toEqual([1, 2, 3]);
+  });
+
+  it("removing a tenant frees its seat only: the others keep their shards, the emptied shard stays listed", () => {
+    const first = place(emptyPlacement(4), names(9), 4).placement;
+    const without = place(
+      first,
+      names(9).filter((n) => n !== "t6" && n !== "t9"),
+      4,
+    );
+    expect(without.removed).toEqual([
+      { tenant: "t6", shard: 2 },
+      { tenant: "t9", shard: 3 },
+    ]);
+    for (const [t, s] of Object.entries(without.placement.tenants)) expect(s).toBe(first.tenants[t]);
+    // Shard 3 has no tenant left but its stack still holds t9's objects: it must still be run.
+    expect(without.placement.shards).toEqual([1, 2, 3]);
+    // The freed seat in shard 2 is the first one a newcomer gets.
+    const refill = place(without.placement, [...names(9).filter((n) => n !== "t6" && n !== "t9"), "x"], 4);
+    expect(refill.added).toEqual([{ tenant: "x", shard: 2 }]);
+  });
+
+  it("a smaller shard size applies to new tenants only: nobody already placed moves", () => {
+    const first = place(emptyPlacement(4), names(8), 4).placement;
+    const smaller = place(first, [...names(8), "x", "y"], 2);
+    for (const t of names(8)) expect(smaller.placement.tenants[t]).toBe(first.tenants[t]);
+    expect(smaller.added).toEqual([
+      { tenant: "x", shard: 3 },
+      { tenant: "y", shard: 3 },
+    ]);
+    expect(smaller.placement.shardSize).toBe(2);
+  });
+
+  it("gives the same placement from the same inputs (CI runners agree without talking)", () => {
+    const a = place(emptyPlacement(3), names(7), 3);
+    const b = place(emptyPlacement(3), names(7), 3);
+    expect(a).toEqual(b);
+    expect(Object.keys(a.placement.tenants)).toEqual([...names(7)].sort());
+  });
+
+  it("refuses a shard size that is not a positive integer", () => {
+    expect(() => place(emptyPlacement(1), ["a"], 0)).toThrow(/shard size must be a positive integer/);
+  });
+});

@@ -1,0 +1,40 @@
+import { emptyPlacement, place } from "../../../fleet/placement";
+import { selectShards } from "../../../fleet/selection";
+
+const where = { tenantsFile: "t.yaml", placementFile: "t.placement.json" };
+const names = Array.from({ length: 9 }, (_, i) => `t${i + 1}`);
+
+describe("shard selection", () => {
+  const change = place(emptyPlacement(2), names, 2); // shards 1..5
+
+  it("runs every shard by default", () => {
+    expect(selectShards(change, { tenants: [] }, where)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it("--shard I/N: runner I takes shards k with (k-1) mod N = I-1; the runners cover every shard once", () => {
+    const runs = [1, 2, 3].map((index) => selectShards(change, { tenants: [], shard: { index, count: 3 } }, where));
+    expect(runs).toEqual([[1, 4], [2, 5], [3]]);
+    expect(runs.flat().sort()).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it("--tenant: only the shards of the named tenants, a removed tenant's former shard included", () => {
+    expect(selectShards(change, { tenants: ["t3"] }, where)).toEqual([2]);
+    const removed = place(
+      change.placement,
+      names.filter((n) => n !== "t9"),
+      2,
+    );
+    expect(selectShards(removed, { tenants: ["t9", "t1"] }, where)).toEqual([1, 5]);
+  });
+
+  it("--tenant and --shard together intersect", () => {
+    expect(selectShards(change, { tenants: ["t3"], shard: { index: 1, count: 2 } }, where)).toEqual([]);
+    expect(selectShards(change, { tenants: ["t3"], shard: { index: 2, count: 2 } }, where)).toEqual([2]);
+  });
+
+  it("--tenant with an unknown name names the flag and both files", () => {
+    expect(() => selectShards(change, { tenants: ["nobody"] }, where)).toThrow(
+      "--tenant: 'nobody' is neither in t.yaml nor in t.placement.json",
+    );
+  });
+});
