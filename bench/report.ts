@@ -1,7 +1,7 @@
 // Runs every benchmark and writes bench/RESULTS.md (machine, date, command, figures, goals).
 // Run: bash scripts/bench.sh   (BENCH_TENANTS, BENCH_REPS, BENCH_CREATES narrow it down)
 import { execFileSync } from "node:child_process";
-import { appendFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT } from "../test/e2e/harness";
@@ -107,7 +107,10 @@ async function main(): Promise<void> {
     "`node bench/out/bench/client-requests.js` after `bash scripts/bench.sh` compiled it (see its header).",
     "",
   ];
-  writeFileSync(path.join(REPO_ROOT, "bench", "RESULTS.md"), lines.join("\n"));
+  // The fleet benchmark has its own script (scripts/bench-fleet.sh, ~20 min) and section: kept as it was.
+  const results = path.join(REPO_ROOT, "bench", "RESULTS.md");
+  const fleet = existsSync(results) ? keptFleetSection(readFileSync(results, "utf8")) : "";
+  writeFileSync(results, lines.join("\n") + fleet);
   // The one place results accumulate: a dated row per size appended to the hand-written history.
   appendFileSync(
     path.join(REPO_ROOT, "bench", "HISTORY.md"),
@@ -119,6 +122,14 @@ async function main(): Promise<void> {
       .join(""),
   );
   process.stdout.write(lines.join("\n"));
+}
+
+/** The "## Fleets" section of an earlier RESULTS.md (up to the next section), or "". */
+function keptFleetSection(text: string): string {
+  const start = text.indexOf("\n## Fleets");
+  if (start < 0) return "";
+  const next = text.indexOf("\n## ", start + 1);
+  return `\n${text.slice(start + 1, next < 0 ? undefined : next + 1).trimEnd()}\n`;
 }
 
 main().catch((e: unknown) => {

@@ -95,7 +95,12 @@ export class TxmailClient {
     this.#dispatcher = options.dispatcher;
     const rl = this.#opts.rateLimit;
     this.#bucket = rl
-      ? sharedBucket(`${this.#opts.origin}${this.#opts.prefix}|${options.accountId ?? "*"}`, rl, this.#clock)
+      ? sharedBucket(
+          `${this.#opts.origin}${this.#opts.prefix}|${options.accountId ?? "*"}`,
+          rl,
+          this.#clock,
+          this.#opts.paceDir === false ? undefined : this.#opts.paceDir,
+        )
       : undefined;
     if (this.#opts.baseUrl.protocol === "http:" && !isLoopback(this.#opts.baseUrl.hostname)) {
       emit(this.#logger, {
@@ -114,8 +119,9 @@ export class TxmailClient {
   }
 
   /**
-   * The account's client-side pace right now — one per (base URL, account) per process, shared by
-   * every client and key of the account — or undefined when pacing is off.
+   * The account's client-side pace right now — one per (base URL, account), shared by every client
+   * and key of the account in this process and, by default, by every process on the machine
+   * (`sharedBy`) — or undefined when pacing is off.
    */
   get pace(): PaceSnapshot | undefined {
     return this.#bucket?.snapshot();

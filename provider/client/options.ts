@@ -7,6 +7,7 @@ import { PUBLIC_BASE_URL } from "../api/paths";
 import type { Clock } from "./clock";
 import { DEFAULT_TIMEOUTS, type Timeouts } from "./dispatcher";
 import type { Logger } from "./logger";
+import { defaultPaceDir } from "./machinePace";
 import { DEFAULT_RATE_LIMIT, type RateLimitOptions } from "./tokenBucket";
 
 export interface RetryOptions {
@@ -55,6 +56,12 @@ export interface TxmailClientOptions {
   retry?: Partial<RetryOptions>;
   /** Client-side pacing; `false` disables it (not recommended against the real service). */
   rateLimit?: Partial<RateLimitOptions> | false;
+  /**
+   * Where the account's pace is shared with the other processes on this machine (a fleet's shards):
+   * default a per-user directory under the OS temp dir; `false` paces this process alone. The
+   * provider reads it from TXMAIL_PACE_DIR (`off` = false).
+   */
+  paceDir?: string | false;
   /** Receives redacted log entries (method, path, status, attempt, delay). */
   logger?: Logger;
   /** Injectable time source for tests. */
@@ -74,6 +81,7 @@ export interface ResolvedOptions {
   timeouts: Timeouts;
   retry: RetryOptions;
   rateLimit: RateLimitOptions | false;
+  paceDir: string | false;
 }
 
 export const DEFAULT_USER_AGENT = "pulumi-txmail";
@@ -110,6 +118,7 @@ export function resolveOptions(o: TxmailClientOptions): ResolvedOptions {
     timeouts: { ...DEFAULT_TIMEOUTS, ...definedOnly(o.timeouts ?? {}) },
     retry,
     rateLimit: o.rateLimit === false ? false : { ...DEFAULT_RATE_LIMIT, ...definedOnly(o.rateLimit ?? {}) },
+    paceDir: o.paceDir ?? defaultPaceDir(),
   };
 }
 

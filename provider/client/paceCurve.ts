@@ -26,6 +26,14 @@
 
 const LN2 = Math.LN2;
 
+/** Where the curve stands, as plain data (so the account's pace can live in a file shared by processes). */
+export interface PaceCurveState {
+  /** Rate right after the latest cut. */
+  base: number;
+  /** When the climb from `base` starts; -Infinity before any cut. */
+  start: number;
+}
+
 export class PaceCurve {
   /** Rate right after the latest cut (the ceiling before any cut). */
   private base: number;
@@ -35,9 +43,19 @@ export class PaceCurve {
   constructor(
     readonly ceiling: number,
     readonly doublingMs: number,
+    from?: PaceCurveState,
   ) {
     if (!(ceiling > 0) || !(doublingMs > 0)) throw new RangeError("pace curve needs ceiling > 0 and doublingMs > 0");
     this.base = ceiling;
+    // A state written by a process with a higher ceiling is held to this one's.
+    if (from && from.base > 0) {
+      this.base = Math.min(ceiling, from.base);
+      this.start = from.start;
+    }
+  }
+
+  get state(): PaceCurveState {
+    return { base: this.base, start: this.start };
   }
 
   /** From `from` on the rate climbs from `rate` (held flat until then). */

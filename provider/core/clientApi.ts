@@ -2,6 +2,7 @@
 // process, so keep-alive connections and the shared rate limiter are reused across resources.
 import { createHash } from "node:crypto";
 import { createClient, type TxmailClient, type TxmailClientOptions } from "../client";
+import { paceDirFromEnv, rateShareFromEnv } from "./accountShare";
 import type { Api } from "./api";
 import type { Connection } from "./connection";
 
@@ -45,7 +46,7 @@ export function apiFor(conn: Connection): Api {
 /** The client settings a user tunes through the provider process's environment. */
 export function clientTuningFromEnv(
   env: NodeJS.ProcessEnv = process.env,
-): Pick<TxmailClientOptions, "timeouts" | "retry"> {
+): Pick<TxmailClientOptions, "timeouts" | "retry" | "rateLimit" | "paceDir"> {
   // TXMAIL_REQUEST_TIMEOUT_SECONDS: how long to wait for a response's headers before retrying (the
   // retry is safe: creates carry an Idempotency-Key). Default 30 s.
   const timeout = secondsFromEnv(env, "TXMAIL_REQUEST_TIMEOUT_SECONDS", 600);
@@ -56,6 +57,10 @@ export function clientTuningFromEnv(
   return {
     timeouts: timeout === undefined ? undefined : { headersMs: Math.round(timeout * 1000) },
     retry: busyWait === undefined ? undefined : { maxBusyWaitMs: Math.round(busyWait * 1000) },
+    // TXMAIL_RATE_SHARE / TXMAIL_PACE_DIR: this machine's share of the account's limit, and where its
+    // processes share their pace (accountShare.ts).
+    rateLimit: rateShareFromEnv(env),
+    paceDir: paceDirFromEnv(env),
   };
 }
 

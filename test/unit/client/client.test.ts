@@ -499,11 +499,21 @@ describe("one pace per account per process, shared by every key", () => {
       dispatcher: t.agent,
       clock: t.clock,
     });
-    expect(sameAccountOtherKey.pace).toEqual({ ratePerSecond: 97, ceilingPerSecond: 97, pausedForMs: 0 });
+    expect(sameAccountOtherKey.pace).toEqual({
+      ratePerSecond: 97,
+      ceilingPerSecond: 97,
+      pausedForMs: 0,
+      sharedBy: "process",
+    });
     // one request through the first key, answered 429 (a one-shot action, so it stops there)
     await caught(t.client.post(`/v2/accounts/${ACCOUNT}/sub-accounts/s/suspend`, undefined, z.unknown()));
-    expect(sameAccountOtherKey.pace).toEqual({ ratePerSecond: 48.5, ceilingPerSecond: 97, pausedForMs: 2000 });
-    expect(otherAccount.pace).toEqual({ ratePerSecond: 97, ceilingPerSecond: 97, pausedForMs: 0 });
+    expect(sameAccountOtherKey.pace).toEqual({
+      ratePerSecond: 48.5,
+      ceilingPerSecond: 97,
+      pausedForMs: 2000,
+      sharedBy: "process",
+    });
+    expect(otherAccount.pace).toEqual({ ratePerSecond: 97, ceilingPerSecond: 97, pausedForMs: 0, sharedBy: "process" });
   });
 });
 

@@ -215,3 +215,25 @@ describe("recovery after a 429 storm (fake clock)", () => {
     expect(waits[49]).toBeLessThan(2200); // …then the doubling catches up
   });
 });
+
+describe("TokenBucket (a timer that fires early)", () => {
+  /** Wakes a sleeper `earlyMs` before its time, as Node does when the event loop's time is stale. */
+  class EarlyClock extends FakeClock {
+    constructor(private readonly earlyMs: number) {
+      super(0);
+    }
+    override async sleep(ms: number): Promise<void> {
+      this.sleeps.push(ms);
+      this.advance(ms > this.earlyMs ? ms - this.earlyMs : ms); // a short timer is on time
+    }
+  }
+
+  test("a wake-up before the booked slot sleeps the rest: no request leaves early", async () => {
+    const clock = new EarlyClock(30);
+    const b = new TokenBucket({ ratePerSecond: 10, burst: 1 }, clock);
+    await b.acquire(); // the burst
+    await b.acquire(); // booked at 100 ms; the timer fires at 70 ms
+    expect(clock.now()).toBeCloseTo(100, 5);
+    expect(clock.sleeps).toEqual([100, 30]); // and slept again, for what was left
+  });
+});

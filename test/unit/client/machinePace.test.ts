@@ -1,0 +1,150 @@
+// The account's pace shared through a file (provider/client/machinePace.ts): two buckets on one file
+// stand for two processes (each FilePaceStore reads and rewrites the file under the lock, exactly as
+// another process would). The real two-process proof against the emulator is in
+// test/conformance/client/machinePace.emulator.test.ts.
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { FakeClock } from "../../../provider/client/clock";
+import { FilePaceStore, STALE_LOCK_MS, machinePaceStore } from "../../../provider/client/machinePace";
+import { TokenBucket, resetSharedBucketsForTests, sharedBucket } from "../../../provider/client/tokenBucket";
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-pace-test-"));
+  resetSharedBucketsForTests();
+});
+afterEach(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+  resetSharedBucketsForTests();
+});
+
+const SLOW = { ratePerSecond: 10, burst: 2 };
+
+function twoProcesses(): [TokenBucket, TokenBucket] {
+  const file = path.join(dir, "account.json");
+  return [
+    new TokenBucket(SLOW, undefined, new FilePaceStore(file)),
+    new TokenBucket(SLOW, undefined, new FilePaceStore(file)),
+  ];
+}
+
+describe("one pace per account per machine", () => {
+  test("two processes take from one bucket: the second books behind the first", () => {
+    const [a, b] = twoProcesses();
+    expect(a.reserve().waitMs).toBe(0);
+    expect(a.reserve().waitMs).toBe(0); // the burst of 2 is spent, by a alone
+    const bWait = b.reserve().waitMs;
+    const aWait = a.reserve().waitMs;
+    // 10 rps: the next slots are 100 ms and 200 ms away (less the few ms this test took)
+    expect(bWait).toBeGreaterThan(60);
+    expect(bWait).toBeLessThanOrEqual(100);
+    expect(aWait).toBeGreaterThan(160);
+    expect(aWait).toBeLessThanOrEqual(200);
+  });
+
+  test("with a process-local pace each would have had its own burst (what the file changes)", () => {
+    const a = new TokenBucket(SLOW);
+    const b = new TokenBucket(SLOW);
+    a.reserve();
+    a.reserve();
+    expect(b.reserve().waitMs).toBe(0);
+  });
+
+  test("a 429 seen by one process pauses and halves the pace of the other", async () => {
+    const [a, b] = twoProcesses();
+    a.penalize(2000);
+    const seen = b.snapshot();
+    expect(seen.sharedBy).toBe("machine");
+    expect(seen.pausedForMs).toBeGreaterThan(1900);
+    expect(seen.ratePerSecond).toBe(5);
+    expect(b.reserve().waitMs).toBeGreaterThan(1900);
+  });
+
+  test("a waiter in one process re-books when another process is penalised while it sleeps", async () => {
+    const [a, b] = twoProcesses();
+    a.reserve();
+    a.reserve();
+    const acquired = b.acquire(); // books ~100 ms ahead and sleeps
+    await new Promise((r) => setTimeout(r, 20));
+    a.penalize(300);
+    const t0 = Date.now();
+    await acquired;
+    // it did not go at its old slot (~80 ms from the penalty) but behind the 300 ms pause
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(250);
+  });
+
+  test("a lock left by a dead process is broken; a live holder's lock is waited for", () => {
+    const file = path.join(dir, "account.json");
+    const lock = `${file}.lock`;
+    const bucket = new TokenBucket(SLOW, undefined, new FilePaceStore(file));
+    fs.writeFileSync(lock, "");
+    const old = (Date.now() - 10 * STALE_LOCK_MS) / 1000;
+    fs.utimesSync(lock, old, old);
+    let t0 = Date.now();
+    expect(bucket.reserve().waitMs).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(STALE_LOCK_MS / 2);
+    expect(fs.existsSync(lock)).toBe(false); // released after use
+
+    fs.writeFileSync(lock, ""); // held right now by someone who never releases it
+    t0 = Date.now();
+    bucket.reserve();
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(STALE_LOCK_MS); // waited until it was stale
+    expect(fs.existsSync(lock)).toBe(false);
+  });
+
+  test("an unreadable state file is a fresh, full bucket", () => {
+    const file = path.join(dir, "account.json");
+    fs.writeFileSync(file, "{ not json");
+    const bucket = new TokenBucket(SLOW, undefined, new FilePaceStore(file));
+    expect(bucket.reserve().waitMs).toBe(0);
+    expect(bucket.reserve().waitMs).toBe(0);
+    const rewritten = JSON.parse(fs.readFileSync(file, "utf8"));
+    expect(rewritten).toMatchObject({ epoch: 0, cuts: 0 }); // and the burst spent (plus what accrued since)
+    expect(rewritten.tokens).toBeLessThan(0.5);
+  });
+
+  test("the state survives a cut: -Infinity (no cut yet) and a cut curve both round-trip", () => {
+    const [a, b] = twoProcesses();
+    a.reserve();
+    expect(JSON.parse(fs.readFileSync(path.join(dir, "account.json"), "utf8")).curve.start).toBeNull();
+    expect(b.currentRate).toBe(10);
+    a.penalize(0);
+    expect(b.currentRate).toBeGreaterThanOrEqual(5);
+    expect(b.currentRate).toBeLessThan(10);
+  });
+});
+
+describe("which pace a client gets", () => {
+  test("the system clock with a usable directory: the machine's; the file is named by a hash", () => {
+    const b = sharedBucket("http://127.0.0.1:1|acct-1", SLOW, undefined, dir);
+    expect(b.snapshot().sharedBy).toBe("machine");
+    b.reserve();
+    const files = fs.readdirSync(dir);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^[0-9a-f]{32}\.json$/);
+  });
+
+  test("a fake clock, no directory, or an unusable one: this process's own", () => {
+    expect(sharedBucket("k1", SLOW, new FakeClock(), dir).snapshot().sharedBy).toBe("process");
+    expect(sharedBucket("k2", SLOW).snapshot().sharedBy).toBe("process");
+    const notADir = path.join(dir, "file");
+    fs.writeFileSync(notADir, "");
+    expect(machinePaceStore("k3", notADir)).toBeUndefined();
+    expect(sharedBucket("k3", SLOW, undefined, notADir).snapshot().sharedBy).toBe("process");
+  });
+
+  test("files idle for an hour are swept when a process first uses the directory", () => {
+    const sweepDir = path.join(dir, "sweep");
+    fs.mkdirSync(sweepDir);
+    const stale = path.join(sweepDir, "old.json");
+    const recent = path.join(sweepDir, "new.json");
+    fs.writeFileSync(stale, "{}");
+    fs.writeFileSync(recent, "{}");
+    const hourAgo = (Date.now() - 2 * 3_600_000) / 1000;
+    fs.utimesSync(stale, hourAgo, hourAgo);
+    machinePaceStore("k", sweepDir);
+    expect(fs.existsSync(stale)).toBe(false);
+    expect(fs.existsSync(recent)).toBe(true);
+  });
+});
