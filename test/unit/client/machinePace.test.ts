@@ -83,7 +83,9 @@ describe("one pace per account per machine", () => {
     fs.utimesSync(lock, old, old);
     let t0 = Date.now();
     expect(bucket.reserve().waitMs).toBe(0);
-    expect(Date.now() - t0).toBeLessThan(STALE_LOCK_MS / 2);
+    // Broken at once rather than waited out (which takes STALE_LOCK_MS): the whole margin, since a
+    // loaded CI machine can stall a few synchronous file operations for a few hundred ms.
+    expect(Date.now() - t0).toBeLessThan(STALE_LOCK_MS);
     expect(fs.existsSync(lock)).toBe(false); // released after use
 
     fs.writeFileSync(lock, ""); // held right now by someone who never releases it
