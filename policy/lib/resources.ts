@@ -1,7 +1,8 @@
 // The resources these policies look at. Dynamic resources carry no type marker for
-// validateResourceOfType, so rules match on `args.type`; the tokens come from the SDK's own helper.
+// validateResourceOfType, so rules match on `args.type`: the token of either face — dynamic
+// `pulumi-nodejs:dynamic/txmail:<Kind>` or native `txmail:index:<Kind>` — read with the SDK's own helper.
 import type { ResourceValidationArgs } from "@pulumi/policy";
-import { typeToken } from "../../provider/api/typeTokens";
+import { kindOfToken, typeToken } from "../../provider/api/typeTokens";
 
 export type Kind =
   "ApiKey" | "SubAccountApiKey" | "Webhook" | "Route" | "Domain" | "SmtpCredential" | "AccountMember" | "Suppression";
@@ -31,9 +32,10 @@ export const MANAGED_KINDS: readonly Kind[] = [
 /** Kinds whose inputs include a delivery `url`. */
 export const ENDPOINT_KINDS: readonly Kind[] = ["Webhook", "Route"];
 
-/** The kind of a resource if it is one of `kinds`. */
+/** The kind of a resource of either face if it is one of `kinds`. */
 export function kindOf(type: string, kinds: readonly Kind[]): Kind | undefined {
-  return kinds.find((k) => TYPES[k] === type);
+  const kind = kindOfToken(type);
+  return kinds.find((k) => k === kind);
 }
 
 /** How messages name a resource: its kind and its Pulumi name, e.g. `ApiKey 'sender'`. */
