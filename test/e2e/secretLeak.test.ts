@@ -20,7 +20,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { createTestStack, REPO_ROOT, type TestStack } from "./harness";
+import { createTestStack, FACES, REPO_ROOT, type TestStack } from "./harness";
 import { startService, type TestService } from "./service";
 
 jest.setTimeout(15 * 60_000);
@@ -94,129 +94,137 @@ async function step(t: TestStack, phase: string): Promise<void> {
   texts.push({ where: `${phase}: state export`, text: await t.exportText(false) });
 }
 
-beforeAll(async () => {
-  svc = await startService();
-  secrets.set(svc.apiKey, "provider API key");
-});
-
-afterAll(async () => {
-  for (const t of stacks) await t.dispose();
-  await svc?.close();
-});
-
-it("no secret appears in state exports, logs or diffs across a full lifecycle", async () => {
-  // Keys: create, update, rotate, refresh, destroy. The provider key is a secret stack config value.
-  const keys = await createTestStack({
-    programDir: path.join(__dirname, "programs", "keys"),
-    name: "leak-keys",
-    verbose: VERBOSE,
-    config: {
-      ...svc.config(),
-      subName: { value: "Leak Test" },
-      keyLabel: { value: "ci" },
-      scopes: { value: JSON.stringify(["messages:send:all"]) },
-    },
+describe.each(FACES)("%s face", (face) => {
+  beforeAll(async () => {
+    // Each face's run starts from nothing: its own service, secrets and texts.
+    secrets.clear();
+    texts.length = 0;
+    svc = await startService();
+    secrets.set(svc.apiKey, "provider API key");
   });
-  stacks.push(keys);
-  await keys.up();
-  await step(keys, "keys after create");
-  await keys.stack.setConfig("keyLabel", { value: "ci-2" });
-  await keys.up();
-  await keys.stack.setConfig("rotation", { value: "r1" });
-  await keys.stack.setConfig("bootstrapRotation", { value: "r1" });
-  await keys.up();
-  await step(keys, "keys after rotation");
-  texts.push({ where: "keys: preview diff", text: (await keys.preview({ diff: true })).stdout });
-  await keys.refresh();
-  await step(keys, "keys after refresh");
 
-  // The provider key from the environment (what the README recommends for verbose logs).
-  const envKey = { TXMAIL_API_KEY: svc.apiKey };
-  const { "txmail:apiKey": _configKey, ...configWithoutKey } = svc.config();
-
-  // A tenant's objects: route/webhook secrets and the SMTP password, and a replacement.
-  const objects = await createTestStack({
-    programDir: path.join(__dirname, "programs", "objects"),
-    name: "leak-objects",
-    verbose: VERBOSE,
-    config: configWithoutKey,
-    env: envKey,
+  afterAll(async () => {
+    for (const t of stacks.splice(0)) await t.dispose();
+    await svc?.close();
   });
-  stacks.push(objects);
-  const dkim1 = dkimKey(objects, "DKIM key 1");
-  await objects.stack.setConfig("dkimKeyFile", { value: dkim1.file });
-  await objects.up();
-  await step(objects, "objects after create");
-  await objects.stack.setConfig("sandbox", { value: "true" });
-  await objects.up();
-  await step(objects, "objects after replacement");
-  // A new DKIM key: the domain is replaced (delete first), its key sent to the service again.
-  const dkim2 = dkimKey(objects, "DKIM key 2");
-  await objects.stack.setConfig("dkimKeyFile", { value: dkim2.file });
-  await objects.up();
-  await step(objects, "objects after DKIM key change");
-  texts.push({ where: "objects: preview diff", text: (await objects.preview({ diff: true })).stdout });
-  await objects.refresh();
 
-  // Tenant components: bootstrap keys become the children's connections (a secret inside an input).
-  const tenants = await createTestStack({
-    programDir: path.join(REPO_ROOT, "examples", "tenants-from-yaml"),
-    name: "leak-tenants",
-    verbose: VERBOSE,
-    config: configWithoutKey,
-    env: envKey,
-  });
-  stacks.push(tenants);
-  await tenants.up();
-  await step(tenants, "tenants after create");
-  await tenants.refresh();
+  it("no secret appears in state exports, logs or diffs across a full lifecycle", async () => {
+    // Keys: create, update, rotate, refresh, destroy. The provider key is a secret stack config value.
+    const keys = await createTestStack({
+      programDir: path.join(__dirname, "programs", "keys"),
+      name: `leak-keys-${face}`,
+      face,
+      verbose: VERBOSE,
+      config: {
+        ...svc.config(),
+        subName: { value: "Leak Test" },
+        keyLabel: { value: "ci" },
+        scopes: { value: JSON.stringify(["messages:send:all"]) },
+      },
+    });
+    stacks.push(keys);
+    await keys.up();
+    await step(keys, "keys after create");
+    await keys.stack.setConfig("keyLabel", { value: "ci-2" });
+    await keys.up();
+    await keys.stack.setConfig("rotation", { value: "r1" });
+    await keys.stack.setConfig("bootstrapRotation", { value: "r1" });
+    await keys.up();
+    await step(keys, "keys after rotation");
+    texts.push({ where: "keys: preview diff", text: (await keys.preview({ diff: true })).stdout });
+    await keys.refresh();
+    await step(keys, "keys after refresh");
 
-  await keys.destroy();
-  await objects.destroy();
-  await tenants.destroy();
-  texts.push({ where: "keys: engine output and verbose logs", text: keys.log(), log: true });
-  texts.push({ where: "objects: engine output and verbose logs", text: objects.log(), log: true });
-  texts.push({ where: "tenants: engine output and verbose logs", text: tenants.log(), log: true });
+    // The provider key from the environment (what the README recommends for verbose logs).
+    const envKey = { TXMAIL_API_KEY: svc.apiKey };
+    const { "txmail:apiKey": _configKey, ...configWithoutKey } = svc.config();
 
-  // TXMAIL_LEAK_DUMP=dir keeps every scanned text for a human to read.
-  const dump = process.env.TXMAIL_LEAK_DUMP;
-  if (dump)
-    texts.forEach(({ where, text }, i) =>
-      writeFileSync(path.join(dump, `${i}-${where.replace(/\W+/g, "_")}.txt`), text),
-    );
+    // A tenant's objects: route/webhook secrets and the SMTP password, and a replacement.
+    const objects = await createTestStack({
+      programDir: path.join(__dirname, "programs", "objects"),
+      name: `leak-objects-${face}`,
+      face,
+      verbose: VERBOSE,
+      config: configWithoutKey,
+      env: envKey,
+    });
+    stacks.push(objects);
+    const dkim1 = dkimKey(objects, "DKIM key 1");
+    await objects.stack.setConfig("dkimKeyFile", { value: dkim1.file });
+    await objects.up();
+    await step(objects, "objects after create");
+    await objects.stack.setConfig("sandbox", { value: "true" });
+    await objects.up();
+    await step(objects, "objects after replacement");
+    // A new DKIM key: the domain is replaced (delete first), its key sent to the service again.
+    const dkim2 = dkimKey(objects, "DKIM key 2");
+    await objects.stack.setConfig("dkimKeyFile", { value: dkim2.file });
+    await objects.up();
+    await step(objects, "objects after DKIM key change");
+    texts.push({ where: "objects: preview diff", text: (await objects.preview({ diff: true })).stdout });
+    await objects.refresh();
 
-  // Secrets of every kind were seen: 2 keys x 2 generations, 2 route/webhook secrets, 2 SMTP
-  // passwords, 2 DKIM keys, the tenants' bootstrap keys, app keys and SMTP passwords, and the
-  // provider key.
-  expect(secrets.size).toBeGreaterThanOrEqual(17);
-  // The DKIM keys reached the state (encrypted; harvested from the decrypted export), so the scan
-  // covers where they are kept, not only the values the test made.
-  for (const { pem } of [dkim1, dkim2]) expect(secrets.get(pem)).toMatch(/\.dkimPrivateKey/);
-  const hits: string[] = [];
-  const pulumiDumps = new Map<string, number>();
-  for (const { where, text, log } of texts) {
-    for (const [secret, what] of secrets) {
-      for (const needle of needles(secret))
-        for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
-          const lineStart = text.lastIndexOf("\n", at) + 1;
-          const line = text.slice(lineStart, text.indexOf("\n", at) === -1 ? undefined : text.indexOf("\n", at));
-          const dump = log ? PULUMI_RPC_DUMP.exec(line) : null;
-          if (dump) {
-            const kind = /RPC finished/.test(dump[0])
-              ? "Node SDK RPC-finished debug"
-              : "engine RPC property dump (-v=9)";
-            pulumiDumps.set(kind, (pulumiDumps.get(kind) ?? 0) + 1);
-            continue;
+    // Tenant components: bootstrap keys become the children's connections (a secret inside an input).
+    const tenants = await createTestStack({
+      programDir: path.join(REPO_ROOT, "examples", "tenants-from-yaml"),
+      name: `leak-tenants-${face}`,
+      face,
+      verbose: VERBOSE,
+      config: configWithoutKey,
+      env: envKey,
+    });
+    stacks.push(tenants);
+    await tenants.up();
+    await step(tenants, "tenants after create");
+    await tenants.refresh();
+
+    await keys.destroy();
+    await objects.destroy();
+    await tenants.destroy();
+    texts.push({ where: "keys: engine output and verbose logs", text: keys.log(), log: true });
+    texts.push({ where: "objects: engine output and verbose logs", text: objects.log(), log: true });
+    texts.push({ where: "tenants: engine output and verbose logs", text: tenants.log(), log: true });
+
+    // TXMAIL_LEAK_DUMP=dir keeps every scanned text for a human to read.
+    const dump = process.env.TXMAIL_LEAK_DUMP;
+    if (dump)
+      texts.forEach(({ where, text }, i) =>
+        writeFileSync(path.join(dump, `${face}-${i}-${where.replace(/\W+/g, "_")}.txt`), text),
+      );
+
+    // Secrets of every kind were seen: 2 keys x 2 generations, 2 route/webhook secrets, 2 SMTP
+    // passwords, 2 DKIM keys, the tenants' bootstrap keys, app keys and SMTP passwords, and the
+    // provider key.
+    expect(secrets.size).toBeGreaterThanOrEqual(17);
+    // The DKIM keys reached the state (encrypted; harvested from the decrypted export), so the scan
+    // covers where they are kept, not only the values the test made.
+    for (const { pem } of [dkim1, dkim2]) expect(secrets.get(pem)).toMatch(/\.dkimPrivateKey/);
+    const hits: string[] = [];
+    const pulumiDumps = new Map<string, number>();
+    for (const { where, text, log } of texts) {
+      for (const [secret, what] of secrets) {
+        for (const needle of needles(secret))
+          for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
+            const lineStart = text.lastIndexOf("\n", at) + 1;
+            const line = text.slice(lineStart, text.indexOf("\n", at) === -1 ? undefined : text.indexOf("\n", at));
+            const dump = log ? PULUMI_RPC_DUMP.exec(line) : null;
+            if (dump) {
+              const kind = /RPC finished/.test(dump[0])
+                ? "Node SDK RPC-finished debug"
+                : "engine RPC property dump (-v=9)";
+              pulumiDumps.set(kind, (pulumiDumps.get(kind) ?? 0) + 1);
+              continue;
+            }
+            hits.push(`${what} in ${where}: …${text.slice(Math.max(lineStart, at - 400), at)}<SECRET>…`);
           }
-          hits.push(`${what} in ${where}: …${text.slice(Math.max(lineStart, at - 400), at)}<SECRET>…`);
-        }
+      }
     }
-  }
-  console.log(
-    `secret-leak scan: ${secrets.size} secrets, ${texts.length} texts, 0 expected hits; Pulumi's own RPC dumps: ${JSON.stringify(Object.fromEntries(pulumiDumps))}`,
-  );
-  expect(hits).toEqual([]);
-  // The scan is not vacuous: the logs are verbose and the exports hold ciphertexts.
-  expect(keys.log().length).toBeGreaterThan(10_000);
-  expect(texts[0]!.text).toContain('"ciphertext"');
+    console.log(
+      `secret-leak scan (${face} face): ${secrets.size} secrets, ${texts.length} texts, 0 expected hits; Pulumi's own RPC dumps: ${JSON.stringify(Object.fromEntries(pulumiDumps))}`,
+    );
+    expect(hits).toEqual([]);
+    // The scan is not vacuous: the logs are verbose and the exports hold ciphertexts.
+    expect(keys.log().length).toBeGreaterThan(10_000);
+    expect(texts[0]!.text).toContain('"ciphertext"');
+  });
 });
