@@ -4,8 +4,16 @@
 // on from the first line of stdout; nothing else may be printed there.
 import { serve } from "./server";
 
+// A stray rejection must not kill the process while other creates are in flight (their objects
+// would exist at the service with nothing recorded): it is reported on stderr, which the engine logs.
+process.on("unhandledRejection", (err: unknown) => {
+  process.stderr.write(
+    `pulumi-resource-txmail: unhandled rejection: ${err instanceof Error ? err.message : String(err)}\n`,
+  );
+});
+
 serve().then(
-  (port) => process.stdout.write(`${port}\n`),
+  ({ port }) => process.stdout.write(`${port}\n`),
   (err: unknown) => {
     process.stderr.write(`pulumi-resource-txmail: cannot start: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);

@@ -13,7 +13,7 @@ import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
 import type * as provTypes from "@pulumi/pulumi/proto/provider_pb";
 import * as path from "node:path";
 import * as native from "./provider";
-import { schemaText, PACKAGE_VERSION } from "./schema";
+import { servedSchema, PACKAGE_VERSION } from "./servedSchema";
 
 // Loaded from @pulumi/pulumi's own dependencies: the generated stubs require these very modules.
 const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
@@ -121,7 +121,7 @@ export const serviceOf = (impl: NativeProvider): grpcTypes.UntypedServiceImpleme
   }),
   getSchema: handle((req: provTypes.GetSchemaRequest) => {
     if (req.getVersion() !== 0) throw new Error(`unsupported schema version ${req.getVersion()}`);
-    return new provproto.GetSchemaResponse().setSchema(schemaText());
+    return new provproto.GetSchemaResponse().setSchema(servedSchema());
   }),
   checkConfig: handle((req: provTypes.CheckRequest) => {
     const { inputs, failures } = impl.checkConfig(fromStruct(req.getOlds()), fromStruct(req.getNews()));
@@ -178,16 +178,17 @@ export const serviceOf = (impl: NativeProvider): grpcTypes.UntypedServiceImpleme
   invoke: unimplemented("Invoke (data functions)"),
 });
 
-/** Starts the server on a loopback port and returns it (what the engine reads from stdout). */
-export async function serve(impl: NativeProvider = native): Promise<number> {
+/** Starts the server on a loopback port: the port is what the engine reads from stdout. */
+export async function serve(impl: NativeProvider = native): Promise<{ port: number; stop(): Promise<void> }> {
   const server = new grpc.Server({
     // As @pulumi/pulumi's server: the engine's messages can be large (whole property trees).
     "grpc.max_receive_message_length": 400 * 1024 * 1024,
   });
   server.addService(provrpc.ResourceProviderService, serviceOf(impl));
-  return new Promise((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) =>
-      err ? reject(err) : resolve(port),
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, bound) =>
+      err ? reject(err) : resolve(bound),
     ),
   );
+  return { port, stop: () => new Promise<void>((resolve) => server.tryShutdown(() => resolve())) };
 }

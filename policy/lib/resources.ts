@@ -1,6 +1,7 @@
 // The resources these policies look at. Dynamic resources carry no type marker for
-// validateResourceOfType, so rules match on `args.type`: the token of either face — dynamic
-// `pulumi-nodejs:dynamic/txmail:<Kind>` or native `txmail:index:<Kind>` — read with the SDK's own helper.
+// validateResourceOfType, so rules match on `args.type`; the tokens come from the SDK's own helper.
+// A kind has two tokens, one per face (dynamic `pulumi-nodejs:dynamic/txmail:<Kind>`, native
+// `txmail:index:<Kind>`): every rule matches both.
 import type { ResourceValidationArgs } from "@pulumi/policy";
 import { kindOfToken, typeToken } from "../../provider/api/typeTokens";
 

@@ -31,6 +31,8 @@ export interface Ctx {
 export interface ResourceSpec<I extends Record<string, unknown>> {
   /** Type name: the token is `pulumi-nodejs:dynamic/txmail:<kind>`. */
   kind: string;
+  /** What the resource is, for people: the package schema's description (Markdown). */
+  description?: string;
   /** Zod schema of the resource's own inputs (camelCase); its output is the canonical form. */
   inputs: z.ZodType<I, unknown>;
   /** Inputs the API receives (camelCase names of API fields); others are provider-local. */

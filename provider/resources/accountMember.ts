@@ -8,13 +8,20 @@ import { AccountMember, AddMember, MemberList, paths } from "../api";
 import type { ResourceSpec } from "../core/spec";
 
 const inputs = z.object({
-  email: AddMember.shape.email.transform((e) => e.trim().toLowerCase()),
-  name: AddMember.shape.name,
-  role: AddMember.shape.role,
+  email: AddMember.shape.email
+    .transform((e) => e.trim().toLowerCase())
+    .describe("The person's email address (their login)."),
+  name: AddMember.shape.name.describe("Display name, used when the service invites the person."),
+  role: AddMember.shape.role.describe("The member's role in the account."),
 });
 
 export const accountMember: ResourceSpec<z.infer<typeof inputs>> = {
   kind: "AccountMember",
+  description:
+    "A person who may log in to the account (a sub account: give its `connection`, or declare members in a " +
+    "`Tenant`). The service has no update: any change replaces the membership; keeping the email means the old " +
+    "membership is removed before the new one is added. Adopt an existing member with `adoptId: <user id>`. The " +
+    "account owner, and the user the API key acts for, cannot be removed.",
   inputs,
   apiFields: ["email", "name", "role"],
   replaceOn: ["email", "name", "role"],

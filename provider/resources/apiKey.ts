@@ -10,6 +10,8 @@ const inputs = z.object({ label: KeyLabel, scopes: Scopes, ipAllowList: AllowLis
 
 export const apiKey: ResourceSpec<z.infer<typeof inputs>> = {
   kind: "ApiKey",
+  description:
+    "An API key of the account. Its `secretKey` is returned once by the service and kept as a Pulumi secret.",
   inputs,
   apiFields: ["label", "scopes", "ipAllowList"],
   replaceOn: ["rotation"],

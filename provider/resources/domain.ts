@@ -16,27 +16,51 @@ function unsetWhenNull<T extends z.ZodType>(schema: T) {
   return z.preprocess((v) => (v === null ? undefined : v), schema);
 }
 
+const subdomain = <T extends z.ZodType>(schema: T, role: string) =>
+  unsetWhenNull(schema).describe(
+    `The ${role} subdomain (labels under the domain); unset: the service's default. Updated in place.`,
+  );
+
 const inputs = z.object({
-  domain: CreateDomain.shape.domain.transform((d) => d.toLowerCase()),
+  domain: CreateDomain.shape.domain
+    .transform((d) => d.toLowerCase())
+    .describe("The sending domain, e.g. `mail.example.com`. Changing it replaces the domain."),
   dkimPrivateKey: z
     .string()
     .regex(/-----BEGIN (RSA )?PRIVATE KEY-----/, "must be a PEM-encoded RSA private key")
-    .optional(),
-  trackingSubdomain: unsetWhenNull(CreateDomain.shape.tracking_subdomain),
-  returnPathSubdomain: unsetWhenNull(CreateDomain.shape.return_path_subdomain),
-  subscriptionSubdomain: unsetWhenNull(CreateDomain.shape.subscription_subdomain),
-  mediaSubdomain: unsetWhenNull(CreateDomain.shape.media_subdomain),
-  dkimRotationIntervalDays: unsetWhenNull(CreateDomain.shape.dkim_rotation_interval_days),
+    .optional()
+    .describe(
+      "Your own DKIM private key (PEM, RSA ≥ 1024 bits). Write-only: a secret input, never an output. Changing it " +
+        "replaces the domain (delete first).",
+    ),
+  trackingSubdomain: subdomain(CreateDomain.shape.tracking_subdomain, "tracking"),
+  returnPathSubdomain: subdomain(CreateDomain.shape.return_path_subdomain, "return-path"),
+  subscriptionSubdomain: subdomain(CreateDomain.shape.subscription_subdomain, "subscription"),
+  mediaSubdomain: subdomain(CreateDomain.shape.media_subdomain, "media"),
+  dkimRotationIntervalDays: unsetWhenNull(CreateDomain.shape.dkim_rotation_interval_days).describe(
+    "Days between DKIM key rotations; unset: the service's default. Updated in place.",
+  ),
   /** Canonical (trimmed, lower case); "" is the service's default selector. */
-  dkimSelector: unsetWhenNull(DkimSelector.optional()),
+  dkimSelector: unsetWhenNull(DkimSelector.optional()).describe(
+    'DKIM selector, trimmed and lower-cased; "" (or blank) is the service\'s default selector. Updated in place.',
+  ),
   /** Wait until DNS is valid: seconds to wait at most (0 or unset: do not wait). */
-  waitForVerificationSeconds: z.number().int().min(0).max(3600).optional(),
+  waitForVerificationSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(3600)
+    .optional()
+    .describe(
+      "Wait up to this many seconds for the service to see valid DNS (progress in the engine's log). 0 = do not wait.",
+    ),
 });
 
 const WAIT_INTERVAL_MS = Number(process.env.TXMAIL_DNS_POLL_MS ?? 10_000);
 
 export const domain: ResourceSpec<z.infer<typeof inputs>> = {
   kind: "Domain",
+  description: "A sending domain. Its `dnsRecords` output is ready to feed a DNS provider.",
   inputs,
   apiFields: [
     "domain",

@@ -5,7 +5,11 @@ import { keysToCamel } from "../core/casing";
 import { canonicalizeAllowList } from "../api/cidr";
 import { scopeProblem } from "../api/scopes";
 
-export const KeyLabel = z.string().min(1, "must not be empty").max(255, "must be at most 255 characters");
+export const KeyLabel = z
+  .string()
+  .min(1, "must not be empty")
+  .max(255, "must be at most 255 characters")
+  .describe("Label shown in the service's console, 1–255 characters. Updated in place.");
 
 /** Scopes: each known or a well-formed `{domain}` template; sorted and de-duplicated (order carries no meaning). */
 export const Scopes = z
@@ -17,7 +21,8 @@ export const Scopes = z
       if (problem) ctx.addIssue({ code: "custom", path: [i], message: problem });
     });
   })
-  .transform((scopes) => [...new Set(scopes)].sort());
+  .transform((scopes) => [...new Set(scopes)].sort())
+  .describe("Scopes such as `messages:send:all` or `routes:write:{domain}`. Updated in place.");
 
 /**
  * IP allow list, canonicalised and de-duplicated here so state and diffs show the service's form
@@ -32,10 +37,17 @@ export const AllowList = z
       ctx.addIssue({ code: "custom", path: p.index === undefined ? [] : [p.index], message: p.message });
     }
     return result.canonical;
-  });
+  })
+  .describe(
+    "CIDR blocks or bare addresses allowed to use the key (empty = no restriction). Canonicalised and " +
+      "de-duplicated; allow-all prefixes (`0.0.0.0/0`, `::/0` in any spelling) and > 100 entries are rejected.",
+  );
 
 /** Any value; changing it replaces the resource (create-before-delete). */
-export const Rotation = z.string().optional();
+export const Rotation = z
+  .string()
+  .optional()
+  .describe("Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.");
 
 /** Key records → outputs, with scopes in the same canonical order as the inputs. */
 export function keyOutputs(record: Record<string, unknown>): Record<string, unknown> {

@@ -5,14 +5,16 @@ import { CreateRoute, Route, RouteWithSecret, paths } from "../api";
 import type { ResourceSpec } from "../core/spec";
 
 const inputs = z.object({
-  name: CreateRoute.shape.name,
-  url: CreateRoute.shape.url,
-  recipient: CreateRoute.shape.recipient.default(""),
-  attachments: z.boolean().optional(),
-  headers: z.boolean().optional(),
-  groupByMessageId: z.boolean().optional(),
-  stripReplies: z.boolean().optional(),
-  enabled: z.boolean().optional(),
+  name: CreateRoute.shape.name.describe("The route's name. Updated in place."),
+  url: CreateRoute.shape.url.describe("Where inbound mail is posted (http or https)."),
+  recipient: CreateRoute.shape.recipient
+    .default("")
+    .describe('Recipient filter: an address or `*@domain`; "" (default) = all inbound mail.'),
+  attachments: z.boolean().optional().describe("Post attachments with the message."),
+  headers: z.boolean().optional().describe("Post the message's headers."),
+  groupByMessageId: z.boolean().optional().describe("Group posts by message id."),
+  stripReplies: z.boolean().optional().describe("Strip quoted replies from the posted text."),
+  enabled: z.boolean().optional().describe("Whether the route posts mail (the service's default when unset)."),
 });
 
 /** The domain a route belongs to (lower case, as the service associates it): that of its recipient. */
@@ -26,6 +28,7 @@ const domainOf = (p: Record<string, unknown>) => recipientDomain(p) ?? "{domain}
 
 export const route: ResourceSpec<z.infer<typeof inputs>> = {
   kind: "Route",
+  description: "An inbound route. `secret` signs its requests (a Pulumi secret, returned once at creation).",
   inputs,
   apiFields: ["name", "url", "recipient", "attachments", "headers", "groupByMessageId", "stripReplies", "enabled"],
   replaceOn: [],

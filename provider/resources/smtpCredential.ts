@@ -7,14 +7,20 @@ import { scopedDomains } from "./fields";
 import { domainScopes } from "./webhook";
 
 const inputs = z.object({
-  name: Name,
-  sandbox: z.boolean().default(false),
-  scope: z.enum(["global", "scoped"]).default("global"),
-  domains: z.array(Hostname).default([]),
+  name: Name.describe("The credential's name."),
+  sandbox: z.boolean().default(false).describe("Send to the sandbox instead of real recipients."),
+  scope: z.enum(["global", "scoped"]).default("global").describe("`global` (default) or `scoped` to `domains`."),
+  domains: z
+    .array(Hostname)
+    .default([])
+    .describe("Domains of a scoped credential (required non-empty when scoped, empty when global)."),
 });
 
 export const smtpCredential: ResourceSpec<z.infer<typeof inputs>> = {
   kind: "SmtpCredential",
+  description:
+    "SMTP credentials. The service cannot update them: any change replaces the credential (the new one is created " +
+    "before the old one is deleted). `password` is a Pulumi secret, returned once.",
   inputs,
   apiFields: ["name", "sandbox", "scope", "domains"],
   replaceOn: ["name", "sandbox", "scope", "domains"],

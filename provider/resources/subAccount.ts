@@ -6,15 +6,32 @@ import { keysToCamel } from "../core/casing";
 import type { ResourceSpec } from "../core/spec";
 
 const inputs = z.object({
-  name: CreateSubAccount.shape.name,
-  website: CreateSubAccount.shape.website,
-  monthlyCredit: z.number().int().min(0).max(1_000_000_000).optional(),
-  suspended: z.boolean().default(false),
-  suspensionReason: z.string().min(1).max(500).optional(),
+  name: CreateSubAccount.shape.name.describe("Display name, 1–255 characters. Updated in place."),
+  website: CreateSubAccount.shape.website.describe(
+    "The customer's website (a host name such as `shop.example.com`). Updated in place.",
+  ),
+  monthlyCredit: z
+    .number()
+    .int()
+    .min(0)
+    .max(1_000_000_000)
+    .optional()
+    .describe("Monthly credit cap, 0 = no cap. Updated in place."),
+  suspended: z
+    .boolean()
+    .default(false)
+    .describe("Suspend (true) or reactivate (false) the sub account. Default false."),
+  suspensionReason: z
+    .string()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe("Why the account is suspended; required when `suspended` is true."),
 });
 
 export const subAccount: ResourceSpec<z.infer<typeof inputs>> = {
   kind: "SubAccount",
+  description: "A child account under the parent's billing. Deleting it is the service's soft delete.",
   inputs,
   apiFields: ["name", "website", "monthlyCredit"],
   stateFields: ["suspended"],

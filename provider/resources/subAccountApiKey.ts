@@ -6,17 +6,28 @@ import type { ResourceSpec } from "../core/spec";
 import { AllowList, KeyLabel, Rotation, Scopes, keyOutputs } from "./fields";
 
 const inputs = z.object({
-  subAccountId: Uuid,
+  subAccountId: Uuid.describe("The sub account the key authenticates as. Changing it replaces the key."),
   label: KeyLabel,
   scopes: Scopes,
   ipAllowList: AllowList,
   rotation: Rotation,
   /** Keep removed scopes until the next update (see prepareUpdate); provider-local, never sent. */
-  deferScopeRemoval: z.boolean().optional(),
+  deferScopeRemoval: z
+    .boolean()
+    .optional()
+    .describe(
+      "Keep scopes removed from `scopes` on the key until its next update. For a key other objects of the program " +
+        "are managed with (a Tenant's bootstrap key): Pulumi updates the key before them and deletes removed " +
+        "objects last, so a removed route is deleted while the key can still delete it; the following `pulumi up` " +
+        "narrows the key.",
+    ),
 });
 
 export const subAccountApiKey: ResourceSpec<z.infer<typeof inputs>> = {
   kind: "SubAccountApiKey",
+  description:
+    "An API key that authenticates as a sub account, created with the parent's credentials (the sub account's " +
+    "own keys cannot manage these). Use its `secretKey` as the tenant's bootstrap key.",
   inputs,
   apiFields: ["label", "scopes", "ipAllowList"],
   replaceOn: ["subAccountId", "rotation"],

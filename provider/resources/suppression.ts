@@ -12,10 +12,16 @@ import { keysToCamel } from "../core/casing";
 const canonicalTime = (t: string) => new Date(t).toISOString();
 
 const inputs = z.object({
-  email: CreateSuppression.shape.email.transform((e) => e.trim().toLowerCase()),
-  domain: CreateSuppression.shape.domain.transform((d) => d?.toLowerCase()),
-  reason: CreateSuppression.shape.reason,
-  expiresAt: CreateSuppression.shape.expires_at.transform(canonicalTime),
+  email: CreateSuppression.shape.email.transform((e) => e.trim().toLowerCase()).describe("The address never to mail."),
+  domain: CreateSuppression.shape.domain
+    .transform((d) => d?.toLowerCase())
+    .describe("Only for this sending domain; unset: every domain of the account."),
+  reason: CreateSuppression.shape.reason.describe(
+    "Why (at most 255 characters), e.g. the compliance list it comes from.",
+  ),
+  expiresAt: CreateSuppression.shape.expires_at
+    .transform(canonicalTime)
+    .describe("RFC 3339 instant, in the future. Afterwards the suppression is gone (read as deleted)."),
 });
 
 const expired = (r: { expires_at?: unknown }) => Date.parse(String(r.expires_at)) <= Date.now();
@@ -36,6 +42,10 @@ async function findLive({ api, conn }: Parameters<NonNullable<ResourceSpec<never
 
 export const suppression: ResourceSpec<z.infer<typeof inputs>> = {
   kind: "Suppression",
+  description:
+    "An address the account must never mail. Any change replaces it (delete first when email and domain stay). " +
+    "After `expiresAt` the service drops it: `pulumi refresh` removes it from state and the next `pulumi up` " +
+    "recreates it only if the program still declares it (with a later expiresAt).",
   inputs,
   apiFields: ["email", "domain", "reason", "expiresAt"],
   replaceOn: ["email", "domain", "reason", "expiresAt"],

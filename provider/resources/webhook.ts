@@ -9,16 +9,28 @@ import { scopedDomains } from "./fields";
 const EVENT_INPUTS = WEBHOOK_EVENTS.map(snakeToCamel) as string[];
 
 const inputs = z.object({
-  name: Name,
-  url: HttpUrl,
-  enabled: z.boolean().optional(),
-  ...Object.fromEntries(EVENT_INPUTS.map((e) => [e, z.boolean().optional()])),
-  scope: z.enum(["global", "scoped"]).default("global"),
-  domains: z.array(Hostname).default([]),
+  name: Name.describe("The webhook's name. Updated in place."),
+  url: HttpUrl.describe("Endpoint receiving the events (http or https; the policy pack warns on http)."),
+  enabled: z.boolean().optional().describe("Whether events are delivered (the service's default when unset)."),
+  ...Object.fromEntries(
+    WEBHOOK_EVENTS.map((e) => [
+      snakeToCamel(e),
+      z.boolean().optional().describe(`Deliver \`${e}\` events (default false).`),
+    ]),
+  ),
+  scope: z
+    .enum(["global", "scoped"])
+    .default("global")
+    .describe("`global` (default, every domain) or `scoped` (only `domains`)."),
+  domains: z
+    .array(Hostname)
+    .default([])
+    .describe("Domains of a scoped webhook (required non-empty when scoped, empty when global)."),
 });
 
 export const webhook: ResourceSpec<z.infer<typeof inputs>> = {
   kind: "Webhook",
+  description: "An event webhook. `secret` signs its deliveries (a Pulumi secret, returned once at creation).",
   inputs,
   apiFields: ["name", "url", "enabled", ...EVENT_INPUTS, "scope", "domains"] as never,
   replaceOn: [],

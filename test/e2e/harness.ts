@@ -33,13 +33,13 @@ function findRepoRoot(from: string): string {
 export const TOOLS_DIR = path.join(REPO_ROOT, ".tools");
 export const PASSPHRASE = "txmail-test-passphrase";
 
-/** The CLI installed by scripts/setup.sh; throws with the fix when it is missing. */
-export async function pulumiCommand(): Promise<PulumiCommand> {
-  const bin = path.join(TOOLS_DIR, "bin", "pulumi");
+/** The CLI installed by scripts/setup.sh (or in another tools root); throws with the fix when it is missing. */
+export async function pulumiCommand(toolsRoot: string = TOOLS_DIR): Promise<PulumiCommand> {
+  const bin = path.join(toolsRoot, "bin", "pulumi");
   if (!fs.existsSync(bin)) {
     throw new Error(`no Pulumi CLI at ${bin}: run 'bash scripts/setup.sh' first`);
   }
-  return PulumiCommand.get({ root: TOOLS_DIR });
+  return PulumiCommand.get({ root: toolsRoot });
 }
 
 export interface StackOptions {
@@ -78,6 +78,11 @@ export interface StackOptions {
    * on the engine's PATH. A suite parameterised over FACES runs unchanged on both.
    */
   face?: Face;
+  /**
+   * A tools root other than .tools (its bin/ holds `pulumi` and what the engine may find on PATH,
+   * which replaces .tools/bin there): e.g. one without the txmail plugin, to run an installed one.
+   */
+  toolsRoot?: string;
 }
 
 export type Face = "dynamic" | "native";
@@ -115,14 +120,21 @@ export interface TestStack {
 }
 
 /** Environment the engine runs with in tests: offline, local, deterministic. */
-export function engineEnv(stateDir: string, extra: Record<string, string> = {}): Record<string, string> {
+export function engineEnv(
+  stateDir: string,
+  extra: Record<string, string> = {},
+  toolsRoot: string = TOOLS_DIR,
+): Record<string, string> {
   return {
     PULUMI_BACKEND_URL: `file://${stateDir}`,
     PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     PULUMI_HOME: path.join(stateDir, ".pulumi-home"),
-    PATH: `${path.join(TOOLS_DIR, "bin")}:${process.env.PATH ?? ""}`,
+    PATH: [
+      path.join(toolsRoot, "bin"),
+      ...(process.env.PATH ?? "").split(":").filter((d) => d !== path.join(TOOLS_DIR, "bin")),
+    ].join(":"),
     ...extra,
   };
 }
@@ -168,10 +180,10 @@ function copyProgram(
 }
 
 export async function createTestStack(opts: StackOptions): Promise<TestStack> {
-  const pulumi = await pulumiCommand();
+  const pulumi = await pulumiCommand(opts.toolsRoot);
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-e2e-"));
   const workDir = copyProgram(opts.programDir, stateDir, opts.packageLayout ?? "linked", opts.extraPackages);
-  const envVars = engineEnv(stateDir, { ...faceEnv(opts.face), ...opts.env });
+  const envVars = engineEnv(stateDir, { ...faceEnv(opts.face), ...opts.env }, opts.toolsRoot);
   const stackName = opts.stackName ?? `${opts.name ?? "t"}-${randomBytes(4).toString("hex")}`;
   const stack = await LocalWorkspace.createOrSelectStack(
     { stackName, workDir },

@@ -20,7 +20,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { createTestStack, FACES, REPO_ROOT, type TestStack } from "./harness";
+import { createTestStack, FACES, REPO_ROOT, type Face, type TestStack } from "./harness";
 import { startService, type TestService } from "./service";
 
 jest.setTimeout(15 * 60_000);
@@ -94,21 +94,23 @@ async function step(t: TestStack, phase: string): Promise<void> {
   texts.push({ where: `${phase}: state export`, text: await t.exportText(false) });
 }
 
-describe.each(FACES)("%s face", (face) => {
-  beforeAll(async () => {
-    // Each face's run starts from nothing: its own service, secrets and texts.
+beforeAll(async () => {
+  svc = await startService();
+});
+
+afterAll(async () => {
+  for (const t of stacks) await t.dispose();
+  await svc?.close();
+});
+
+// Both faces: the dynamic providers, and the native plugin (`TXMAIL_FACE=native`), whose settings
+// and secrets cross the engine's gRPC boundary in the other direction too.
+it.each(FACES)(
+  "no secret appears in state exports, logs or diffs across a full lifecycle (%s face)",
+  async (face: Face) => {
     secrets.clear();
     texts.length = 0;
-    svc = await startService();
     secrets.set(svc.apiKey, "provider API key");
-  });
-
-  afterAll(async () => {
-    for (const t of stacks.splice(0)) await t.dispose();
-    await svc?.close();
-  });
-
-  it("no secret appears in state exports, logs or diffs across a full lifecycle", async () => {
     // Keys: create, update, rotate, refresh, destroy. The provider key is a secret stack config value.
     const keys = await createTestStack({
       programDir: path.join(__dirname, "programs", "keys"),
@@ -226,5 +228,5 @@ describe.each(FACES)("%s face", (face) => {
     // The scan is not vacuous: the logs are verbose and the exports hold ciphertexts.
     expect(keys.log().length).toBeGreaterThan(10_000);
     expect(texts[0]!.text).toContain('"ciphertext"');
-  });
-});
+  },
+);

@@ -10,6 +10,16 @@ import {
   unknownCheckingProxy,
 } from "@pulumi/policy";
 import { type Kind, TYPES } from "../../../policy/lib/resources";
+import { nativeTypeToken } from "../../../provider/api/typeTokens";
+
+/**
+ * Which face's type tokens the fake resources carry (the dynamic one unless a suite asks for the
+ * native one): nativeTokens.test.ts reruns the rules' suites with `txmail:index:<Kind>`.
+ */
+let face: "dynamic" | "native" = "dynamic";
+export function useFace(f: "dynamic" | "native"): void {
+  face = f;
+}
 
 /** What the engine sends for an unknown value from a Node program (@pulumi/pulumi runtime/rpc). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -24,7 +34,8 @@ export interface Call {
 }
 
 export function fakeArgs(call: Call): ResourceValidationArgs {
-  const type = call.kind in TYPES ? TYPES[call.kind as Kind] : call.kind;
+  const known = call.kind in TYPES;
+  const type = !known ? call.kind : face === "native" ? nativeTypeToken(call.kind) : TYPES[call.kind as Kind];
   const name = call.name ?? "res";
   return {
     type,

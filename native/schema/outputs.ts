@@ -1,0 +1,80 @@
+// A resource's outputs as state keeps them, found by running the declaration's own code on
+// example records (sample.ts) rather than listed by hand.
+import { keysToCamel } from "../../provider/core/casing";
+import { deepEqual } from "../../provider/core/canonicalJson";
+import type { ResourceSpec } from "../../provider/core/spec";
+import type { Converter, JsonSchema } from "./jsonSchemaToPulumi";
+import type { PropertySpec } from "./pulumiSchema";
+import { sampleOf } from "./sample";
+import { camelSchema, jsonSchemaOf } from "./zodJson";
+
+type AnySpec = ResourceSpec<Record<string, unknown>>;
+
+/**
+ * What the generic provider stores of a record (provider/core/factory.ts: `outputsOf`, then
+ * `stateOf`): the kind's `outputsOf` (else the record camelCased) without `object`, `id` and
+ * `updatedAt`, plus the one-time secrets of the creation response under their output names.
+ */
+export function storedOutputs(spec: AnySpec, record: Record<string, unknown>): Record<string, unknown> {
+  const outs = spec.outputsOf ? spec.outputsOf(record) : keysToCamel(record);
+  const { object: _object, id: _id, updatedAt: _updated, ...kept } = outs;
+  for (const output of Object.keys(spec.createOnly ?? {})) kept[output] = "one-time secret";
+  return kept;
+}
+
+export interface Outputs {
+  properties: Record<string, PropertySpec>;
+  /** Outputs every state holds (set and not null). */
+  required: string[];
+}
+
+/** The outputs of a kind that come from the service (not its inputs): types, secrets, which are always set. */
+export function serviceOutputs(spec: AnySpec, convert: Converter): Outputs {
+  const recordSchema = jsonSchemaOf(spec.record, "output");
+  const camel = camelSchema(recordSchema);
+  const full = storedOutputs(spec, sampleOf(recordSchema, "full") as Record<string, unknown>);
+  const minimal = storedOutputs(spec, sampleOf(recordSchema, "minimal") as Record<string, unknown>);
+  const createdSchema = jsonSchemaOf(spec.created, "output");
+  const properties: Record<string, PropertySpec> = {};
+  for (const [name, value] of Object.entries(full)) {
+    const createdField = spec.createOnly?.[name];
+    if (createdField !== undefined) {
+      properties[name] = oneTimeSecret(createdSchema.properties?.[createdField]?.description);
+      continue;
+    }
+    const shape = shapeOf(value, minimal[name], camel.properties?.[name]);
+    properties[name] = convert.property(shape, { owner: spec.kind, field: name });
+  }
+  const required = Object.keys(full).filter((k) => minimal[k] !== undefined && minimal[k] !== null);
+  return { properties, required };
+}
+
+function oneTimeSecret(description: string | undefined): PropertySpec {
+  const note =
+    "Returned once, when the object is created, and kept as a Pulumi secret; empty for an adopted or " +
+    "imported object (the service never shows it again: rotate to get one under management).";
+  return { type: "string", secret: true, description: description ? `${description} ${note}` : note };
+}
+
+/**
+ * The JSON Schema of one output value: the record field's own schema when the output is that field
+ * unchanged (same name, same example value), else what the example values show (a reshaped field).
+ */
+function shapeOf(full: unknown, minimal: unknown, field: JsonSchema | undefined): JsonSchema {
+  if (field && deepEqual(full, sampleOf(field, "full"))) return field;
+  if (Array.isArray(full)) {
+    return { type: "array", items: shapeOf(full[0], Array.isArray(minimal) ? minimal[0] : undefined, field?.items) };
+  }
+  if (full !== null && typeof full === "object") {
+    const min = (minimal ?? {}) as Record<string, unknown>;
+    const entries = Object.entries(full as Record<string, unknown>);
+    return {
+      type: "object",
+      properties: Object.fromEntries(entries.map(([k, v]) => [k, shapeOf(v, min[k], field?.properties?.[k])])),
+      required: entries.map(([k]) => k).filter((k) => min[k] !== undefined && min[k] !== null),
+    };
+  }
+  if (typeof full === "number") return { type: Number.isInteger(full) ? "integer" : "number" };
+  if (typeof full === "string" || typeof full === "boolean") return { type: typeof full };
+  return {};
+}

@@ -1,0 +1,61 @@
+// The whole package schema, from the declarations: resources (provider/resources), the Tenant
+// component, the data functions, the provider's configuration. Deterministic: the same sources give
+// the same text, so a stale committed schema.json is a test failure (test/unit/native/schema.test.ts).
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { nativeTypeToken } from "../../provider/api/typeTokens";
+import { specs } from "../../provider/resources";
+import { CONFIG_VARIABLES } from "./common";
+import { functionSchemas } from "./functions";
+import type { PackageSpec } from "./pulumiSchema";
+import { resourceSchema } from "./resource";
+import { tenantSchema } from "./tenant";
+import { PACKAGE } from "./tokens";
+import { TypeRegistry } from "./typeRegistry";
+
+/** The repository root (holding package.json), from source (native/schema) or build (dist/native/schema). */
+export const REPO_ROOT = [path.resolve(__dirname, "..", ".."), path.resolve(__dirname, "..", "..", "..")].find((dir) =>
+  fs.existsSync(path.join(dir, "package.json")),
+)!;
+
+/** Where the committed schema lives (the native provider serves this file). */
+export const SCHEMA_FILE = path.join(REPO_ROOT, "native", "schema.json");
+
+export function packageSchema(): PackageSpec {
+  const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+    version: string;
+    license: string;
+  };
+  const registry = new TypeRegistry();
+  const resources = Object.fromEntries(
+    Object.values(specs)
+      .sort((a, b) => a.kind.localeCompare(b.kind))
+      .map((spec) => [nativeTypeToken(spec.kind), resourceSchema(spec, registry)]),
+  );
+  resources[nativeTypeToken("Tenant")] = tenantSchema(registry);
+  return {
+    name: PACKAGE,
+    displayName: "txmail",
+    version: manifest.version,
+    description:
+      "Transactional email tenants as code: sub accounts, API keys, sending domains, inbound routes, webhooks, " +
+      "SMTP credentials, members and suppressions of an AhaSend-v2-style service.",
+    license: manifest.license,
+    keywords: ["pulumi", "txmail", "email", "category/utility", "kind/native"],
+    config: { variables: CONFIG_VARIABLES },
+    provider: {
+      description:
+        "The txmail provider. Declare one explicitly (`pulumi:providers:txmail`) for each account a stack manages.",
+      inputProperties: CONFIG_VARIABLES,
+      properties: CONFIG_VARIABLES,
+    },
+    resources,
+    functions: functionSchemas(registry),
+    types: registry.types(),
+  };
+}
+
+/** The schema as committed: two-space JSON with a final newline. */
+export function schemaText(): string {
+  return `${JSON.stringify(packageSchema(), null, 2)}\n`;
+}

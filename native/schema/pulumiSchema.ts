@@ -1,0 +1,63 @@
+// The subset of the Pulumi package schema (pulumi/pulumi pkg/codegen/schema/pulumi.json) this
+// generator emits. Field names are the metaschema's; `pulumi schema check` validates the result.
+
+/** A type reference: a primitive, an array, a map, a named type (`$ref`) or a union (`oneOf`). */
+export interface TypeSpec {
+  type?: "string" | "integer" | "number" | "boolean" | "array" | "object";
+  items?: TypeSpec;
+  additionalProperties?: TypeSpec;
+  $ref?: string;
+  oneOf?: TypeSpec[];
+}
+
+export interface PropertySpec extends TypeSpec {
+  description?: string;
+  default?: string | number | boolean;
+  defaultInfo?: { environment: string[] };
+  secret?: boolean;
+  replaceOnChanges?: boolean;
+}
+
+export interface ObjectTypeSpec {
+  type: "object";
+  description?: string;
+  properties: Record<string, PropertySpec>;
+  required?: string[];
+}
+
+export interface EnumTypeSpec {
+  type: "string" | "integer" | "number" | "boolean";
+  description?: string;
+  enum: { name?: string; value: string | number | boolean }[];
+}
+
+export type ComplexTypeSpec = ObjectTypeSpec | EnumTypeSpec;
+
+export interface ResourceSpec {
+  description?: string;
+  isComponent?: boolean;
+  inputProperties: Record<string, PropertySpec>;
+  requiredInputs?: string[];
+  properties: Record<string, PropertySpec>;
+  required?: string[];
+}
+
+export interface FunctionSpec {
+  description?: string;
+  inputs: { properties: Record<string, PropertySpec>; required?: string[] };
+  outputs: { properties: Record<string, PropertySpec>; required?: string[] };
+}
+
+export interface PackageSpec {
+  name: string;
+  displayName: string;
+  version: string;
+  description: string;
+  license: string;
+  keywords: string[];
+  config: { variables: Record<string, PropertySpec> };
+  provider: ResourceSpec;
+  types: Record<string, ComplexTypeSpec>;
+  resources: Record<string, ResourceSpec>;
+  functions: Record<string, FunctionSpec>;
+}
