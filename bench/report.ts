@@ -9,7 +9,7 @@ import { benchBusyAccount, busyAccountSection } from "./busyAccount";
 import { benchEmulator } from "./emulator";
 import { benchRateLimit } from "./rateLimit";
 import { benchStormRecovery, stormRecoverySection } from "./stormRecovery";
-import { benchUp, type UpResult } from "./up";
+import { benchUp, PROGRAMS, SERVICE_PROGRAMS, type UpResult } from "./up";
 
 function pulumiVersion(): string {
   try {
@@ -29,6 +29,8 @@ const REPS_TEXT = (ups: UpResult[]) => String(ups[0]?.orders.length ?? 0);
 
 async function main(): Promise<void> {
   const started = new Date();
+  // Other work on the machine skews every figure: the 1-minute load average at the start goes with them.
+  const loadAverage = os.loadavg()[0]!.toFixed(1);
   process.stderr.write("[bench] emulator throughput\n");
   const emu = await benchEmulator();
   process.stderr.write("[bench] 1 000 creates under the real rate limit\n");
@@ -46,7 +48,7 @@ async function main(): Promise<void> {
     "",
     `Written by \`bash scripts/bench.sh\` on ${started.toISOString().slice(0, 10)}${COMMAND_ENV()}; this file holds only what that run measured (earlier runs: bench/HISTORY.md).`,
     `Machine: ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()};`,
-    `Node ${process.version}; Pulumi ${pulumiVersion()}; everything on loopback.`,
+    `Node ${process.version}; Pulumi ${pulumiVersion()}; everything on loopback; load average ${loadAverage} at the start.`,
     "",
     "## `pulumi up` of N tenants vs the engine floor",
     "",
@@ -55,16 +57,19 @@ async function main(): Promise<void> {
     "every trick of the real program that is not specific to the service: its provider an installed",
     "package's module (stored in state as a short `require`), registration without debug stack traces.",
     "The naive floor (bench/programs/floor-naive) is the same graph written plainly (provider serialized by",
-    "value, debug traces on), shown for comparison only. All three programs run in every round, each the",
+    "value, debug traces on), shown for comparison only. Native is the real program through the native",
+    "provider (the txmail plugin: `txmail:face native`); the native floor (bench/programs/floor-native) is",
+    "the floor's graph of no-op custom resources served by a plugin that runs the txmail plugin's own server",
+    "code (native/server.ts) over operations that do nothing. All five programs run in every round, each the",
     "first `up` of a fresh stack, in an order that rotates from round to round (listed below); figures are",
-    `medians of all ${REPS_TEXT(ups)} rounds. Goal: real ≤ 1.10 × floor at 50 tenants. The paired ratio is the median over rounds of`,
-    "real ÷ floor within a round. API calls are the emulator's counters.",
+    `medians of all ${REPS_TEXT(ups)} rounds. Goals at 50 tenants: real ≤ 1.10 × floor; native ≤ 1.0 × the (dynamic) floor.`,
+    "The paired ratio is the median over rounds of the ratio within a round. API calls are the emulator's counters.",
     "",
-    "| tenants | resources | floor (s) | naive floor (s) | real (s) | real ÷ floor | goal ≤ 1.10 | paired ratio | real ÷ naive floor |",
-    "|---|---|---|---|---|---|---|---|---|",
+    "| tenants | resources | floor (s) | naive floor (s) | real (s) | native floor (s) | native (s) | real ÷ floor | goal ≤ 1.10 | paired | native ÷ floor | goal ≤ 1.0 | paired | native ÷ native floor | real ÷ naive floor |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...ups.map(
       (u) =>
-        `| ${u.tenants} | ${u.resources} | ${u.medians.floor} | ${u.medians["floor-naive"]} | ${u.medians.real} | ${u.ratio} | ${ok(u.ratio <= 1.1)} | ${u.pairedRatio} | ${u.naiveRatio} |`,
+        `| ${u.tenants} | ${u.resources} | ${u.medians.floor} | ${u.medians["floor-naive"]} | ${u.medians.real} | ${u.medians["floor-native"]} | ${u.medians.native} | ${u.ratio} | ${ok(u.ratio <= 1.1)} | ${u.pairedRatio} | ${u.nativeRatio} | ${ok(u.nativeRatio <= 1.0)} | ${u.nativePairedRatio} | ${u.nativeFloorRatio} | ${u.naiveRatio} |`,
     ),
     "",
     "Every run, in seconds (round: order — times in that order):",
@@ -76,12 +81,23 @@ async function main(): Promise<void> {
       ),
     ]),
     "",
-    "| tenants | create writes | create reads | no-op up calls | refresh reads | refresh writes | provider peak RSS (MiB) |",
+    "API calls per phase (the first round's create; then a no-op `up` and a refresh of the last round's stack):",
+    "",
+    "| tenants | face | create writes | create reads | no-op up calls | refresh reads | refresh writes |",
     "|---|---|---|---|---|---|---|",
-    ...ups.map(
-      (u) =>
-        `| ${u.tenants} | ${u.createWrites} | ${u.createReads} | ${u.noopCalls} | ${u.refreshReads} | ${u.refreshWrites} | ${u.peakProviderRssMb} |`,
+    ...ups.flatMap((u) =>
+      SERVICE_PROGRAMS.map((p) => {
+        const c = u.calls[p];
+        return `| ${u.tenants} | ${p === "real" ? "dynamic" : "native"} | ${c.createWrites} | ${c.createReads} | ${c.noopCalls} | ${c.refreshReads} | ${c.refreshWrites} |`;
+      }),
     ),
+    "",
+    "Peak resident memory (VmHWM, MiB) of the processes serving each program's resources during its `up`",
+    "(the dynamic-provider plugin, or the native plugin), summed over those processes, largest over the rounds:",
+    "",
+    `| tenants | ${PROGRAMS.join(" | ")} |`,
+    `|---|${PROGRAMS.map(() => "---").join("|")}|`,
+    ...ups.map((u) => `| ${u.tenants} | ${PROGRAMS.map((p) => u.peakProviderRssMb[p]).join(" | ")} |`),
     "",
     "## 1 000 creates under the service's rate limit (100 rps, burst 200)",
     "",
@@ -117,7 +133,7 @@ async function main(): Promise<void> {
     ups
       .map(
         (u) =>
-          `| ${started.toISOString().slice(0, 16).replace("T", " ")} | ${u.tenants} | ${u.orders.length} | ${u.medians.floor} | ${u.medians["floor-naive"]} | ${u.medians.real} | ${u.ratio} | ${u.pairedRatio} |\n`,
+          `| ${started.toISOString().slice(0, 16).replace("T", " ")} | ${u.tenants} | ${u.orders.length} | ${u.medians.floor} | ${u.medians["floor-naive"]} | ${u.medians.real} | ${u.medians["floor-native"]} | ${u.medians.native} | ${u.ratio} | ${u.pairedRatio} | ${u.nativeRatio} | ${u.nativePairedRatio} | ${PROGRAMS.map((p) => u.peakProviderRssMb[p]).join(" / ")} | ${loadAverage} |\n`,
       )
       .join(""),
   );

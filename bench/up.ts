@@ -1,13 +1,16 @@
 // `pulumi up` of N tenants (6 resources each) against the emulator, versus the engine floor: the
 // same resource graph made of no-op dynamic resources with every trick the real program uses
 // (bench/programs/floor), and, for comparison, the naive floor a user would first write
-// (bench/programs/floor-naive). All three are measured in the same run, in a rotating order within
-// each round so that the machine's drift falls on each program alike. Also: API calls per phase
-// from the emulator's counters (create, no-op up, refresh), and the dynamic-provider process's peak
-// memory. Loopback only; every loop bounded. Run with `bash scripts/bench.sh`.
-import { execFileSync } from "node:child_process";
+// (bench/programs/floor-naive). The same program through the native provider (the txmail plugin,
+// `native`) and its own floor (bench/programs/floor-native: no-op custom resources served by the
+// plugin's own server code) run beside them. All are measured in the same run, in a rotating order
+// within each round so that the machine's drift falls on each program alike. Also: API calls per
+// phase from the emulator's counters (create, no-op up, refresh) for each face, and each program's
+// provider processes' peak memory. Loopback only; every loop bounded. Run with `bash scripts/bench.sh`.
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import { REPO_ROOT, createTestStack, type TestStack, type StackOptions } from "../test/e2e/harness";
+import { REPO_ROOT, TOOLS_DIR, createTestStack, type TestStack, type StackOptions } from "../test/e2e/harness";
+import { stackProcesses } from "../test/e2e/processes";
 import { startService, type TestService } from "../test/e2e/service";
 import { controlClient } from "../test/e2e/control";
 
@@ -16,8 +19,20 @@ const SIZES = (process.env.BENCH_TENANTS ?? "10,50").split(",").map(Number);
 /** Rounds per size; each round is a first `up` of a fresh stack of every program. */
 const REPS = Number(process.env.BENCH_REPS ?? 5);
 
-export const PROGRAMS = ["floor", "floor-naive", "real"] as const;
+export const PROGRAMS = ["floor", "floor-naive", "real", "floor-native", "native"] as const;
 export type Program = (typeof PROGRAMS)[number];
+/** The programs that provision tenants at the service (the others are no-op floors). */
+export const SERVICE_PROGRAMS = ["real", "native"] as const;
+type ServiceProgram = (typeof SERVICE_PROGRAMS)[number];
+
+/** The API calls a program made against the emulator, per phase. */
+export interface Calls {
+  createWrites: number;
+  createReads: number;
+  noopCalls: number;
+  refreshReads: number;
+  refreshWrites: number;
+}
 
 export interface UpResult {
   tenants: number;
@@ -32,25 +47,44 @@ export interface UpResult {
   naiveRatio: number;
   /** Median over rounds of real ÷ floor within the round: less sensitive to the machine's drift. */
   pairedRatio: number;
-  createWrites: number;
-  createReads: number;
-  noopCalls: number;
-  refreshReads: number;
-  refreshWrites: number;
-  peakProviderRssMb: number;
+  /** native ÷ (dynamic) floor on the medians (goal ≤ 1.0 at 50 tenants), and paired. */
+  nativeRatio: number;
+  nativePairedRatio: number;
+  /** native ÷ native floor, on the medians. */
+  nativeFloorRatio: number;
+  /** API calls of the real program (dynamic face) and of the native one. */
+  calls: Record<ServiceProgram, Calls>;
+  /**
+   * Per program, the peak resident memory (VmHWM) of its provider processes in MiB: the largest
+   * over rounds of the sum over the processes serving its resources during one `up`.
+   */
+  peakProviderRssMb: Record<Program, number>;
 }
 
-/** Samples the resident memory of dynamic-provider processes while `fn` runs; returns the peak in MiB. */
-async function withPeakRss<T>(fn: () => Promise<T>): Promise<{ value: T; peakMb: number }> {
-  let peakKb = 0;
+/** The processes that serve a program's resources: the dynamic-provider plugin, or a native plugin. */
+const PROVIDER_PROCESS = /dynamic-provider|(?:^|\/)native\/main\.js(?: |$)|noop-native-provider\/main\.js(?: |$)/;
+
+/** A process's peak resident memory so far (VmHWM) in KiB; 0 once it has exited. */
+function peakKb(pid: number): number {
+  try {
+    const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0; // exited meanwhile; an earlier sample kept its peak
+  }
+}
+
+/**
+ * Samples the peak memory of the stack's provider processes (PROVIDER_PROCESS, found by the stack's
+ * own PULUMI_HOME) every 200 ms while `fn` runs; returns the sum of their peaks in MiB. VmHWM is the
+ * kernel's own high-water mark, so a sample misses only what a process adds in its last 200 ms.
+ */
+async function withPeakRss<T>(t: TestStack, fn: () => Promise<T>): Promise<{ value: T; peakMb: number }> {
+  const peaks = new Map<number, number>();
   const sample = () => {
     try {
-      const out = execFileSync("ps", ["-eo", "rss=,args="], { encoding: "utf8" });
-      for (const line of out.split("\n")) {
-        if (!line.includes("dynamic-provider")) continue;
-        const kb = Number(line.trim().split(/\s+/)[0]);
-        if (kb > peakKb) peakKb = kb;
-      }
+      for (const pid of stackProcesses(t, (args) => PROVIDER_PROCESS.test(args)))
+        peaks.set(pid, Math.max(peaks.get(pid) ?? 0, peakKb(pid)));
     } catch {
       // ps can race with exiting processes; the next sample will do
     }
@@ -58,7 +92,8 @@ async function withPeakRss<T>(fn: () => Promise<T>): Promise<{ value: T; peakMb:
   const timer = setInterval(sample, 200);
   try {
     const value = await fn();
-    return { value, peakMb: Math.round(peakKb / 1024) };
+    const totalKb = [...peaks.values()].reduce((a, b) => a + b, 0);
+    return { value, peakMb: Math.round(totalKb / 1024) };
   } finally {
     clearInterval(timer);
   }
@@ -84,6 +119,9 @@ export function roundOrder(round: number): Program[] {
   return PROGRAMS.map((_, i) => PROGRAMS[(round + i) % PROGRAMS.length]!);
 }
 
+/** The native floor's plugin (pulumi-resource-txmailfloor) lives here; the engine finds it on PATH. */
+const NOOP_NATIVE_PLUGIN_DIR = path.join(ROOT, "bench", "programs", "noop-native-provider");
+
 async function benchSize(tenants: number): Promise<UpResult> {
   const svc = await startService();
   const control = controlClient(svc);
@@ -91,6 +129,7 @@ async function benchSize(tenants: number): Promise<UpResult> {
   const config = { tenants: { value: String(tenants) } };
   // Every program as users get their packages: installed in node_modules, not linked, so each
   // provider is stored in state as a short require() — except the naive floor, whose point is not to.
+  // The native programs store no provider code in state, whatever the layout.
   const options: Record<Program, StackOptions> = {
     floor: {
       programDir: path.join(ROOT, "bench", "programs", "floor"),
@@ -100,6 +139,12 @@ async function benchSize(tenants: number): Promise<UpResult> {
     },
     "floor-naive": { programDir: path.join(ROOT, "bench", "programs", "floor-naive"), config },
     real: tenantsProgram(svc, tenants),
+    "floor-native": {
+      programDir: path.join(ROOT, "bench", "programs", "floor-native"),
+      config,
+      env: { PATH: `${NOOP_NATIVE_PLUGIN_DIR}:${path.join(TOOLS_DIR, "bin")}:${process.env.PATH ?? ""}` },
+    },
+    native: { ...tenantsProgram(svc, tenants), face: "native" },
   };
   // Fresh stacks per round: re-creating under the URNs of a destroyed stack would make the service
   // replay the old creations first, which is not a first `up`.
@@ -109,69 +154,66 @@ async function benchSize(tenants: number): Promise<UpResult> {
     await s.preview(); // warm-up (disk cache, TypeScript compile caches) outside the timing
     return s;
   };
+  const isService = (p: Program): p is ServiceProgram => (SERVICE_PROGRAMS as readonly string[]).includes(p);
   try {
-    const runs: Record<Program, number[]> = { floor: [], "floor-naive": [], real: [] };
+    const runs = Object.fromEntries(PROGRAMS.map((p) => [p, [] as number[]])) as Record<Program, number[]>;
+    const peakMb = Object.fromEntries(PROGRAMS.map((p) => [p, 0])) as Record<Program, number>;
     const orders: Program[][] = [];
-    let peakMb = 0;
-    let create = await control.counters();
-    let last: TestStack | undefined;
+    const created: Partial<Record<ServiceProgram, { writes: number; reads: number }>> = {};
+    const last: Partial<Record<ServiceProgram, TestStack>> = {};
     for (let round = 0; round < REPS; round++) {
       const order = roundOrder(round);
       orders.push(order);
       const ready: Array<[Program, TestStack]> = [];
       for (const program of order) ready.push([program, await fresh(program, round)]);
       for (const [program, s] of ready) {
-        if (program !== "real") {
-          runs[program].push(await timed(() => s.up()));
-          continue;
+        if (isService(program)) await control.resetCounters();
+        const run = await withPeakRss(s, () => timed(() => s.up()));
+        runs[program].push(run.value);
+        peakMb[program] = Math.max(peakMb[program], run.peakMb);
+        if (isService(program)) {
+          if (round === 0) created[program] = await control.counters();
+          last[program] = s;
         }
-        await control.resetCounters();
-        const run = await withPeakRss(() => timed(() => s.up()));
-        runs.real.push(run.value);
-        peakMb = Math.max(peakMb, run.peakMb);
-        if (round === 0) create = await control.counters();
-        last = s;
       }
     }
-    const medians = {
-      floor: median(runs.floor),
-      "floor-naive": median(runs["floor-naive"]),
-      real: median(runs.real),
-    };
+    const medians = Object.fromEntries(PROGRAMS.map((p) => [p, median(runs[p])])) as Record<Program, number>;
 
-    await control.resetCounters();
-    const noop = await last!.up();
-    if (Object.keys(noop.summary.resourceChanges ?? {}).some((k) => k !== "same")) {
-      throw new Error(`second up was not a no-op: ${JSON.stringify(noop.summary.resourceChanges)}`);
+    const calls = {} as Record<ServiceProgram, Calls>;
+    for (const program of SERVICE_PROGRAMS) {
+      const s = last[program]!;
+      await control.resetCounters();
+      const noop = await s.up();
+      if (Object.keys(noop.summary.resourceChanges ?? {}).some((k) => k !== "same")) {
+        throw new Error(`${program}: second up was not a no-op: ${JSON.stringify(noop.summary.resourceChanges)}`);
+      }
+      const noopCounters = await control.counters();
+      await control.resetCounters();
+      await s.refresh();
+      const refresh = await control.counters();
+      calls[program] = {
+        createWrites: created[program]!.writes,
+        createReads: created[program]!.reads,
+        noopCalls: noopCounters.writes + noopCounters.reads,
+        refreshReads: refresh.reads,
+        refreshWrites: refresh.writes,
+      };
     }
-    const noopCounters = await control.counters();
 
-    await control.resetCounters();
-    await last!.refresh();
-    const refresh = await control.counters();
-
+    const paired = (a: Program, b: Program) => round2(median(runs[a].map((r, i) => r / runs[b][i]!)));
     return {
       tenants,
       resources: tenants * 6,
-      runs: {
-        floor: runs.floor.map(round2),
-        "floor-naive": runs["floor-naive"].map(round2),
-        real: runs.real.map(round2),
-      },
+      runs: Object.fromEntries(PROGRAMS.map((p) => [p, runs[p].map(round2)])) as Record<Program, number[]>,
       orders,
-      medians: {
-        floor: round2(medians.floor),
-        "floor-naive": round2(medians["floor-naive"]),
-        real: round2(medians.real),
-      },
+      medians: Object.fromEntries(PROGRAMS.map((p) => [p, round2(medians[p])])) as Record<Program, number>,
       ratio: round2(medians.real / medians.floor),
       naiveRatio: round2(medians.real / medians["floor-naive"]),
-      pairedRatio: round2(median(runs.real.map((r, i) => r / runs.floor[i]!))),
-      createWrites: create.writes,
-      createReads: create.reads,
-      noopCalls: noopCounters.writes + noopCounters.reads,
-      refreshReads: refresh.reads,
-      refreshWrites: refresh.writes,
+      pairedRatio: paired("real", "floor"),
+      nativeRatio: round2(medians.native / medians.floor),
+      nativePairedRatio: paired("native", "floor"),
+      nativeFloorRatio: round2(medians.native / medians["floor-native"]),
+      calls,
       peakProviderRssMb: peakMb,
     };
   } finally {

@@ -103,7 +103,18 @@ const unimplemented = (what: string) => (_call: unknown, callback: Callback) =>
     }) as grpcTypes.ServiceError,
   );
 
-export const service: grpcTypes.UntypedServiceImplementation = {
+/** The engine's calls, answered by a native provider's operations. */
+export type NativeProvider = Pick<
+  typeof native,
+  "checkConfig" | "diffConfig" | "configure" | "check" | "diff" | "create" | "read" | "update" | "remove"
+>;
+
+/**
+ * The ResourceProvider service over `impl`: the txmail provider by default. The benchmark's no-op
+ * native floor (bench/programs/noop-native-provider) is served by this very code with operations that
+ * do nothing, so the floor pays exactly the server's costs and the real provider's excess is its own.
+ */
+export const serviceOf = (impl: NativeProvider): grpcTypes.UntypedServiceImplementation => ({
   getPluginInfo: handle(() => {
     const info = new plugproto.PluginInfo();
     info.setVersion(PACKAGE_VERSION);
@@ -114,15 +125,15 @@ export const service: grpcTypes.UntypedServiceImplementation = {
     return new provproto.GetSchemaResponse().setSchema(servedSchema());
   }),
   checkConfig: handle((req: provTypes.CheckRequest) => {
-    const { inputs, failures } = native.checkConfig(fromStruct(req.getOlds()), fromStruct(req.getNews()));
+    const { inputs, failures } = impl.checkConfig(fromStruct(req.getOlds()), fromStruct(req.getNews()));
     return checkResponse(inputs, failures);
   }),
   diffConfig: handle((req: provTypes.DiffRequest) =>
-    diffResponse(native.diffConfig(fromStruct(req.getOlds()), fromStruct(req.getNews()))),
+    diffResponse(impl.diffConfig(fromStruct(req.getOlds()), fromStruct(req.getNews()))),
   ),
   configure: handle((req: provTypes.ConfigureRequest) => {
     const variables = new Map<string, string>(req.getVariablesMap().getEntryList() as [string, string][]);
-    native.configure(req.getArgs() ? fromStruct(req.getArgs()) : undefined, variables);
+    impl.configure(req.getArgs() ? fromStruct(req.getArgs()) : undefined, variables);
     // Secrets come signed (and are unwrapped in provider.ts); resources and outputs as plain values.
     return new provproto.ConfigureResponse()
       .setAcceptsecrets(true)
@@ -131,18 +142,18 @@ export const service: grpcTypes.UntypedServiceImplementation = {
       .setSupportspreview(false);
   }),
   check: handle(async (req: provTypes.CheckRequest) => {
-    const { inputs, failures } = await native.check(req.getUrn(), fromStruct(req.getOlds()), fromStruct(req.getNews()));
+    const { inputs, failures } = await impl.check(req.getUrn(), fromStruct(req.getOlds()), fromStruct(req.getNews()));
     return checkResponse(inputs ?? fromStruct(req.getNews()), failures);
   }),
   diff: handle(async (req: provTypes.DiffRequest) =>
-    diffResponse(await native.diff(req.getId(), req.getUrn(), fromStruct(req.getOlds()), fromStruct(req.getNews()))),
+    diffResponse(await impl.diff(req.getId(), req.getUrn(), fromStruct(req.getOlds()), fromStruct(req.getNews()))),
   ),
   create: handle(async (req: provTypes.CreateRequest) => {
-    const { id, outs } = await native.create(req.getUrn(), fromStruct(req.getProperties()));
+    const { id, outs } = await impl.create(req.getUrn(), fromStruct(req.getProperties()));
     return new provproto.CreateResponse().setId(id).setProperties(toStruct(outs));
   }),
   read: handle(async (req: provTypes.ReadRequest) => {
-    const r = await native.read(
+    const r = await impl.read(
       req.getId(),
       req.getUrn(),
       req.getProperties() ? fromStruct(req.getProperties()) : undefined,
@@ -154,16 +165,11 @@ export const service: grpcTypes.UntypedServiceImplementation = {
     return resp;
   }),
   update: handle(async (req: provTypes.UpdateRequest) => {
-    const { outs } = await native.update(
-      req.getId(),
-      req.getUrn(),
-      fromStruct(req.getOlds()),
-      fromStruct(req.getNews()),
-    );
+    const { outs } = await impl.update(req.getId(), req.getUrn(), fromStruct(req.getOlds()), fromStruct(req.getNews()));
     return new provproto.UpdateResponse().setProperties(toStruct(outs));
   }),
   delete: handle(async (req: provTypes.DeleteRequest) => {
-    await native.remove(req.getId(), req.getUrn(), fromStruct(req.getProperties()));
+    await impl.remove(req.getId(), req.getUrn(), fromStruct(req.getProperties()));
     return new emptyproto.Empty();
   }),
   cancel: handle(() => new emptyproto.Empty()),
@@ -172,15 +178,15 @@ export const service: grpcTypes.UntypedServiceImplementation = {
   construct: handle((req: provTypes.ConstructRequest) => construct(req)),
   call: unimplemented("Call"),
   invoke: unimplemented("Invoke (data functions)"),
-};
+});
 
 /** Starts the server on a loopback port: the port is what the engine reads from stdout. */
-export async function serve(): Promise<{ port: number; stop(): Promise<void> }> {
+export async function serve(impl: NativeProvider = native): Promise<{ port: number; stop(): Promise<void> }> {
   const server = new grpc.Server({
     // As @pulumi/pulumi's server: the engine's messages can be large (whole property trees).
     "grpc.max_receive_message_length": 400 * 1024 * 1024,
   });
-  server.addService(provrpc.ResourceProviderService, service);
+  server.addService(provrpc.ResourceProviderService, serviceOf(impl));
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, bound) =>
       err ? reject(err) : resolve(bound),

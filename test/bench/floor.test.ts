@@ -1,10 +1,13 @@
 // The benchmark's floor is only a floor if it pays no cost the real program avoids: on the real
 // engine, bench/programs/floor must store each resource's provider as a short require() of its
 // installed package (as pulumi-txmail does), while the naive floor stores the methods by value.
-// Also the rotation of program order within benchmark rounds, which cancels the machine's drift.
+// The native floor must be served by the txmail plugin's own server code over no-op operations, and
+// store no provider code at all. Also the rotation of program order within benchmark rounds, which
+// cancels the machine's drift.
 import * as path from "node:path";
 import { PROGRAMS, roundOrder, median } from "../../bench/up";
-import { createTestStack, REPO_ROOT, type TestStack } from "../e2e/harness";
+import { createTestStack, REPO_ROOT, TOOLS_DIR, type TestStack } from "../e2e/harness";
+import { stackProcesses } from "../e2e/processes";
 
 jest.setTimeout(5 * 60_000);
 
@@ -52,6 +55,38 @@ describe("benchmark floor", () => {
       expect(text).not.toMatch(/require\("txmail-bench-noop(\/index\.js)?"\)/);
       expect(text.length).toBeGreaterThan(800);
     }
+  });
+
+  it("native: no-op custom resources served by the plugin server of native/server.ts", async () => {
+    const pluginDir = path.join(REPO_ROOT, "bench", "programs", "noop-native-provider");
+    const s = await createTestStack({
+      programDir: path.join(REPO_ROOT, "bench", "programs", "floor-native"),
+      name: "floor-native",
+      config: { tenants: { value: "1" } },
+      env: { PATH: `${pluginDir}:${path.join(TOOLS_DIR, "bin")}:${process.env.PATH ?? ""}` },
+    });
+    stacks.push(s);
+    // While the up runs, the plugin serving it is the floor's main.js (which serves dist/native/server.js).
+    let plugins = 0;
+    const timer = setInterval(() => {
+      plugins = Math.max(plugins, stackProcesses(s, (args) => args.includes("noop-native-provider/main.js")).length);
+    }, 100);
+    try {
+      await s.up();
+    } finally {
+      clearInterval(timer);
+    }
+    expect(plugins).toBe(1);
+    const state = JSON.parse(await s.exportText()) as { deployment: { resources?: StateResource[] } };
+    const resources = state.deployment.resources ?? [];
+    const noops = resources.filter((r) => r.type === "txmailfloor:index:Noop");
+    expect(noops).toHaveLength(6);
+    expect(resources.map((r) => r.type)).toContain("pulumi:providers:txmailfloor");
+    for (const r of noops) {
+      expect(r.inputs).not.toHaveProperty("__provider");
+      expect(r.outputs).toEqual(r.inputs); // create echoed its inputs, as the dynamic floor's does
+    }
+    expect(Object.keys((await s.up()).summary.resourceChanges ?? {})).toEqual(["same"]);
   });
 
   it("rotates which program runs first in each round", () => {

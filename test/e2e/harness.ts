@@ -100,6 +100,8 @@ export function faceEnv(face: Face = "dynamic"): Record<string, string> {
 export interface TestStack {
   stack: Stack;
   stateDir: string;
+  /** The face its txmail resources are registered through (StackOptions.face). */
+  face: Face;
   /** Everything the engine printed during this stack's operations (for secret scans): stdout, then stderr. */
   log: () => string;
   up(opts?: { policyPacks?: string[] }): Promise<UpResult>;
@@ -230,6 +232,7 @@ export async function createTestStack(opts: StackOptions): Promise<TestStack> {
   return {
     stack,
     stateDir,
+    face: opts.face ?? "dynamic",
     log: () => (errors ? `${output}\n${errors}` : output),
     up: (o) => stack.up({ ...common(), policyPacks: o?.policyPacks }),
     preview: (o) =>

@@ -1,11 +1,12 @@
 // SubAccount, SubAccountApiKey and ApiKey through the real engine against the emulator:
 // up → in-place update → no-op re-spelling → rotation → drift + refresh → out-of-band delete →
-// destroy, asserting on the service's records; secrets never in plaintext in state or logs.
+// destroy, asserting on the service's records; secrets never in plaintext in state or logs. Runs on
+// both faces (dynamic and native provider): the same program, the same assertions.
 import * as path from "node:path";
 import { ApiKey, SubAccount, paths } from "../../provider/api";
 import { TxmailApiError, createClient } from "../../provider/client";
 import { controlClient, seqOf } from "./control";
-import { createTestStack, type TestStack } from "./harness";
+import { createTestStack, FACES, type TestStack } from "./harness";
 import { startService, type TestService } from "./service";
 
 jest.setTimeout(10 * 60_000);
@@ -46,123 +47,126 @@ async function pingStatus(secret: string): Promise<number> {
   }
 }
 
-beforeAll(async () => {
-  svc = await startService();
-  const base = (await keysOnService()).length;
-  expect(base).toBe(0);
-  t = await createTestStack({
-    programDir: program,
-    name: "keys",
-    config: {
-      ...svc.config(),
-      subName: { value: "Acme" },
-      keyLabel: { value: "ci" },
-      scopes: { value: JSON.stringify(["messages:send:all", "domains:read"]) },
-      allow: { value: JSON.stringify(["127.0.0.1", "2001:DB8::/32"]) },
-    },
-  });
-});
-
-afterAll(async () => {
-  await t?.dispose();
-  await svc?.close();
-});
-
-describe("secret-bearing resources on the real engine", () => {
-  let firstKeyId = "";
-  let firstSecret = "";
-
-  it("creates a sub account, its bootstrap key and an account key — once each", async () => {
-    const up = await t.up();
-    expect(up.summary.result).toBe("succeeded");
-    const keys = await keysOnService();
-    expect(keys).toHaveLength(1);
-    expect(keys[0]).toMatchObject({ label: "ci", ip_allow_list: ["127.0.0.1/32", "2001:db8::/32"] });
-    expect(await subAccountsOnService()).toHaveLength(1);
-
-    firstKeyId = up.outputs.keyId.value;
-    firstSecret = up.outputs.keySecret.value;
-    expect(up.outputs.keySecret.secret).toBe(true);
-    expect(up.outputs.bootstrapSecret.secret).toBe(true);
-    expect(up.outputs.keyAllowList.value).toEqual(["127.0.0.1/32", "2001:db8::/32"]);
-    expect(await pingStatus(firstSecret)).toBe(200);
-    expect(await pingStatus(up.outputs.bootstrapSecret.value)).toBe(200);
+describe.each(FACES)("%s face", (face) => {
+  beforeAll(async () => {
+    svc = await startService();
+    const base = (await keysOnService()).length;
+    expect(base).toBe(0);
+    t = await createTestStack({
+      programDir: program,
+      name: `keys-${face}`,
+      face,
+      config: {
+        ...svc.config(),
+        subName: { value: "Acme" },
+        keyLabel: { value: "ci" },
+        scopes: { value: JSON.stringify(["messages:send:all", "domains:read"]) },
+        allow: { value: JSON.stringify(["127.0.0.1", "2001:DB8::/32"]) },
+      },
+    });
   });
 
-  it("keeps secrets out of state and logs; --show-secrets reveals a working key", async () => {
-    const exported = await t.exportText(false);
-    expect(exported).not.toContain(firstSecret);
-    expect(exported).not.toContain(svc.apiKey);
-    expect(t.log()).not.toContain(firstSecret);
-    expect(t.log()).not.toContain(svc.apiKey);
-    const revealed = await t.exportText(true);
-    expect(revealed).toContain(firstSecret);
+  afterAll(async () => {
+    await t?.dispose();
+    await svc?.close();
   });
 
-  it("updates label and allow list in place, and treats a re-spelled equal list as no change", async () => {
-    await setConfig({ keyLabel: "ci-renamed", allow: ["127.0.0.1/32", "2001:db8:0:0::/32", "127.0.0.1"] });
-    const up = await t.up();
-    expect(up.summary.resourceChanges).toMatchObject({ update: 1 });
-    expect(up.outputs.keyId.value).toBe(firstKeyId);
-    const [key] = await keysOnService();
-    expect(key.label).toBe("ci-renamed");
+  describe("secret-bearing resources on the real engine", () => {
+    let firstKeyId = "";
+    let firstSecret = "";
 
-    const preview = await t.preview();
-    expect(preview.changeSummary).not.toHaveProperty("update");
-    expect(preview.changeSummary).not.toHaveProperty("replace");
-  });
+    it("creates a sub account, its bootstrap key and an account key — once each", async () => {
+      const up = await t.up();
+      expect(up.summary.result).toBe("succeeded");
+      const keys = await keysOnService();
+      expect(keys).toHaveLength(1);
+      expect(keys[0]).toMatchObject({ label: "ci", ip_allow_list: ["127.0.0.1/32", "2001:db8::/32"] });
+      expect(await subAccountsOnService()).toHaveLength(1);
 
-  it("rotates: a new working key is created before the old one is deleted", async () => {
-    await setConfig({ rotation: "2026-11" });
-    const control = controlClient(svc);
-    await control.clearRequests();
-    const up = await t.up();
-    expect(up.summary.resourceChanges).toMatchObject({ replace: 1 });
-    const keys = await keysOnService();
-    expect(keys.map((k) => k.id)).toEqual([up.outputs.keyId.value]);
-    expect(up.outputs.keyId.value).not.toBe(firstKeyId);
-    // The order, as the service saw it: the new key existed before the old one was deleted.
-    const log = await control.requests();
-    const created = seqOf(log, "POST", paths.apiKeys(svc.accountId), 201);
-    const deleted = seqOf(log, "DELETE", paths.apiKey(svc.accountId, firstKeyId), 200);
-    expect(created).toBeLessThan(deleted);
-    expect(await pingStatus(up.outputs.keySecret.value)).toBe(200);
-    expect(await pingStatus(firstSecret)).toBe(401);
-  });
+      firstKeyId = up.outputs.keyId.value;
+      firstSecret = up.outputs.keySecret.value;
+      expect(up.outputs.keySecret.secret).toBe(true);
+      expect(up.outputs.bootstrapSecret.secret).toBe(true);
+      expect(up.outputs.keyAllowList.value).toEqual(["127.0.0.1/32", "2001:db8::/32"]);
+      expect(await pingStatus(firstSecret)).toBe(200);
+      expect(await pingStatus(up.outputs.bootstrapSecret.value)).toBe(200);
+    });
 
-  it("shows drift on refresh and restores the declared values on up", async () => {
-    const keyId = (await t.stack.outputs()).keyId.value as string;
-    const secretBefore = (await t.stack.outputs()).keySecret.value as string;
-    await svc.client.put(paths.apiKey(svc.accountId, keyId), { label: "changed-by-hand" }, ApiKey);
-    const refresh = await t.refresh();
-    expect(refresh.summary.resourceChanges).toMatchObject({ update: 1 });
-    // The one-time secret survives the refresh.
-    expect((await t.stack.outputs()).keySecret.value).toBe(secretBefore);
-    await t.up();
-    expect((await keysOnService())[0].label).toBe("ci-renamed");
-  });
+    it("keeps secrets out of state and logs; --show-secrets reveals a working key", async () => {
+      const exported = await t.exportText(false);
+      expect(exported).not.toContain(firstSecret);
+      expect(exported).not.toContain(svc.apiKey);
+      expect(t.log()).not.toContain(firstSecret);
+      expect(t.log()).not.toContain(svc.apiKey);
+      const revealed = await t.exportText(true);
+      expect(revealed).toContain(firstSecret);
+    });
 
-  it("re-creates an object deleted out of band, after refresh", async () => {
-    const keyId = (await t.stack.outputs()).keyId.value as string;
-    await svc.client.delete(paths.apiKey(svc.accountId, keyId));
-    await t.refresh();
-    const up = await t.up();
-    expect(up.summary.resourceChanges).toMatchObject({ create: 1 });
-    expect(await keysOnService()).toHaveLength(1);
-  });
+    it("updates label and allow list in place, and treats a re-spelled equal list as no change", async () => {
+      await setConfig({ keyLabel: "ci-renamed", allow: ["127.0.0.1/32", "2001:db8:0:0::/32", "127.0.0.1"] });
+      const up = await t.up();
+      expect(up.summary.resourceChanges).toMatchObject({ update: 1 });
+      expect(up.outputs.keyId.value).toBe(firstKeyId);
+      const [key] = await keysOnService();
+      expect(key.label).toBe("ci-renamed");
 
-  it("suspends and reactivates the sub account", async () => {
-    await setConfig({ suspended: "true", reason: "unpaid invoice" });
-    let up = await t.up();
-    expect(up.outputs.subAccountStatus.value).toBe("suspended");
-    await setConfig({ suspended: "false" });
-    up = await t.up();
-    expect(up.outputs.subAccountStatus.value).toBe("active");
-  });
+      const preview = await t.preview();
+      expect(preview.changeSummary).not.toHaveProperty("update");
+      expect(preview.changeSummary).not.toHaveProperty("replace");
+    });
 
-  it("destroys everything on the service", async () => {
-    await t.destroy();
-    expect(await keysOnService()).toHaveLength(0);
-    expect(await subAccountsOnService()).toHaveLength(0);
+    it("rotates: a new working key is created before the old one is deleted", async () => {
+      await setConfig({ rotation: "2026-11" });
+      const control = controlClient(svc);
+      await control.clearRequests();
+      const up = await t.up();
+      expect(up.summary.resourceChanges).toMatchObject({ replace: 1 });
+      const keys = await keysOnService();
+      expect(keys.map((k) => k.id)).toEqual([up.outputs.keyId.value]);
+      expect(up.outputs.keyId.value).not.toBe(firstKeyId);
+      // The order, as the service saw it: the new key existed before the old one was deleted.
+      const log = await control.requests();
+      const created = seqOf(log, "POST", paths.apiKeys(svc.accountId), 201);
+      const deleted = seqOf(log, "DELETE", paths.apiKey(svc.accountId, firstKeyId), 200);
+      expect(created).toBeLessThan(deleted);
+      expect(await pingStatus(up.outputs.keySecret.value)).toBe(200);
+      expect(await pingStatus(firstSecret)).toBe(401);
+    });
+
+    it("shows drift on refresh and restores the declared values on up", async () => {
+      const keyId = (await t.stack.outputs()).keyId.value as string;
+      const secretBefore = (await t.stack.outputs()).keySecret.value as string;
+      await svc.client.put(paths.apiKey(svc.accountId, keyId), { label: "changed-by-hand" }, ApiKey);
+      const refresh = await t.refresh();
+      expect(refresh.summary.resourceChanges).toMatchObject({ update: 1 });
+      // The one-time secret survives the refresh.
+      expect((await t.stack.outputs()).keySecret.value).toBe(secretBefore);
+      await t.up();
+      expect((await keysOnService())[0].label).toBe("ci-renamed");
+    });
+
+    it("re-creates an object deleted out of band, after refresh", async () => {
+      const keyId = (await t.stack.outputs()).keyId.value as string;
+      await svc.client.delete(paths.apiKey(svc.accountId, keyId));
+      await t.refresh();
+      const up = await t.up();
+      expect(up.summary.resourceChanges).toMatchObject({ create: 1 });
+      expect(await keysOnService()).toHaveLength(1);
+    });
+
+    it("suspends and reactivates the sub account", async () => {
+      await setConfig({ suspended: "true", reason: "unpaid invoice" });
+      let up = await t.up();
+      expect(up.outputs.subAccountStatus.value).toBe("suspended");
+      await setConfig({ suspended: "false" });
+      up = await t.up();
+      expect(up.outputs.subAccountStatus.value).toBe("active");
+    });
+
+    it("destroys everything on the service", async () => {
+      await t.destroy();
+      expect(await keysOnService()).toHaveLength(0);
+      expect(await subAccountsOnService()).toHaveLength(0);
+    });
   });
 });

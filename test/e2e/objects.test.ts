@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { Domain, Route, RouteWithSecret, SmtpCredential, Webhook, paths } from "../../provider/api";
 import { controlClient, seqOf } from "./control";
-import { createTestStack, type TestStack } from "./harness";
+import { createTestStack, FACES, type TestStack } from "./harness";
 import { startService, type TestService } from "./service";
 
 jest.setTimeout(10 * 60_000);
@@ -28,134 +28,137 @@ const smtps = () => all<SmtpCredential>(paths.smtpCredentials(svc.accountId), Sm
 const dkimKey = () =>
   generateKeyPairSync("rsa", { modulusLength: 1024 }).privateKey.export({ type: "pkcs1", format: "pem" }) as string;
 
-beforeAll(async () => {
-  svc = await startService();
-  t = await createTestStack({
-    programDir: path.join(__dirname, "programs", "objects"),
-    name: "objects",
-    config: svc.config(),
-  });
-});
-
-afterAll(async () => {
-  await t?.dispose();
-  await svc?.close();
-});
-
-describe("a tenant's objects on the real engine", () => {
-  let first: Record<string, { value: unknown; secret: boolean }>;
-
-  it("creates each object once, with DNS records and one-time secrets as secret outputs", async () => {
-    const up = await t.up();
-    first = up.outputs;
-    expect((await domains()).map((d) => d.domain)).toEqual(["mail.example.com"]);
-    expect(await routes()).toHaveLength(1);
-    expect(await webhooks()).toHaveLength(1);
-    expect(await smtps()).toHaveLength(1);
-    expect(up.outputs.routeSecret.secret).toBe(true);
-    expect(up.outputs.webhookSecret.secret).toBe(true);
-    expect(up.outputs.smtpPassword.secret).toBe(true);
-    expect(String(up.outputs.smtpPassword.value).length).toBeGreaterThan(8);
-    const records = up.outputs.dnsRecords.value as Array<Record<string, unknown>>;
-    expect(records.length).toBeGreaterThan(0);
-    expect(records[0]).toEqual(
-      expect.objectContaining({ type: expect.any(String), host: expect.any(String), value: expect.any(String) }),
-    );
+describe.each(FACES)("%s face", (face) => {
+  beforeAll(async () => {
+    svc = await startService();
+    t = await createTestStack({
+      programDir: path.join(__dirname, "programs", "objects"),
+      name: `objects-${face}`,
+      face,
+      config: svc.config(),
+    });
   });
 
-  it("keeps secrets out of the state export", async () => {
-    const exported = await t.exportText(false);
-    for (const key of ["routeSecret", "webhookSecret", "smtpPassword"]) {
-      expect(exported).not.toContain(String(first[key].value));
-    }
-    expect(exported).not.toContain(svc.apiKey);
+  afterAll(async () => {
+    await t?.dispose();
+    await svc?.close();
   });
 
-  it("updates in place (same ids) and the service records follow", async () => {
-    await t.stack.setConfig("routeName", { value: "helpdesk" });
-    await t.stack.setConfig("onDelivered", { value: "true" });
-    await t.stack.setConfig("tracking", { value: "track" });
-    const up = await t.up();
-    expect(up.summary.resourceChanges).toMatchObject({ update: 3 });
-    expect(up.outputs.routeId.value).toBe(first.routeId.value);
-    expect((await routes())[0].name).toBe("helpdesk");
-    expect((await webhooks())[0].on_delivered).toBe(true);
-    expect((await domains())[0].tracking_subdomain).toBe("track");
-    // The one-time secrets survive updates.
-    expect(up.outputs.routeSecret.value).toBe(first.routeSecret.value);
-  });
+  describe("a tenant's objects on the real engine", () => {
+    let first: Record<string, { value: unknown; secret: boolean }>;
 
-  it("replaces what cannot change in place, new object first: an SMTP credential, a domain name", async () => {
-    await t.stack.setConfig("sandbox", { value: "true" });
-    await t.stack.setConfig("domain", { value: "mail2.example.com" });
-    const control = controlClient(svc);
-    await control.clearRequests();
-    const up = await t.up();
-    expect(up.outputs.smtpId.value).not.toBe(first.smtpId.value);
-    expect((await smtps()).map((s) => s.id)).toEqual([up.outputs.smtpId.value]);
-    expect((await smtps())[0].sandbox).toBe(true);
-    expect((await domains()).map((d) => d.domain)).toEqual(["mail2.example.com"]);
-    // Create-before-delete, as the service saw it: a sender switches to the new password while the
-    // old one still works.
-    const log = await control.requests();
-    const acct = svc.accountId;
-    expect(seqOf(log, "POST", paths.smtpCredentials(acct), 201)).toBeLessThan(
-      seqOf(log, "DELETE", paths.smtpCredential(acct, String(first.smtpId.value)), 200),
-    );
-    expect(seqOf(log, "POST", paths.domains(acct), 201)).toBeLessThan(
-      seqOf(log, "DELETE", paths.domain(acct, "mail.example.com"), 200),
-    );
-  });
-
-  it("replaces the domain delete-first when its DKIM key changes (the service keeps names unique)", async () => {
-    const before = await domains();
-    const keyFile = path.join(t.stateDir, "dkim.pem");
-    fs.writeFileSync(keyFile, dkimKey(), { mode: 0o600 });
-    await t.stack.setConfig("dkimKeyFile", { value: keyFile });
-    const control = controlClient(svc);
-    await control.clearRequests();
-    const up = await t.up();
-    expect(up.summary.resourceChanges).toMatchObject({ replace: 1 });
-    const after = await domains();
-    expect(after.map((d) => d.domain)).toEqual(["mail2.example.com"]);
-    expect(after[0].id).not.toBe(before[0].id);
-    expect(after[0].dns_records.find((r) => r.label === "DKIM")).toMatchObject({ type: "TXT" }); // our key's record
-    const log = await control.requests();
-    const acct = svc.accountId;
-    expect(seqOf(log, "DELETE", paths.domain(acct, "mail2.example.com"), 200)).toBeLessThan(
-      seqOf(log, "POST", paths.domains(acct), 201),
-    );
-  });
-
-  it("shows out-of-band drift on refresh and restores the program's values on up", async () => {
-    const routeId = String((await t.stack.outputs()).routeId.value);
-    await svc.client.put(paths.route(svc.accountId, routeId), { name: "renamed-by-hand" }, Route);
-    const refresh = await t.refresh();
-    expect(refresh.summary.resourceChanges).toMatchObject({ update: 1 });
-    await t.up();
-    expect((await routes())[0].name).toBe("helpdesk");
-  });
-
-  it("finds a route by name across pages (> 100 routes)", async () => {
-    for (let i = 0; i < 120; i++) {
-      await svc.client.post(
-        paths.routes(svc.accountId),
-        { name: `bulk-${i}`, url: "https://example.com/bulk", recipient: "" },
-        RouteWithSecret,
+    it("creates each object once, with DNS records and one-time secrets as secret outputs", async () => {
+      const up = await t.up();
+      first = up.outputs;
+      expect((await domains()).map((d) => d.domain)).toEqual(["mail.example.com"]);
+      expect(await routes()).toHaveLength(1);
+      expect(await webhooks()).toHaveLength(1);
+      expect(await smtps()).toHaveLength(1);
+      expect(up.outputs.routeSecret.secret).toBe(true);
+      expect(up.outputs.webhookSecret.secret).toBe(true);
+      expect(up.outputs.smtpPassword.secret).toBe(true);
+      expect(String(up.outputs.smtpPassword.value).length).toBeGreaterThan(8);
+      const records = up.outputs.dnsRecords.value as Array<Record<string, unknown>>;
+      expect(records.length).toBeGreaterThan(0);
+      expect(records[0]).toEqual(
+        expect.objectContaining({ type: expect.any(String), host: expect.any(String), value: expect.any(String) }),
       );
-    }
-    await t.stack.setConfig("lookupRoute", { value: "bulk-119" });
-    const up = await t.up();
-    const bulk = (await routes()).find((r) => r.name === "bulk-119");
-    expect(up.outputs.foundRouteId.value).toBe(bulk?.id);
-    expect(up.outputs.usage.value).toMatch(/^[a-z]{3}$/);
-  });
+    });
 
-  it("destroys every object it created (and only those)", async () => {
-    await t.destroy();
-    expect(await domains()).toHaveLength(0);
-    expect(await webhooks()).toHaveLength(0);
-    expect(await smtps()).toHaveLength(0);
-    expect((await routes()).every((r) => r.name.startsWith("bulk-"))).toBe(true);
+    it("keeps secrets out of the state export", async () => {
+      const exported = await t.exportText(false);
+      for (const key of ["routeSecret", "webhookSecret", "smtpPassword"]) {
+        expect(exported).not.toContain(String(first[key].value));
+      }
+      expect(exported).not.toContain(svc.apiKey);
+    });
+
+    it("updates in place (same ids) and the service records follow", async () => {
+      await t.stack.setConfig("routeName", { value: "helpdesk" });
+      await t.stack.setConfig("onDelivered", { value: "true" });
+      await t.stack.setConfig("tracking", { value: "track" });
+      const up = await t.up();
+      expect(up.summary.resourceChanges).toMatchObject({ update: 3 });
+      expect(up.outputs.routeId.value).toBe(first.routeId.value);
+      expect((await routes())[0].name).toBe("helpdesk");
+      expect((await webhooks())[0].on_delivered).toBe(true);
+      expect((await domains())[0].tracking_subdomain).toBe("track");
+      // The one-time secrets survive updates.
+      expect(up.outputs.routeSecret.value).toBe(first.routeSecret.value);
+    });
+
+    it("replaces what cannot change in place, new object first: an SMTP credential, a domain name", async () => {
+      await t.stack.setConfig("sandbox", { value: "true" });
+      await t.stack.setConfig("domain", { value: "mail2.example.com" });
+      const control = controlClient(svc);
+      await control.clearRequests();
+      const up = await t.up();
+      expect(up.outputs.smtpId.value).not.toBe(first.smtpId.value);
+      expect((await smtps()).map((s) => s.id)).toEqual([up.outputs.smtpId.value]);
+      expect((await smtps())[0].sandbox).toBe(true);
+      expect((await domains()).map((d) => d.domain)).toEqual(["mail2.example.com"]);
+      // Create-before-delete, as the service saw it: a sender switches to the new password while the
+      // old one still works.
+      const log = await control.requests();
+      const acct = svc.accountId;
+      expect(seqOf(log, "POST", paths.smtpCredentials(acct), 201)).toBeLessThan(
+        seqOf(log, "DELETE", paths.smtpCredential(acct, String(first.smtpId.value)), 200),
+      );
+      expect(seqOf(log, "POST", paths.domains(acct), 201)).toBeLessThan(
+        seqOf(log, "DELETE", paths.domain(acct, "mail.example.com"), 200),
+      );
+    });
+
+    it("replaces the domain delete-first when its DKIM key changes (the service keeps names unique)", async () => {
+      const before = await domains();
+      const keyFile = path.join(t.stateDir, "dkim.pem");
+      fs.writeFileSync(keyFile, dkimKey(), { mode: 0o600 });
+      await t.stack.setConfig("dkimKeyFile", { value: keyFile });
+      const control = controlClient(svc);
+      await control.clearRequests();
+      const up = await t.up();
+      expect(up.summary.resourceChanges).toMatchObject({ replace: 1 });
+      const after = await domains();
+      expect(after.map((d) => d.domain)).toEqual(["mail2.example.com"]);
+      expect(after[0].id).not.toBe(before[0].id);
+      expect(after[0].dns_records.find((r) => r.label === "DKIM")).toMatchObject({ type: "TXT" }); // our key's record
+      const log = await control.requests();
+      const acct = svc.accountId;
+      expect(seqOf(log, "DELETE", paths.domain(acct, "mail2.example.com"), 200)).toBeLessThan(
+        seqOf(log, "POST", paths.domains(acct), 201),
+      );
+    });
+
+    it("shows out-of-band drift on refresh and restores the program's values on up", async () => {
+      const routeId = String((await t.stack.outputs()).routeId.value);
+      await svc.client.put(paths.route(svc.accountId, routeId), { name: "renamed-by-hand" }, Route);
+      const refresh = await t.refresh();
+      expect(refresh.summary.resourceChanges).toMatchObject({ update: 1 });
+      await t.up();
+      expect((await routes())[0].name).toBe("helpdesk");
+    });
+
+    it("finds a route by name across pages (> 100 routes)", async () => {
+      for (let i = 0; i < 120; i++) {
+        await svc.client.post(
+          paths.routes(svc.accountId),
+          { name: `bulk-${i}`, url: "https://example.com/bulk", recipient: "" },
+          RouteWithSecret,
+        );
+      }
+      await t.stack.setConfig("lookupRoute", { value: "bulk-119" });
+      const up = await t.up();
+      const bulk = (await routes()).find((r) => r.name === "bulk-119");
+      expect(up.outputs.foundRouteId.value).toBe(bulk?.id);
+      expect(up.outputs.usage.value).toMatch(/^[a-z]{3}$/);
+    });
+
+    it("destroys every object it created (and only those)", async () => {
+      await t.destroy();
+      expect(await domains()).toHaveLength(0);
+      expect(await webhooks()).toHaveLength(0);
+      expect(await smtps()).toHaveLength(0);
+      expect((await routes()).every((r) => r.name.startsWith("bulk-"))).toBe(true);
+    });
   });
 });

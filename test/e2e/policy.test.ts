@@ -10,6 +10,12 @@ jest.setTimeout(10 * 60_000);
 
 const pack = path.join(REPO_ROOT, "policy");
 let t: TestStack;
+/** Preview never calls the service; the provider only needs to know where it would be. */
+const OFFLINE = {
+  "txmail:apiKey": { value: "txmail-sk-preview-only", secret: true },
+  "txmail:accountId": { value: "11111111-1111-4111-8111-111111111111" },
+  "txmail:baseUrl": { value: "http://127.0.0.1:9" },
+};
 
 async function previewKey(
   args: Record<string, unknown>,
@@ -25,12 +31,7 @@ beforeAll(async () => {
   t = await createTestStack({
     programDir: path.join(__dirname, "programs", "one"),
     name: "policy",
-    // preview never calls the service; the provider only needs to know where it would be.
-    config: {
-      "txmail:apiKey": { value: "txmail-sk-preview-only", secret: true },
-      "txmail:accountId": { value: "11111111-1111-4111-8111-111111111111" },
-      "txmail:baseUrl": { value: "http://127.0.0.1:9" },
-    },
+    config: OFFLINE,
   });
 });
 
@@ -59,6 +60,30 @@ describe("policy pack on pulumi preview", () => {
     await expect(previewKey(union)).rejects.toThrow(
       /\[mandatory\][^\n]*ip-allow-list-no-allow-all[\s\S]*ApiKey 'it': ipAllowList: together the entries cover every IPv4 address/,
     );
+  });
+
+  // The pack matches both faces' type tokens (provider/api/typeTokens.ts): the same unsafe key,
+  // registered through the native provider as `txmail:index:ApiKey`, is blocked the same way.
+  it("fails the same key registered through the native provider (txmail:index:ApiKey)", async () => {
+    const union = { ...clean, ipAllowList: ["0.0.0.0/1", "128.0.0.0/1"] };
+    const native = await createTestStack({
+      programDir: path.join(__dirname, "programs", "one"),
+      name: "policy-native",
+      face: "native",
+      config: { ...OFFLINE, kind: { value: "ApiKey" }, args: { value: JSON.stringify(union) } },
+    });
+    try {
+      // Without the pack the native provider's check lets it through, as the dynamic one does…
+      const unguarded = await native.preview({ diff: true });
+      expect(unguarded.stdout).toMatch(/\+ txmail:index:ApiKey: \(create\)/);
+      expect(unguarded.stdout).not.toMatch(/pulumi-nodejs:dynamic\/txmail:ApiKey/);
+      // …and with it, the pack's mandatory rule stops the preview.
+      await expect(native.preview({ policyPacks: [pack] })).rejects.toThrow(
+        /\[mandatory\][^\n]*ip-allow-list-no-allow-all[\s\S]*ApiKey 'it': ipAllowList: together the entries cover every IPv4 address/,
+      );
+    } finally {
+      await native.dispose();
+    }
   });
 
   // Every spelling of an allow-all that canonicalisation knows, each in a preview of its own: a

@@ -3,7 +3,7 @@
 import { type ChildProcess, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { TestStack } from "./harness";
+import type { Face, TestStack } from "./harness";
 
 /** Polls (bounded) until `pred` holds. */
 export async function until(what: string, pred: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
@@ -30,31 +30,53 @@ export function exitOf(child: ChildProcess, timeoutMs = 180_000): Promise<number
   });
 }
 
-/** Kills this stack's dynamic-provider process (found by its private PULUMI_HOME), like an OOM kill. */
+/**
+ * Kills the process serving this stack's txmail resources (found by its private PULUMI_HOME), like an
+ * OOM kill: the dynamic-provider plugin, or with the native face the txmail plugin (whose script
+ * execs node on dist/native/main.js).
+ */
 export function killProvider(t: TestStack): number {
-  return killStackProcesses(t, (args) => args.includes("dynamic-provider"));
+  return killStackProcesses(t, isProviderOf(t.face));
 }
+
+/** Whether a process's command line is the provider of a face's txmail resources. */
+export const isProviderOf =
+  (face: Face) =>
+  (args: string): boolean =>
+    face === "native" ? /native\/main\.js( |$)/.test(args) : args.includes("dynamic-provider");
 
 /**
  * SIGKILLs this stack's processes whose command line passes `which` — found by the stack's private
  * PULUMI_HOME in their environment, so other tests' processes are never touched. Returns how many.
  */
 export function killStackProcesses(t: TestStack, which: (args: string) => boolean = () => true): number {
-  const home = `PULUMI_HOME=${path.join(t.stateDir, ".pulumi-home")}`;
   let killed = 0;
+  for (const pid of stackProcesses(t, which)) {
+    try {
+      process.kill(pid, "SIGKILL");
+      killed++;
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return killed;
+}
+
+/** The ids of this stack's running processes whose command line passes `which` (see killStackProcesses). */
+export function stackProcesses(t: TestStack, which: (args: string) => boolean = () => true): number[] {
+  const home = `PULUMI_HOME=${path.join(t.stateDir, ".pulumi-home")}`;
+  const pids: number[] = [];
   for (const line of execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" }).split("\n")) {
     const [pidText, ...args] = line.trim().split(/\s+/);
     const pid = Number(pidText);
     if (!pid || pid === process.pid || !which(args.join(" "))) continue;
     try {
-      if (!fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(home)) continue;
-      process.kill(pid, "SIGKILL");
-      killed++;
+      if (fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(home)) pids.push(pid);
     } catch {
       // exited meanwhile, or not ours to read
     }
   }
-  return killed;
+  return pids;
 }
 
 /** Ctrl-C on a spawned CLI: SIGINT to its process group, as a terminal sends it to the foreground job. */

@@ -7,9 +7,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { Webhook, paths } from "../../provider/api";
+import { kindOfToken } from "../../provider/api/typeTokens";
 import type { FaultSpec } from "../../emulator/faults";
 import { controlClient, serviceObjects } from "./control";
-import { createTestStack, type TestStack } from "./harness";
+import { createTestStack, FACES, type Face, type TestStack } from "./harness";
 import { killProvider, until } from "./processes";
 import { startService, type TestService } from "./service";
 
@@ -38,11 +39,11 @@ interface Scenario {
 
 const open: Scenario[] = [];
 
-async function scenario(env: Record<string, string> = {}): Promise<Scenario> {
+async function scenario(env: Record<string, string> = {}, face: Face = "dynamic"): Promise<Scenario> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-rel-"));
   const svc = await startService({ dataDir });
   const baseline = new Set(serviceObjects(await controlClient(svc).dumpState()).map((o) => o.id));
-  const t = await createTestStack({ programDir: PROGRAM, name: "rel", config: svc.config(), env });
+  const t = await createTestStack({ programDir: PROGRAM, name: `rel-${face}`, config: svc.config(), env, face });
   const s = { svc, t, baseline, dataDir };
   open.push(s);
   return s;
@@ -56,13 +57,15 @@ afterEach(async () => {
   }
 });
 
+/** The service objects in state: custom resources of either face's txmail tokens (not the Tenant component). */
 async function stateIds(t: TestStack): Promise<Array<{ kind: string; id: string }>> {
   const exp = JSON.parse(await t.exportText(false)) as {
-    deployment: { resources?: Array<{ type: string; id?: string }> };
+    deployment: { resources?: Array<{ type: string; custom?: boolean; id?: string }> };
   };
-  return (exp.deployment.resources ?? [])
-    .filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/txmail:"))
-    .map((r) => ({ kind: r.type.split(":").pop()!, id: r.id ?? "" }));
+  return (exp.deployment.resources ?? []).flatMap((r) => {
+    const kind = r.custom ? kindOfToken(r.type) : undefined;
+    return kind ? [{ kind, id: r.id ?? "" }] : [];
+  });
 }
 
 const byKind = (xs: Array<{ kind: string; id: string }>) => {
@@ -87,7 +90,10 @@ async function injectOnEveryCreate(svc: TestService, f: Omit<FaultSpec, "method"
   for (const p of CREATES) await control.injectFault({ method: "POST", path: p, ...f });
 }
 
-describe("faults on every create path (real engine, emulator faults)", () => {
+// Faults the HTTP client absorbs on its own (a retry with the same key replaying a dropped answer,
+// waiting on 409 and 429, a service that restarts): run on the dynamic face only, since both faces
+// send every request through the same client (provider/client) and nothing of the face is on these paths.
+describe("faults on every create path that the client absorbs (real engine, emulator faults)", () => {
   test("response dropped after the service committed: the retry replays, 0 duplicates", async () => {
     const s = await scenario();
     await injectOnEveryCreate(s.svc, { kind: "drop-after", count: 2 });
@@ -100,15 +106,6 @@ describe("faults on every create path (real engine, emulator faults)", () => {
     await injectOnEveryCreate(s.svc, { kind: "error-before", status: 503, count: 2 });
     await s.t.up();
     await expectConsistent(s);
-  });
-
-  test("5xx after commit (not stored, rule 6): the twin the first attempt made is found and deleted", async () => {
-    const s = await scenario();
-    await injectOnEveryCreate(s.svc, { kind: "error-after", status: 500, count: 2 });
-    const up = await s.t.up();
-    await expectConsistent(s);
-    expect(s.t.log()).toMatch(/deleted [0-9a-f-]{36}, a duplicate the service created/);
-    expect(up.summary.result).toBe("succeeded");
   });
 
   test("409 in progress: a timed-out create retried while the first still runs waits, then gets the replay", async () => {
@@ -152,98 +149,114 @@ describe("faults on every create path (real engine, emulator faults)", () => {
   });
 });
 
-describe("provider process killed mid-create, then pulumi up again", () => {
-  /** Holds the account key's create after commit, kills the provider, and waits for the failed run. */
-  async function killDuringKeyCreate(s: Scenario): Promise<void> {
-    const control = controlClient(s.svc);
-    await control.injectFault({ method: "POST", path: CREATES[2]!, kind: "delay-after", delayMs: 20_000 });
-    const up = s.t.up().then(
-      () => "succeeded",
-      (e: Error) => e.message,
-    );
-    await until("the key to be committed", async () =>
-      (await control.dumpState()).api_keys.some((k) => k.label === "key-v1"),
-    );
-    expect(killProvider(s.t)).toBeGreaterThan(0);
-    expect(await up).not.toBe("succeeded");
-    await control.clearFaults();
-  }
-
-  test("within the 5-minute window: the create replays the same key and secret, 0 duplicates", async () => {
-    const s = await scenario();
-    await killDuringKeyCreate(s);
-    await s.t.up();
-    await expectConsistent(s);
-    // The secret in state is the key's real secret (the replay returned it): it authenticates.
-    const exp = JSON.parse(await s.t.exportText(true)) as {
-      deployment: { resources: Array<{ type: string; outputs?: { secretKey?: { plaintext?: string } } }> };
-    };
-    const key = exp.deployment.resources.find((r) => r.type.endsWith(":ApiKey"))!;
-    const secret = JSON.parse(key.outputs!.secretKey!.plaintext!) as string;
-    const res = await fetch(`${s.svc.baseUrl}/v2/accounts/${s.svc.accountId}/routes`, {
-      headers: { authorization: `Bearer ${secret}` },
+// Faults whose outcome the provider decides — a replay matched to the resource (idempotency keys
+// from its URN and the stack salt), a twin found and deleted, a crashed create replayed by the next
+// run, drift read back — on both faces: the native one names resources and keeps the salt its own way.
+describe.each(FACES)("%s face", (face) => {
+  describe("faults on every create path that the provider resolves (real engine, emulator faults)", () => {
+    test("5xx after commit (not stored, rule 6): the twin the first attempt made is found and deleted", async () => {
+      const s = await scenario({}, face);
+      await injectOnEveryCreate(s.svc, { kind: "error-after", status: 500, count: 2 });
+      const up = await s.t.up();
+      await expectConsistent(s);
+      expect(s.t.log()).toMatch(/deleted [0-9a-f-]{36}, a duplicate the service created/);
+      expect(up.summary.result).toBe("succeeded");
     });
-    expect(res.status).toBe(200);
   });
 
-  test("after the window: a clear message names the orphan; deleting it as told lets the next up finish", async () => {
-    const s = await scenario();
-    await killDuringKeyCreate(s);
-    await controlClient(s.svc).advanceClock(6 * 60_000);
-    const orphan = (await controlClient(s.svc).dumpState()).api_keys.find((k) => k.label === "key-v1")!;
-    const named = new Set<string>();
-    const deleteNamed = async (message: string) => {
-      // Keys whose creation was in flight when the provider died are named the same way; the engine
-      // may stop before it reaches all of them, so a user repeats this until up succeeds.
-      const ids = [...message.matchAll(/an earlier run created this \w+ \(([0-9a-f-]{36})\)/g)].map((m) => m[1]!);
-      expect(ids.length).toBeGreaterThan(0);
-      const keys = (await controlClient(s.svc).dumpState()).api_keys;
-      for (const id of ids) {
-        if (named.has(id)) continue;
-        named.add(id);
-        const k = keys.find((x) => x.id === id)!;
-        await s.svc.client.delete(
-          k.account_id === s.svc.accountId
-            ? paths.apiKey(s.svc.accountId, id)
-            : paths.subAccountApiKey(s.svc.accountId, k.account_id, id),
-        );
-      }
-    };
-    let message = "";
-    await s.t.up().catch((e: Error) => (message = e.message));
-    expect(message).toContain(`an earlier run created this ApiKey (${orphan.id})`);
-    expect(message).toMatch(/no longer replays its secret.*Delete that key.*run `pulumi up` again/s);
-    await deleteNamed(message);
-    // What the message says to do, repeated (bounded) until the run goes through.
-    for (let round = 0; ; round++) {
-      const failed = await s.t.up().then(
-        () => undefined,
+  describe("provider process killed mid-create, then pulumi up again", () => {
+    /** Holds the account key's create after commit, kills the provider, and waits for the failed run. */
+    async function killDuringKeyCreate(s: Scenario): Promise<void> {
+      const control = controlClient(s.svc);
+      await control.injectFault({ method: "POST", path: CREATES[2]!, kind: "delay-after", delayMs: 20_000 });
+      const up = s.t.up().then(
+        () => "succeeded",
         (e: Error) => e.message,
       );
-      if (failed === undefined) break;
-      expect(round).toBeLessThan(3);
-      await deleteNamed(failed);
+      await until("the key to be committed", async () =>
+        (await control.dumpState()).api_keys.some((k) => k.label === "key-v1"),
+      );
+      expect(killProvider(s.t)).toBeGreaterThan(0);
+      expect(await up).not.toBe("succeeded");
+      await control.clearFaults();
     }
-    await expectConsistent(s);
-  });
-});
 
-describe("out-of-band changes", () => {
-  test("deleted and modified objects: refresh sees it, up restores the program's values", async () => {
-    const s = await scenario();
-    await s.t.up();
-    const d = await controlClient(s.svc).dumpState();
-    const route = d.routes.find((r) => r.name === "route-v1")!;
-    const hook = d.webhooks.find((w) => w.name === "hook-v1")!;
-    const acct = `/v2/accounts/${s.svc.accountId}`;
-    await s.svc.client.delete(`${acct}/routes/${route.id}`);
-    await s.svc.client.put(`${acct}/webhooks/${hook.id}`, { name: "renamed-out-of-band" }, Webhook);
-    const refresh = await s.t.refresh();
-    expect(refresh.summary.resourceChanges).toMatchObject({ delete: 1, update: 1 });
-    const up = await s.t.up();
-    expect(up.summary.resourceChanges).toMatchObject({ create: 1, update: 1 });
-    const after = await controlClient(s.svc).dumpState();
-    expect(after.webhooks.find((w) => w.id === hook.id)?.name).toBe("hook-v1");
-    await expectConsistent(s);
+    test("within the 5-minute window: the create replays the same key and secret, 0 duplicates", async () => {
+      const s = await scenario({}, face);
+      await killDuringKeyCreate(s);
+      await s.t.up();
+      await expectConsistent(s);
+      // The secret in state is the key's real secret (the replay returned it): it authenticates.
+      const exp = JSON.parse(await s.t.exportText(true)) as {
+        deployment: { resources: Array<{ type: string; outputs?: { secretKey?: { plaintext?: string } } }> };
+      };
+      const key = exp.deployment.resources.find((r) => r.type.endsWith(":ApiKey"))!;
+      const secret = JSON.parse(key.outputs!.secretKey!.plaintext!) as string;
+      const res = await fetch(`${s.svc.baseUrl}/v2/accounts/${s.svc.accountId}/routes`, {
+        headers: { authorization: `Bearer ${secret}` },
+      });
+      expect(res.status).toBe(200);
+    });
+
+    test("after the window: a clear message names the orphan; deleting it as told lets the next up finish", async () => {
+      const s = await scenario({}, face);
+      await killDuringKeyCreate(s);
+      await controlClient(s.svc).advanceClock(6 * 60_000);
+      const orphan = (await controlClient(s.svc).dumpState()).api_keys.find((k) => k.label === "key-v1")!;
+      const named = new Set<string>();
+      const deleteNamed = async (message: string) => {
+        // Keys whose creation was in flight when the provider died are named the same way; the engine
+        // may stop before it reaches all of them, so a user repeats this until up succeeds.
+        const ids = [...message.matchAll(/an earlier run created this \w+ \(([0-9a-f-]{36})\)/g)].map((m) => m[1]!);
+        expect(ids.length).toBeGreaterThan(0);
+        const keys = (await controlClient(s.svc).dumpState()).api_keys;
+        for (const id of ids) {
+          if (named.has(id)) continue;
+          named.add(id);
+          const k = keys.find((x) => x.id === id)!;
+          await s.svc.client.delete(
+            k.account_id === s.svc.accountId
+              ? paths.apiKey(s.svc.accountId, id)
+              : paths.subAccountApiKey(s.svc.accountId, k.account_id, id),
+          );
+        }
+      };
+      let message = "";
+      await s.t.up().catch((e: Error) => (message = e.message));
+      expect(message).toContain(`an earlier run created this ApiKey (${orphan.id})`);
+      expect(message).toMatch(/no longer replays its secret.*Delete that key.*run `pulumi up` again/s);
+      await deleteNamed(message);
+      // What the message says to do, repeated (bounded) until the run goes through.
+      for (let round = 0; ; round++) {
+        const failed = await s.t.up().then(
+          () => undefined,
+          (e: Error) => e.message,
+        );
+        if (failed === undefined) break;
+        expect(round).toBeLessThan(3);
+        await deleteNamed(failed);
+      }
+      await expectConsistent(s);
+    });
+  });
+
+  describe("out-of-band changes", () => {
+    test("deleted and modified objects: refresh sees it, up restores the program's values", async () => {
+      const s = await scenario({}, face);
+      await s.t.up();
+      const d = await controlClient(s.svc).dumpState();
+      const route = d.routes.find((r) => r.name === "route-v1")!;
+      const hook = d.webhooks.find((w) => w.name === "hook-v1")!;
+      const acct = `/v2/accounts/${s.svc.accountId}`;
+      await s.svc.client.delete(`${acct}/routes/${route.id}`);
+      await s.svc.client.put(`${acct}/webhooks/${hook.id}`, { name: "renamed-out-of-band" }, Webhook);
+      const refresh = await s.t.refresh();
+      expect(refresh.summary.resourceChanges).toMatchObject({ delete: 1, update: 1 });
+      const up = await s.t.up();
+      expect(up.summary.resourceChanges).toMatchObject({ create: 1, update: 1 });
+      const after = await controlClient(s.svc).dumpState();
+      expect(after.webhooks.find((w) => w.id === hook.id)?.name).toBe("hook-v1");
+      await expectConsistent(s);
+    });
   });
 });

@@ -5,7 +5,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { ApiKey, SubAccount, paths } from "../../provider/api";
-import { createTestStack, REPO_ROOT, type TestStack } from "./harness";
+import { createTestStack, FACES, REPO_ROOT, type TestStack } from "./harness";
 import { startService, type TestService } from "./service";
 import { controlClient } from "./control";
 
@@ -22,60 +22,63 @@ async function subAccounts(): Promise<SubAccount[]> {
   return out;
 }
 
-beforeAll(async () => {
-  svc = await startService();
-  tenantsFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "txmail-tenants-")), "tenants.yaml");
-  fs.copyFileSync(path.join(example, "tenants.yaml"), tenantsFile);
-  t = await createTestStack({
-    programDir: example,
-    name: "tenants",
-    config: { ...svc.config(), tenantsFile: { value: tenantsFile } },
-  });
-});
-
-afterAll(async () => {
-  await t?.dispose();
-  await svc?.close();
-});
-
-describe("tenants from a YAML file", () => {
-  it("provisions every example tenant in one run", async () => {
-    const up = await t.up();
-    expect(up.summary.result).toBe("succeeded");
-    expect((await subAccounts()).map((s) => s.name).sort()).toEqual(["Acme Corp", "Globex", "Initech"]);
-    const summary = up.outputs.summary.value as Record<string, Record<string, unknown>>;
-    expect(Object.keys(summary).sort()).toEqual(["acme", "globex", "initech"]);
-    expect(summary.acme).toMatchObject({ domain: "mail.acme.example.com", status: "active" });
-    expect(up.outputs.bootstrapKeys.secret).toBe(true);
-    // Each tenant's bootstrap key authenticates as its sub account.
-    const acme = (await subAccounts()).find((s) => s.name === "Acme Corp")!;
-    const keys: ApiKey[] = [];
-    for await (const k of svc.client.list(paths.subAccountApiKeys(svc.accountId, acme.id), ApiKey)) keys.push(k);
-    expect(keys.map((k) => k.label).sort()).toEqual(["acme app", "acme bootstrap"]);
+describe.each(FACES)("%s face", (face) => {
+  beforeAll(async () => {
+    svc = await startService();
+    tenantsFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "txmail-tenants-")), "tenants.yaml");
+    fs.copyFileSync(path.join(example, "tenants.yaml"), tenantsFile);
+    t = await createTestStack({
+      programDir: example,
+      name: `tenants-${face}`,
+      face,
+      config: { ...svc.config(), tenantsFile: { value: tenantsFile } },
+    });
   });
 
-  it("reports no changes on a second up and makes no write call", async () => {
-    const control = controlClient(svc);
-    await control.resetCounters();
-    const up = await t.up();
-    expect(Object.keys(up.summary.resourceChanges ?? {})).toEqual(["same"]);
-    expect((await control.counters()).writes).toBe(0);
+  afterAll(async () => {
+    await t?.dispose();
+    await svc?.close();
   });
 
-  it("removing a tenant from the file deletes exactly its resources", async () => {
-    const text = fs.readFileSync(tenantsFile, "utf8");
-    fs.writeFileSync(tenantsFile, text.slice(0, text.indexOf("  - name: initech")));
-    const up = await t.up();
-    // initech: sub account, bootstrap key, and the component itself.
-    expect(up.summary.resourceChanges).toMatchObject({ delete: 3 });
-    expect((await subAccounts()).map((s) => s.name).sort()).toEqual(["Acme Corp", "Globex"]);
-  });
+  describe("tenants from a YAML file", () => {
+    it("provisions every example tenant in one run", async () => {
+      const up = await t.up();
+      expect(up.summary.result).toBe("succeeded");
+      expect((await subAccounts()).map((s) => s.name).sort()).toEqual(["Acme Corp", "Globex", "Initech"]);
+      const summary = up.outputs.summary.value as Record<string, Record<string, unknown>>;
+      expect(Object.keys(summary).sort()).toEqual(["acme", "globex", "initech"]);
+      expect(summary.acme).toMatchObject({ domain: "mail.acme.example.com", status: "active" });
+      expect(up.outputs.bootstrapKeys.secret).toBe(true);
+      // Each tenant's bootstrap key authenticates as its sub account.
+      const acme = (await subAccounts()).find((s) => s.name === "Acme Corp")!;
+      const keys: ApiKey[] = [];
+      for await (const k of svc.client.list(paths.subAccountApiKeys(svc.accountId, acme.id), ApiKey)) keys.push(k);
+      expect(keys.map((k) => k.label).sort()).toEqual(["acme app", "acme bootstrap"]);
+    });
 
-  it("destroy removes every object of every tenant, children before the sub account", async () => {
-    await t.destroy();
-    const d = await controlClient(svc).dumpState();
-    expect(d.accounts.filter((a) => a.parent_account_id !== null && a.status !== "deleted")).toEqual([]);
-    expect([d.domains, d.routes, d.webhooks, d.smtp_credentials].map((xs) => xs.length)).toEqual([0, 0, 0, 0]);
-    expect(d.api_keys.filter((k) => k.account_id !== svc.accountId)).toEqual([]);
+    it("reports no changes on a second up and makes no write call", async () => {
+      const control = controlClient(svc);
+      await control.resetCounters();
+      const up = await t.up();
+      expect(Object.keys(up.summary.resourceChanges ?? {})).toEqual(["same"]);
+      expect((await control.counters()).writes).toBe(0);
+    });
+
+    it("removing a tenant from the file deletes exactly its resources", async () => {
+      const text = fs.readFileSync(tenantsFile, "utf8");
+      fs.writeFileSync(tenantsFile, text.slice(0, text.indexOf("  - name: initech")));
+      const up = await t.up();
+      // initech: sub account, bootstrap key, and the component itself.
+      expect(up.summary.resourceChanges).toMatchObject({ delete: 3 });
+      expect((await subAccounts()).map((s) => s.name).sort()).toEqual(["Acme Corp", "Globex"]);
+    });
+
+    it("destroy removes every object of every tenant, children before the sub account", async () => {
+      await t.destroy();
+      const d = await controlClient(svc).dumpState();
+      expect(d.accounts.filter((a) => a.parent_account_id !== null && a.status !== "deleted")).toEqual([]);
+      expect([d.domains, d.routes, d.webhooks, d.smtp_credentials].map((xs) => xs.length)).toEqual([0, 0, 0, 0]);
+      expect(d.api_keys.filter((k) => k.account_id !== svc.accountId)).toEqual([]);
+    });
   });
 });
