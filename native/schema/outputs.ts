@@ -1,7 +1,8 @@
 // A resource's outputs as state keeps them, found by running the declaration's own code on
 // example records (sample.ts) rather than listed by hand.
-import { keysToCamel } from "../../provider/core/casing";
 import { deepEqual } from "../../provider/core/canonicalJson";
+import { recordOutputs } from "../../provider/core/operations/context";
+import { stateOf } from "../../provider/core/operations/state";
 import type { ResourceSpec } from "../../provider/core/spec";
 import type { Converter, JsonSchema } from "./jsonSchemaToPulumi";
 import type { PropertySpec } from "./pulumiSchema";
@@ -11,13 +12,12 @@ import { camelSchema, jsonSchemaOf } from "./zodJson";
 type AnySpec = ResourceSpec<Record<string, unknown>>;
 
 /**
- * What the generic provider stores of a record (provider/core/factory.ts: `outputsOf`, then
- * `stateOf`): the kind's `outputsOf` (else the record camelCased) without `object`, `id` and
- * `updatedAt`, plus the one-time secrets of the creation response under their output names.
+ * What the generic provider stores of a record — the same two steps its operations take
+ * (`recordOutputs`, then `stateOf`) — plus the one-time secrets of the creation response under
+ * their output names.
  */
 export function storedOutputs(spec: AnySpec, record: Record<string, unknown>): Record<string, unknown> {
-  const outs = spec.outputsOf ? spec.outputsOf(record) : keysToCamel(record);
-  const { object: _object, id: _id, updatedAt: _updated, ...kept } = outs;
+  const kept = stateOf(recordOutputs(spec, record));
   for (const output of Object.keys(spec.createOnly ?? {})) kept[output] = "one-time secret";
   return kept;
 }

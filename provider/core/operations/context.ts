@@ -37,15 +37,18 @@ export function kindContext<I extends Record<string, unknown>>(
     spec,
     apiFor,
     idOf: spec.idOf ?? ((r) => String(r.id)),
-    outputsOf: (record) => {
-      const base = spec.outputsOf ? spec.outputsOf(record) : keysToCamel(record);
-      delete base.object;
-      return base;
-    },
+    outputsOf: (record) => recordOutputs(spec, record),
     localFields: [...spec.replaceOn.filter((f) => !spec.apiFields.includes(f)), ...(spec.stateFields ?? [])],
     writeOnly,
     creationFields: spec.apiFields.filter((f) => !writeOnly.has(f) && !inputOnly.has(f)),
   };
+}
+
+/** A service record as outputs: the spec's own mapping (else camelCase), without the `object` tag. */
+export function recordOutputs(spec: AnySpec, record: Record<string, unknown>): Record<string, unknown> {
+  const base = spec.outputsOf ? spec.outputsOf(record) : keysToCamel(record);
+  delete base.object;
+  return base;
 }
 
 /** The connection a resource uses (its own, stack config, environment) and the API behind it. */
