@@ -8,6 +8,10 @@
 // After every `up`: 0 duplicates and 0 orphans, checked by comparing the service's objects (emulator
 // state) with the ids every shard's checkpoint records; request counts from the emulator's counters,
 // 429s from its per-key rate-limit counters. Loopback only; every run bounded by the fleet's own end.
+// The command runs from the package installed as users install it (node_modules/pulumi-txmail, a
+// copy of dist/): the layout decides how the dynamic provider is stored in every resource's state
+// (a short `require` from under node_modules, its methods' source from a checkout), and so the size
+// of the checkpoint the engine rewrites after every step.
 // Run: bash scripts/bench-fleet.sh (BENCH_FLEET_* narrow it; see below). Writes the "Fleets" section
 // of bench/RESULTS.md.
 import { execFileSync } from "node:child_process";
@@ -16,7 +20,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { stringify } from "yaml";
 import { controlClient, serviceObjects, type EmulatorControl } from "../test/e2e/control";
-import { REPO_ROOT } from "../test/e2e/harness";
+import { installPackage, REPO_ROOT } from "../test/e2e/harness";
 import { startService, type TestService } from "../test/e2e/service";
 import { runFleet, type FleetRun, type SummaryRow } from "../test/e2e/fleet/fleetCli";
 import { DEFAULT_PARALLEL, DEFAULT_PROJECT, DEFAULT_SHARD_SIZE } from "../fleet/defaults";
@@ -86,6 +90,17 @@ export interface FleetBenchResult {
 
 const uptime = () => execFileSync("uptime", { encoding: "utf8" }).trim();
 
+/** `txmail-fleet` of a package installed once per benchmark run, as `npx txmail-fleet` finds it. */
+let installedCli: string | undefined;
+function fleetCli(): string {
+  if (!installedCli) {
+    const project = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-bench-fleet-pkg-"));
+    const modules = installPackage(project);
+    installedCli = path.join(modules, "pulumi-txmail", "dist", "fleet", "cli.js");
+  }
+  return installedCli;
+}
+
 class Env {
   readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-bench-fleet-"));
   readonly stateDir = path.join(this.dir, "state");
@@ -116,7 +131,12 @@ class Env {
     await this.control.resetCounters();
     process.stderr.write(`[bench fleet] ${what}: txmail-fleet ${args.join(" ")}\n`);
     const t0 = process.hrtime.bigint();
-    const run: FleetRun = await runFleet(args, { cwd: this.dir, stateDir: this.stateDir, svc: this.svc });
+    const run: FleetRun = await runFleet(args, {
+      cwd: this.dir,
+      stateDir: this.stateDir,
+      svc: this.svc,
+      cli: fleetCli(),
+    });
     const seconds = Math.round(Number(process.hrtime.bigint() - t0) / 1e7) / 100;
     const c = await this.control.counters();
     const total: SummaryRow | undefined = run.rows.total;
@@ -265,7 +285,8 @@ export function fleetSection(r: FleetBenchResult, started: Date): string[] {
     "",
     `Fleet settings: shard size ${r.settings.shardSize}, ${r.settings.parallel} shards at once. Each tenant is 6 resources`,
     "(bench/programs/tenants' graph, from a tenants file); one stack is the same command with one shard",
-    "(`--shard-size` = tenants). Each scenario starts from a fresh emulator (100 rps, burst 200) and backend;",
+    "(`--shard-size` = tenants). The command runs from the package installed in a node_modules folder, as",
+    "users install it. Each scenario starts from a fresh emulator (100 rps, burst 200) and backend;",
     "requests and writes are the emulator's counters for that command, 429s its rate-limit counters.",
     "",
     ...head,

@@ -1,6 +1,7 @@
 // The fleet command's run: place the tenants, pick the shards, drive each shard stack in a worker
 // with bounded parallelism, report as it goes, and answer with the exit code (0: every shard ran and
 // succeeded; 1: a shard failed or was not run; the others always finish first).
+import * as os from "node:os";
 import * as path from "node:path";
 import { loadTenantsFile } from "../sdk/tenantsFile";
 import { type FleetOptions, UsageError } from "./args";
@@ -10,10 +11,10 @@ import { placementPathFor, readPlacement, writePlacement } from "./placementFile
 import { runBounded } from "./pool";
 import type { ShardJob } from "./protocol";
 import { runningLine, shardDoneLine, summaryTable } from "./report";
-import { runShard, type ShardResult } from "./runShard";
 import { selectShards } from "./selection";
 import type { StepCounts } from "./stepCounts";
 import { packageModulesDir, prepareWorkDir } from "./workDir";
+import { type ShardResult, WorkerLane } from "./workerLane";
 
 export interface FleetIo {
   out(line: string): void;
@@ -85,15 +86,16 @@ export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number>
     if (running.size > 0) io.out(runningLine(running, finished.length, jobs.length, Date.now() - started));
   }, opts.progressSeconds * 1000);
   heartbeat.unref();
+  const lanes = Array.from({ length: Math.min(opts.parallel, jobs.length) }, () => new WorkerLane(workerEnv()));
   const results = await runBounded(
     jobs,
     opts.parallel,
-    async (job) => {
+    async (job, lane) => {
       io.out(
         `[${job.stackName}] ${opts.operation}: ${job.tenants.length} tenants${job.tenants.length ? "" : " (its objects are deleted)"}`,
       );
       running.set(job.stackName, { created: 0, updated: 0, replaced: 0, deleted: 0, same: 0, failed: 0 });
-      const result = await runShard(job, {
+      const result = await lanes[lane]!.run(job, {
         onProgress: (j, counts) => running.set(j.stackName, counts),
         onError: (j, message) => io.out(`[${j.stackName}] error: ${message}`),
         onPolicy: (j, message) => io.out(`[${j.stackName}] ${message}`),
@@ -105,6 +107,7 @@ export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number>
     },
     io.interrupted,
   );
+  for (const lane of lanes) lane.close();
   clearInterval(heartbeat);
 
   const ran = results.filter((r): r is ShardResult => r !== undefined);
@@ -121,6 +124,19 @@ export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number>
     return 1;
   }
   return 0;
+}
+
+/**
+ * The workers' environment, which the engine and the provider processes it starts inherit. Node's
+ * compile cache (Node ≥ 22.1; older versions ignore the variable) keeps the compiled code of
+ * Pulumi's SDK on disk: every shard run starts a provider process that loads it again (~0.3
+ * core-seconds saved per start). Kept where Node keeps it by default, unless the user chose a place.
+ */
+function workerEnv(): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? path.join(os.tmpdir(), "node-compile-cache"),
+  };
 }
 
 function describeChange(change: PlacementChange, first: boolean): string {

@@ -1,6 +1,7 @@
-// Messages between the fleet command and its shard workers (one child process per running shard,
-// over Node's IPC channel). Each shard runs in its own process so that one shard's failure — an
-// unhandled rejection in its program, a crash — cannot be counted against the shards running beside it.
+// Messages between the fleet command and its shard workers (one child process per lane of the
+// fleet's parallelism, running that lane's shards one at a time, over Node's IPC channel). Running
+// shards never share a process, so one shard's failure — an unhandled rejection in its program, a
+// crash — cannot be counted against the shards running beside it.
 import type { StepCounts } from "./stepCounts";
 
 export type ShardOperation = "up" | "preview" | "refresh" | "destroy";

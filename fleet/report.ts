@@ -1,7 +1,7 @@
 // What the fleet command prints: one line when a shard starts and ends, the errors it reports, a
 // periodic line for the shards still running, and the final table. Plain lines (no cursor tricks),
 // so CI logs read the same as a terminal.
-import type { ShardResult } from "./runShard";
+import type { ShardResult } from "./workerLane";
 import { changed, type StepCounts } from "./stepCounts";
 
 export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;

@@ -1,8 +1,10 @@
-// A shard worker: runs one operation on one shard stack through the Automation API with the shard's
-// inline program, reporting step counts and errors to the fleet command over IPC. Started by
-// runShard.ts with `fork`; never run by hand.
+// A shard worker: runs operations on shard stacks through the Automation API with each shard's
+// inline program, one job at a time, reporting step counts and errors to the fleet command over IPC.
+// Started by fleet/workerLane.ts with `fork` and reused for the lane's next shards (a Node process
+// and the loading of Pulumi's SDK cost ~0.8 core-seconds, paid once per lane instead of per shard);
+// never run by hand.
 import * as fs from "node:fs";
-import { LocalWorkspace, type EngineEvent } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, PulumiCommand, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
 import { loadTenantsFile } from "../sdk/tenantsFile";
 import type { ShardJob, WorkerMessage } from "./protocol";
 import { shardProgram } from "./shardProgram";
@@ -12,6 +14,25 @@ function send(message: WorkerMessage): Promise<void> {
   // The fleet command may be gone (killed): the run still finishes, unreported.
   if (!process.connected) return Promise.resolve();
   return new Promise((resolve) => process.send!(message, undefined, {}, () => resolve()));
+}
+
+/**
+ * The CLI, looked up once per worker: `PulumiCommand.get` runs `pulumi version` (and checks it is
+ * recent enough), which every LocalWorkspace would otherwise repeat for every shard.
+ */
+let cli: Promise<PulumiCommand> | undefined;
+const pulumiCli = () => (cli ??= PulumiCommand.get());
+
+/**
+ * The fleet reads what a run did from the engine's events. The Automation API follows every up,
+ * refresh and destroy with three more CLI runs whose answers the fleet never reads (`stack output`
+ * twice, `stack history`), each loading and decrypting the shard's whole state: ~1 core-second a
+ * shard. This stack answers those two reads without running them.
+ */
+function withoutFollowUpReads(stack: Stack): Stack {
+  stack.outputs = async () => ({});
+  stack.info = async () => undefined;
+  return stack;
 }
 
 async function run(job: ShardJob): Promise<void> {
@@ -44,9 +65,20 @@ async function run(job: ShardJob): Promise<void> {
     const entries = loadTenantsFile(job.tenantsFile).tenants.filter((t) => job.tenants.includes(t.name));
     const missing = job.tenants.filter((n) => !entries.some((t) => t.name === n));
     if (missing.length) throw new Error(`not in ${job.tenantsFile}: ${missing.join(", ")}`);
-    const stack = await LocalWorkspace.createOrSelectStack(
-      { stackName: job.stackName, projectName: "unused-the-work-dir-has-Pulumi.yaml", program: shardProgram(entries) },
-      { workDir: job.workDir, envVars: job.env, secretsProvider: job.secretsProvider },
+    const stack = withoutFollowUpReads(
+      await LocalWorkspace.createOrSelectStack(
+        {
+          stackName: job.stackName,
+          projectName: "unused-the-work-dir-has-Pulumi.yaml",
+          program: shardProgram(entries),
+        },
+        {
+          workDir: job.workDir,
+          envVars: job.env,
+          secretsProvider: job.secretsProvider,
+          pulumiCommand: await pulumiCli(),
+        },
+      ),
     );
     const policy = { policyPacks: job.policyPacks, policyPackConfigs: job.policyPackConfigs };
     switch (job.operation) {
@@ -83,8 +115,8 @@ function firstMeaningfulLine(message: string): string {
 // Ctrl-C reaches the whole process group: the engine then finishes the steps in flight and records
 // them (a second Ctrl-C stops it at once). This worker must stay to hear how it ended.
 process.on("SIGINT", () => undefined);
-process.once("message", (job: ShardJob) => {
-  // Exits once the result is delivered: nothing else is left to do, and a lingering handle (a
-  // keep-alive socket) must not hold the fleet's parallel slot.
-  void run(job).finally(() => process.exit(0));
-});
+// One job at a time: the lane sends the next only after this one's `done`.
+process.on("message", (job: ShardJob) => void run(job));
+// The lane disconnects when it has no more shards (or the fleet command is gone). Exit then, even
+// with handles left open (a keep-alive socket of the last run), so the fleet's end is not held up.
+process.on("disconnect", () => process.exit(0));

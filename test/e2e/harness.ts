@@ -171,10 +171,24 @@ function copyProgram(
     fs.symlinkSync(repoModules, path.join(workDir, "node_modules"));
     return workDir;
   }
-  // Installed: every dependency linked (one copy of @pulumi/pulumi, shared with the checkout), and
-  // pulumi-txmail a real directory under node_modules holding what `npm pack` would ship to run.
-  const modules = path.join(workDir, "node_modules");
-  fs.mkdirSync(modules);
+  const modules = installPackage(workDir);
+  for (const dir of extraPackages) {
+    const name = (JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { name: string }).name;
+    fs.cpSync(dir, path.join(modules, name), { recursive: true });
+  }
+  return workDir;
+}
+
+/**
+ * `dir/node_modules` as `npm install pulumi-txmail` leaves it, for what depends on the layout (the
+ * dynamic provider stored in state as a short `require` only from under node_modules): every
+ * dependency linked (one copy of @pulumi/pulumi, shared with the checkout), and pulumi-txmail a real
+ * directory holding what `npm pack` would ship to run (package.json and dist/). Returns node_modules.
+ */
+export function installPackage(dir: string): string {
+  const repoModules = path.join(REPO_ROOT, "node_modules");
+  const modules = path.join(dir, "node_modules");
+  fs.mkdirSync(modules, { recursive: true });
   for (const entry of fs.readdirSync(repoModules)) {
     if (entry !== "pulumi-txmail") fs.symlinkSync(path.join(repoModules, entry), path.join(modules, entry));
   }
@@ -182,11 +196,7 @@ function copyProgram(
   fs.mkdirSync(pkg);
   fs.copyFileSync(path.join(REPO_ROOT, "package.json"), path.join(pkg, "package.json"));
   fs.cpSync(path.join(REPO_ROOT, "dist"), path.join(pkg, "dist"), { recursive: true });
-  for (const dir of extraPackages) {
-    const name = (JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { name: string }).name;
-    fs.cpSync(dir, path.join(modules, name), { recursive: true });
-  }
-  return workDir;
+  return modules;
 }
 
 /** The `runtime` a program's Pulumi.yaml names (`runtime: yaml` or `runtime: { name: yaml }`). */

@@ -25,7 +25,10 @@ export interface SummaryRow {
 
 const CLI = path.join(REPO_ROOT, "dist", "fleet", "cli.js");
 
-export function runFleet(args: string[], opts: { cwd: string; stateDir: string; svc: TestService }): Promise<FleetRun> {
+export function runFleet(
+  args: string[],
+  opts: { cwd: string; stateDir: string; svc: TestService; /** the command's cli.js (default: dist/) */ cli?: string },
+): Promise<FleetRun> {
   const env = {
     ...process.env,
     ...engineEnv(opts.stateDir, {
@@ -35,7 +38,7 @@ export function runFleet(args: string[], opts: { cwd: string; stateDir: string; 
     }),
   };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args, "--progress-seconds", "5"], {
+    const child = spawn(process.execPath, [opts.cli ?? CLI, ...args, "--progress-seconds", "5"], {
       cwd: opts.cwd,
       env,
       stdio: ["ignore", "pipe", "pipe"],

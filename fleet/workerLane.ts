@@ -1,0 +1,112 @@
+// One lane of the fleet's bounded parallelism: a worker process (fleet/worker.ts) that runs the
+// lane's shards one after another, forked when the lane starts its first shard and reused for the
+// next. A shard never shares its process with another running shard, so a crash (an unhandled
+// rejection in a program, out of memory) fails only the shard running in it: the lane reports that
+// shard failed, never hangs, and forks a fresh worker for its next shard.
+import { type ChildProcess, fork } from "node:child_process";
+import * as path from "node:path";
+import type { ShardJob, WorkerMessage } from "./protocol";
+import { type StepCounts, zeroCounts } from "./stepCounts";
+
+export interface ShardResult {
+  shard: number;
+  stackName: string;
+  ok: boolean;
+  counts: StepCounts;
+  durationMs: number;
+  error?: string;
+  logFile: string;
+}
+
+export interface ShardListener {
+  onProgress(job: ShardJob, counts: StepCounts): void;
+  onError(job: ShardJob, message: string): void;
+  onPolicy(job: ShardJob, message: string): void;
+}
+
+const WORKER = path.join(__dirname, "worker.js");
+
+/**
+ * Shards a worker runs before the lane replaces it. Pulumi's SDK keeps each inline run's state
+ * apart (one store per run), but a long-lived process still gathers caches; a fresh process every
+ * few shards bounds its memory at the price of one start (~0.8 core-seconds) per this many shards.
+ */
+export const SHARDS_PER_WORKER = 12;
+
+export class WorkerLane {
+  private child: ChildProcess | undefined;
+  private ran = 0;
+
+  constructor(
+    private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly script: string = WORKER,
+    private readonly shardsPerWorker: number = SHARDS_PER_WORKER,
+  ) {}
+
+  /** The current worker's process id (undefined before the first shard or after a crash). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  run(job: ShardJob, listener: ShardListener): Promise<ShardResult> {
+    if (this.child && this.ran >= this.shardsPerWorker) this.close();
+    const child = (this.child ??= this.start());
+    this.ran++;
+    const started = Date.now();
+    return new Promise((resolve) => {
+      let counts = zeroCounts();
+      const base = () => ({
+        shard: job.shard,
+        stackName: job.stackName,
+        durationMs: Date.now() - started,
+        logFile: job.logFile,
+      });
+      const finish = (result: ShardResult) => {
+        child.off("message", onMessage);
+        child.off("exit", onExit);
+        child.off("error", onError);
+        resolve(result);
+      };
+      const onMessage = (m: WorkerMessage) => {
+        if (m.type === "progress") {
+          counts = m.counts;
+          listener.onProgress(job, counts);
+        } else if (m.type === "error") listener.onError(job, m.message);
+        else if (m.type === "policy") listener.onPolicy(job, m.message);
+        else finish({ ...base(), ok: m.ok, counts: m.counts, error: m.error });
+      };
+      const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+        this.forget(child);
+        finish({ ...base(), ok: false, counts, error: `worker exited (${signal ?? `code ${code}`}) without a result` });
+      };
+      const onError = (e: Error) => {
+        this.forget(child);
+        child.kill();
+        finish({ ...base(), ok: false, counts, error: `worker: ${e.message}` });
+      };
+      child.on("message", onMessage);
+      child.on("exit", onExit);
+      child.on("error", onError);
+      child.send(job);
+    });
+  }
+
+  /** Lets the worker go: it exits when its IPC channel closes. */
+  close(): void {
+    const child = this.child;
+    this.child = undefined;
+    if (child?.connected) child.disconnect();
+  }
+
+  private start(): ChildProcess {
+    this.ran = 0;
+    const child = fork(this.script, [], { stdio: ["ignore", "inherit", "inherit", "ipc"], env: this.env });
+    // A worker that dies between two shards is replaced by the next shard's run, not blamed for it.
+    child.once("exit", () => this.forget(child));
+    return child;
+  }
+
+  private forget(child: ChildProcess): void {
+    if (this.child === child) this.child = undefined;
+  }
+}
