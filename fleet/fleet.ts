@@ -27,7 +27,8 @@ const PACKAGE_ROOT = path.resolve(__dirname, "..", "..");
 export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number> {
   const tenantsFile = opts.tenantsFile;
   const placementFile = opts.placementFile ?? placementPathFor(tenantsFile);
-  const names = loadTenantsFile(tenantsFile).tenants.map((t) => t.name);
+  const entries = new Map(loadTenantsFile(tenantsFile).tenants.map((t) => [t.name, t]));
+  const names = [...entries.keys()];
   const previous = readPlacement(placementFile);
   const shardSize = opts.shardSize ?? previous?.shardSize ?? DEFAULT_SHARD_SIZE;
   const change = place(previous ?? emptyPlacement(shardSize), names, shardSize);
@@ -69,8 +70,8 @@ export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number>
     shard,
     stackName: shardStackName(shard),
     workDir,
-    tenantsFile,
-    tenants: tenantsOf(change.placement, shard),
+    // Placement holds only names of this file, so every name has its entry.
+    entries: tenantsOf(change.placement, shard).map((name) => entries.get(name)!),
     policyPacks: opts.policyPacks,
     policyPackConfigs: opts.policyPackConfigs,
     secretsProvider: opts.secretsProvider,
@@ -92,7 +93,7 @@ export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number>
     opts.parallel,
     async (job, lane) => {
       io.out(
-        `[${job.stackName}] ${opts.operation}: ${job.tenants.length} tenants${job.tenants.length ? "" : " (its objects are deleted)"}`,
+        `[${job.stackName}] ${opts.operation}: ${job.entries.length} tenants${job.entries.length ? "" : " (its objects are deleted)"}`,
       );
       running.set(job.stackName, { created: 0, updated: 0, replaced: 0, deleted: 0, same: 0, failed: 0 });
       const result = await lanes[lane]!.run(job, {

@@ -2,6 +2,7 @@
 // fleet's parallelism, running that lane's shards one at a time, over Node's IPC channel). Running
 // shards never share a process, so one shard's failure — an unhandled rejection in its program, a
 // crash — cannot be counted against the shards running beside it.
+import type { TenantEntry } from "../sdk/tenantsFile";
 import type { StepCounts } from "./stepCounts";
 
 export type ShardOperation = "up" | "preview" | "refresh" | "destroy";
@@ -12,9 +13,11 @@ export interface ShardJob {
   stackName: string;
   /** Holds Pulumi.yaml of the fleet's project and each shard stack's settings file. */
   workDir: string;
-  tenantsFile: string;
-  /** The shard's tenants (names in the tenants file); empty for a shard whose tenants all left. */
-  tenants: string[];
+  /**
+   * The shard's tenants as the fleet command read them from the tenants file (so a worker never
+   * parses the whole file again for its shard); empty for a shard whose tenants all left.
+   */
+  entries: TenantEntry[];
   policyPacks: string[];
   policyPackConfigs: string[];
   secretsProvider?: string;

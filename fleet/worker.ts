@@ -5,7 +5,6 @@
 // never run by hand.
 import * as fs from "node:fs";
 import { LocalWorkspace, PulumiCommand, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
-import { loadTenantsFile } from "../sdk/tenantsFile";
 import type { ShardJob, WorkerMessage } from "./protocol";
 import { shardProgram } from "./shardProgram";
 import { countEvent, zeroCounts } from "./stepCounts";
@@ -62,15 +61,12 @@ async function run(job: ShardJob): Promise<void> {
     color: "never" as const,
   };
   try {
-    const entries = loadTenantsFile(job.tenantsFile).tenants.filter((t) => job.tenants.includes(t.name));
-    const missing = job.tenants.filter((n) => !entries.some((t) => t.name === n));
-    if (missing.length) throw new Error(`not in ${job.tenantsFile}: ${missing.join(", ")}`);
     const stack = withoutFollowUpReads(
       await LocalWorkspace.createOrSelectStack(
         {
           stackName: job.stackName,
           projectName: "unused-the-work-dir-has-Pulumi.yaml",
-          program: shardProgram(entries),
+          program: shardProgram(job.entries),
         },
         {
           workDir: job.workDir,

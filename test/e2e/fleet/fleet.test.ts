@@ -91,7 +91,9 @@ describe("txmail-fleet on the real engine", () => {
 
   it("up: 9 tenants in shards of 4 make 3 shard stacks, placed in file order", async () => {
     writeTenants(nine());
-    const run = await fleet("up", "--shard-size", "4");
+    // One lane: a single worker process runs the three shards one after another, each its own
+    // inline program run with its own stack salt.
+    const run = await fleet("up", "--shard-size", "4", "--parallel", "1");
     expectOk(run);
     expect(placement().shards).toEqual([1, 2, 3]);
     expect(placement().tenants).toEqual({ t1: 1, t2: 1, t3: 1, t4: 1, t5: 2, t6: 2, t7: 2, t8: 2, t9: 3 });
@@ -110,7 +112,7 @@ describe("txmail-fleet on the real engine", () => {
 
   it("a rerun is a no-op: every shard unchanged, nothing written to the service", async () => {
     await control.clearRequests();
-    const run = await fleet("up");
+    const run = await fleet("up", "--parallel", "2"); // a lane's worker runs a second shard
     expectOk(run);
     expect(run.rows.total).toMatchObject({ created: 0, updated: 0, replaced: 0, deleted: 0, unchanged: 39 });
     expect(await writes()).toEqual([]);
