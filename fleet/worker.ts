@@ -112,7 +112,18 @@ function firstMeaningfulLine(message: string): string {
 // them (a second Ctrl-C stops it at once). This worker must stay to hear how it ended.
 process.on("SIGINT", () => undefined);
 // One job at a time: the lane sends the next only after this one's `done`.
-process.on("message", (job: ShardJob) => void run(job));
-// The lane disconnects when it has no more shards (or the fleet command is gone). Exit then, even
-// with handles left open (a keep-alive socket of the last run), so the fleet's end is not held up.
-process.on("disconnect", () => process.exit(0));
+let running = false;
+process.on("message", (job: ShardJob) => {
+  running = true;
+  void run(job).finally(() => {
+    running = false;
+    if (!process.connected) process.exit(0);
+  });
+});
+// The lane disconnects when it has no more shards. Exit then, even with handles left open (a
+// keep-alive socket of the last run), so the fleet's end is not held up. If the fleet command is
+// gone (killed) while a shard runs, the run still finishes first: the engine needs this process,
+// which serves the shard's program, until its last step is recorded.
+process.on("disconnect", () => {
+  if (!running) process.exit(0);
+});

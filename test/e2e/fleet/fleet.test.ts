@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { stringify } from "yaml";
 import { controlClient, serviceObjects, type EmulatorControl } from "../control";
-import { REPO_ROOT } from "../harness";
+import { REPO_ROOT, TOOLS_DIR } from "../harness";
 import { startService, type TestService } from "../service";
 import { runFleet, type FleetRun } from "./fleetCli";
 
@@ -116,6 +116,28 @@ describe("txmail-fleet on the real engine", () => {
     expectOk(run);
     expect(run.rows.total).toMatchObject({ created: 0, updated: 0, replaced: 0, deleted: 0, unchanged: 39 });
     expect(await writes()).toEqual([]);
+  });
+
+  it("a lane's worker looks the CLI up once and runs nothing after each shard's up", async () => {
+    // A `pulumi` ahead of the real one on PATH that records each run's subcommand.
+    const bin = path.join(dir, "recording-bin");
+    const runs = path.join(dir, "pulumi-runs.log");
+    fs.mkdirSync(bin, { recursive: true });
+    fs.writeFileSync(
+      path.join(bin, "pulumi"),
+      `#!/bin/sh\necho "$1 $2" >> '${runs}'\nexec '${path.join(TOOLS_DIR, "bin", "pulumi")}' "$@"\n`,
+      { mode: 0o755 },
+    );
+    const run = await runFleet(["up", "--parallel", "1"], { cwd: dir, stateDir, svc, pathPrefix: bin });
+    expectOk(run);
+    const subcommands = fs
+      .readFileSync(runs, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => (line.startsWith("stack ") ? line : line.split(" ")[0]));
+    // One worker ran the three shards: one version lookup, then per shard a select and the up;
+    // no `stack output` or `stack history` after them.
+    expect(subcommands.sort()).toEqual(["stack select", "stack select", "stack select", "up", "up", "up", "version"]);
   });
 
   it("reordering the tenants file moves nothing", async () => {

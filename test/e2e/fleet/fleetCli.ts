@@ -27,15 +27,25 @@ const CLI = path.join(REPO_ROOT, "dist", "fleet", "cli.js");
 
 export function runFleet(
   args: string[],
-  opts: { cwd: string; stateDir: string; svc: TestService; /** the command's cli.js (default: dist/) */ cli?: string },
+  opts: {
+    cwd: string;
+    stateDir: string;
+    svc: TestService;
+    /** the command's cli.js (default: dist/) */
+    cli?: string;
+    /** a directory searched before the tools' bin/ (e.g. a `pulumi` wrapper that records its runs) */
+    pathPrefix?: string;
+  },
 ): Promise<FleetRun> {
+  const engine = engineEnv(opts.stateDir, {
+    TXMAIL_API_KEY: opts.svc.apiKey,
+    TXMAIL_ACCOUNT_ID: opts.svc.accountId,
+    TXMAIL_BASE_URL: opts.svc.baseUrl,
+  });
   const env = {
     ...process.env,
-    ...engineEnv(opts.stateDir, {
-      TXMAIL_API_KEY: opts.svc.apiKey,
-      TXMAIL_ACCOUNT_ID: opts.svc.accountId,
-      TXMAIL_BASE_URL: opts.svc.baseUrl,
-    }),
+    ...engine,
+    PATH: opts.pathPrefix ? `${opts.pathPrefix}${path.delimiter}${engine.PATH}` : engine.PATH,
   };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [opts.cli ?? CLI, ...args, "--progress-seconds", "5"], {
