@@ -61,10 +61,6 @@ export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number>
   }
   const workDir = opts.workDir ?? path.join(path.dirname(tenantsFile), ".txmail-fleet");
   const { logsDir } = prepareWorkDir(workDir, opts.project);
-  const modulesDir = packageModulesDir(PACKAGE_ROOT);
-  const env: Record<string, string> = modulesDir
-    ? { NODE_PATH: [modulesDir, process.env.NODE_PATH].filter(Boolean).join(path.delimiter) }
-    : {};
   const jobs: ShardJob[] = shards.map((shard) => ({
     operation: opts.operation as ShardJob["operation"],
     shard,
@@ -76,7 +72,6 @@ export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number>
     policyPackConfigs: opts.policyPackConfigs,
     secretsProvider: opts.secretsProvider,
     logFile: path.join(logsDir, `${shardStackName(shard)}.${opts.operation}.log`),
-    env,
   }));
   io.out(`${opts.operation}: ${jobs.length} of ${change.placement.shards.length} shards, ${opts.parallel} at a time`);
 
@@ -87,7 +82,8 @@ export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number>
     if (running.size > 0) io.out(runningLine(running, finished.length, jobs.length, Date.now() - started));
   }, opts.progressSeconds * 1000);
   heartbeat.unref();
-  const lanes = Array.from({ length: Math.min(opts.parallel, jobs.length) }, () => new WorkerLane(workerEnv()));
+  const env = workerEnv();
+  const lanes = Array.from({ length: Math.min(opts.parallel, jobs.length) }, () => new WorkerLane(env));
   const results = await runBounded(
     jobs,
     opts.parallel,
@@ -128,14 +124,17 @@ export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number>
 }
 
 /**
- * The workers' environment, which the engine and the provider processes it starts inherit. Node's
- * compile cache (Node ≥ 22.1; older versions ignore the variable) keeps the compiled code of
- * Pulumi's SDK on disk: every shard run starts a provider process that loads it again (~0.3
- * core-seconds saved per start). Kept where Node keeps it by default, unless the user chose a place.
+ * The workers' environment, which the engine and the provider processes it starts inherit:
+ * - NODE_PATH with the node_modules folder that holds pulumi-txmail (see packageModulesDir);
+ * - Node's compile cache (Node ≥ 22.1; older versions ignore the variable), which keeps the compiled
+ *   code of Pulumi's SDK on disk: every shard run starts a provider process that loads it again
+ *   (~0.3 core-seconds saved per start). Kept where Node keeps it by default, unless the user chose.
  */
 function workerEnv(): NodeJS.ProcessEnv {
+  const modulesDir = packageModulesDir(PACKAGE_ROOT);
   return {
     ...process.env,
+    ...(modulesDir && { NODE_PATH: [modulesDir, process.env.NODE_PATH].filter(Boolean).join(path.delimiter) }),
     NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? path.join(os.tmpdir(), "node-compile-cache"),
   };
 }

@@ -23,8 +23,6 @@ export interface ShardJob {
   secretsProvider?: string;
   /** The engine's output of this run goes here (it masks secrets). */
   logFile: string;
-  /** Extra environment for the engine and the provider processes it starts. */
-  env: Record<string, string>;
 }
 
 export type WorkerMessage =

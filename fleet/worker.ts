@@ -70,7 +70,6 @@ async function run(job: ShardJob): Promise<void> {
         },
         {
           workDir: job.workDir,
-          envVars: job.env,
           secretsProvider: job.secretsProvider,
           pulumiCommand: await pulumiCli(),
         },

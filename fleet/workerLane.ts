@@ -78,8 +78,8 @@ export class WorkerLane {
         else if (m.type === "policy") listener.onPolicy(job, m.message);
         else finish({ ...base(), ok: m.ok, counts: m.counts, error: m.error });
       };
+      // The lane forgets the dead worker itself (start()).
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
-        this.forget(child);
         finish({ ...base(), ok: false, counts, error: `worker exited (${signal ?? `code ${code}`}) without a result` });
       };
       const onError = (e: Error) => {

@@ -48,7 +48,6 @@ const job = (stackName: string, shard = 1): ShardJob => ({
   policyPacks: [],
   policyPackConfigs: [],
   logFile: path.join(dir, `${stackName}.log`),
-  env: {},
 });
 
 function recorder(): ShardListener & { errors: string[]; progress: number } {
