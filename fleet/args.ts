@@ -24,6 +24,8 @@ export interface FleetOptions {
   /** Fail instead of placing new tenants or forgetting removed ones (CI runs a committed placement). */
   frozen: boolean;
   progressSeconds: number;
+  /** Debug messages of the engine and the shard programs in each shard's log. */
+  debug: boolean;
 }
 
 export class UsageError extends Error {
@@ -46,6 +48,8 @@ export const USAGE = `usage: txmail-fleet <up|preview|refresh|destroy|place> [op
   --secrets-provider P       secrets provider of new shard stacks (e.g. passphrase, awskms://…)
   --frozen                   fail if the tenants file needs a placement change (CI with a committed placement)
   --progress-seconds N       how often to report running shards (default ${DEFAULT_PROGRESS_SECONDS})
+  --debug                    debug messages of the engine and the shard programs in each shard's log
+                             (slower: the programs then send the SDK's debug messages too)
 
 The connection comes from the environment (TXMAIL_API_KEY, TXMAIL_ACCOUNT_ID, TXMAIL_BASE_URL);
 the backend from PULUMI_BACKEND_URL or your pulumi login.`;
@@ -65,6 +69,7 @@ export function parseArgs(argv: readonly string[], cwd = process.cwd()): FleetOp
     policyPackConfigs: [],
     frozen: false,
     progressSeconds: DEFAULT_PROGRESS_SECONDS,
+    debug: false,
   };
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
@@ -113,6 +118,10 @@ export function parseArgs(argv: readonly string[], cwd = process.cwd()): FleetOp
       case "--frozen":
         if (inline !== undefined) throw new UsageError(`--frozen: takes no value`);
         opts.frozen = true;
+        break;
+      case "--debug":
+        if (inline !== undefined) throw new UsageError(`--debug: takes no value`);
+        opts.debug = true;
         break;
       case "--progress-seconds":
         opts.progressSeconds = integer(flag, value(), 1, 3600);

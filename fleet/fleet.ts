@@ -71,6 +71,7 @@ export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number>
     policyPacks: opts.policyPacks,
     policyPackConfigs: opts.policyPackConfigs,
     secretsProvider: opts.secretsProvider,
+    debug: opts.debug,
     logFile: path.join(logsDir, `${shardStackName(shard)}.${opts.operation}.log`),
   }));
   io.out(`${opts.operation}: ${jobs.length} of ${change.placement.shards.length} shards, ${opts.parallel} at a time`);

@@ -21,6 +21,8 @@ export interface ShardJob {
   policyPacks: string[];
   policyPackConfigs: string[];
   secretsProvider?: string;
+  /** `--debug`: the engine shows debug messages, and the program sends the SDK's (sdkDebugMessages.ts). */
+  debug: boolean;
   /** The engine's output of this run goes here (it masks secrets). */
   logFile: string;
 }

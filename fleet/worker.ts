@@ -8,6 +8,7 @@ import { LocalWorkspace, PulumiCommand, type EngineEvent, type Stack } from "@pu
 import type { ShardJob, WorkerMessage } from "./protocol";
 import { shardProgram } from "./shardProgram";
 import { countEvent, zeroCounts } from "./stepCounts";
+import { sdkDebugMessages } from "./sdkDebugMessages";
 
 function send(message: WorkerMessage): Promise<void> {
   // The fleet command may be gone (killed): the run still finishes, unreported.
@@ -59,7 +60,10 @@ async function run(job: ShardJob): Promise<void> {
     onEvent,
     onOutput: (s: string) => fs.writeSync(log, s),
     color: "never" as const,
+    // The engine shows debug messages (its own and the program's) in the shard's log.
+    debug: job.debug,
   };
+  sdkDebugMessages(job.debug);
   try {
     const stack = withoutFollowUpReads(
       await LocalWorkspace.createOrSelectStack(

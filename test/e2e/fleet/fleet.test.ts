@@ -212,6 +212,16 @@ describe("txmail-fleet on the real engine", () => {
     expect(credit(ids.t9!)).not.toBe(500); // t9's shard was not run
   });
 
+  it("--debug puts the engine's and the program's debug messages in the shard's log", async () => {
+    const log = path.join(dir, ".txmail-fleet", "logs", "shard-001.preview.log");
+    const before = fs.existsSync(log) ? fs.statSync(log).size : 0;
+    const run = await fleet("preview", "--tenant", "t1", "--debug");
+    expectOk(run);
+    const written = fs.readFileSync(log, "utf8").slice(before);
+    // The SDK's own message for each resource the program registers (sdkDebugMessages.ts).
+    expect(written).toMatch(/Registering resource: t=pulumi-nodejs:dynamic\S*, name=t1-/);
+  });
+
   it("one shard failing (its calls fail at the service) while the others finish: non-zero exit, then resume", async () => {
     // Every tenant gains a second webhook; t5's sub account (shard-002) answers 503 to every webhook create.
     const specs = [...nine().filter((s) => s.name !== "t6"), { name: "t10" }].map((s) => ({

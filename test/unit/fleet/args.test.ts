@@ -9,6 +9,7 @@ describe("txmail-fleet arguments", () => {
       tenantsFile: "/p/tenants.yaml",
       parallel: DEFAULT_PARALLEL,
       tenants: [],
+      debug: false,
     });
     expect(o.shardSize).toBeUndefined();
   });
@@ -30,6 +31,7 @@ describe("txmail-fleet arguments", () => {
         "--policy-pack",
         "pk",
         "--frozen",
+        "--debug",
       ],
       "/p",
     );
@@ -42,6 +44,7 @@ describe("txmail-fleet arguments", () => {
       shardSize: 4,
       policyPacks: ["/p/pk"],
       frozen: true,
+      debug: true,
     });
   });
 
@@ -58,6 +61,7 @@ describe("txmail-fleet arguments", () => {
     [["refresh", "--policy-pack", "p"], /--policy-pack: only preview and up run policy packs, not refresh/],
     [["up", "--policy-pack-config", "c.json"], /--policy-pack-config: needs a --policy-pack/],
     [["up", "--frozen=yes"], /--frozen: takes no value/],
+    [["up", "--debug=1"], /--debug: takes no value/],
     [["up", "--colour"], /unknown option '--colour'/],
   ])("%j fails naming the flag and the rule", (argv, message) => {
     expect(() => parseArgs(argv as string[], "/p")).toThrow(message);

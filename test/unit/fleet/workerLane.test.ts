@@ -47,6 +47,7 @@ const job = (stackName: string, shard = 1): ShardJob => ({
   entries: [],
   policyPacks: [],
   policyPackConfigs: [],
+  debug: false,
   logFile: path.join(dir, `${stackName}.log`),
 });
 
