@@ -38,7 +38,7 @@ export const USAGE = `usage: txmail-fleet <up|preview|refresh|destroy|place> [op
   --placement FILE           tenant → shard record (default: beside the tenants file, <name>.placement.json)
   --shard-size N             most tenants per shard stack, for new placements (default: the placement
                              file's, else 30)
-  --parallel N               shard stacks run at once (default ${DEFAULT_PARALLEL})
+  --parallel N               shard stacks run at once (default: one per CPU, at least 2; here ${DEFAULT_PARALLEL})
   --shard I/N                run only this runner's share of the shards (a CI matrix of N runners)
   --tenant NAME              run only the shard holding NAME (repeatable)
   --project NAME             Pulumi project of the shard stacks (default ${DEFAULT_PROJECT})
