@@ -1,6 +1,7 @@
 // Command-line arguments of txmail-fleet, checked up front: a bad flag fails before any stack is
 // touched, with a message naming the flag and the rule.
 import * as path from "node:path";
+import type { Face } from "../sdk/internal/face";
 import { DEFAULT_PARALLEL, DEFAULT_PROGRESS_SECONDS, DEFAULT_PROJECT, MAX_PARALLEL, MAX_SHARD_SIZE } from "./defaults";
 
 export const OPERATIONS = ["up", "preview", "refresh", "destroy", "place"] as const;
@@ -12,6 +13,8 @@ export interface FleetOptions {
   placementFile?: string;
   /** Undefined: the placement file's size, else the default. */
   shardSize?: number;
+  /** For a new fleet (no placement file yet); undefined: the default. An existing fleet keeps its own. */
+  face?: Face;
   parallel: number;
   /** Runner `index` (1-based) of `count`: shards k with (k − 1) mod count = index − 1. */
   shard?: { index: number; count: number };
@@ -38,6 +41,8 @@ export const USAGE = `usage: txmail-fleet <up|preview|refresh|destroy|place> [op
   --placement FILE           tenant → shard record (default: beside the tenants file, <name>.placement.json)
   --shard-size N             most tenants per shard stack, for new placements (default: the placement
                              file's, else 30)
+  --face dynamic|native      how a new fleet's resources are registered (default native: the txmail
+                             plugin shipped in this package); a fleet keeps the face it was created with
   --parallel N               shard stacks run at once (default: one per CPU, at least 2; here ${DEFAULT_PARALLEL})
   --shard I/N                run only this runner's share of the shards (a CI matrix of N runners)
   --tenant NAME              run only the shard holding NAME (repeatable)
@@ -91,6 +96,14 @@ export function parseArgs(argv: readonly string[], cwd = process.cwd()): FleetOp
       case "--shard-size":
         opts.shardSize = integer(flag, value(), 1, MAX_SHARD_SIZE);
         break;
+      case "--face": {
+        const face = value();
+        if (face !== "dynamic" && face !== "native") {
+          throw new UsageError(`--face: must be dynamic or native, got '${face}'`);
+        }
+        opts.face = face;
+        break;
+      }
       case "--parallel":
         opts.parallel = integer(flag, value(), 1, MAX_PARALLEL);
         break;

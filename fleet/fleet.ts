@@ -5,7 +5,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { loadTenantsFile } from "../sdk/tenantsFile";
 import { type FleetOptions, UsageError } from "./args";
-import { DEFAULT_SHARD_SIZE, shardStackName } from "./defaults";
+import { DEFAULT_FACE, DEFAULT_SHARD_SIZE, shardStackName } from "./defaults";
 import { emptyPlacement, place, type PlacementChange, tenantsOf } from "./placement";
 import { placementPathFor, readPlacement, writePlacement } from "./placementFile";
 import { runBounded } from "./pool";
@@ -31,7 +31,14 @@ export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number>
   const names = [...entries.keys()];
   const previous = readPlacement(placementFile);
   const shardSize = opts.shardSize ?? previous?.shardSize ?? DEFAULT_SHARD_SIZE;
-  const change = place(previous ?? emptyPlacement(shardSize), names, shardSize);
+  if (previous && opts.face && opts.face !== previous.face) {
+    throw new UsageError(
+      `--face: this fleet's resources are ${previous.face} (${placementFile}); switching to ${opts.face} would give ` +
+        `every resource another type, which the engine replaces (new objects at the service)`,
+    );
+  }
+  const change = place(previous ?? emptyPlacement(shardSize, opts.face ?? DEFAULT_FACE), names, shardSize);
+  const face = change.placement.face;
   const placementChanged =
     !previous || change.added.length > 0 || change.removed.length > 0 || shardSize !== previous.shardSize;
   if (opts.frozen && placementChanged) {
@@ -40,7 +47,7 @@ export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number>
     );
   }
   io.out(
-    `placement: ${names.length} tenants in ${change.placement.shards.length} shards of at most ${shardSize} (${placementFile})` +
+    `placement: ${names.length} tenants in ${change.placement.shards.length} shards of at most ${shardSize}, ${face} face (${placementFile})` +
       (placementChanged ? `; ${describeChange(change, previous === undefined)}` : ""),
   );
   // Only commands that act write the placement: a preview leaves the working tree as it found it.
@@ -68,6 +75,7 @@ export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number>
     workDir,
     // Placement holds only names of this file, so every name has its entry.
     entries: tenantsOf(change.placement, shard).map((name) => entries.get(name)!),
+    face,
     policyPacks: opts.policyPacks,
     policyPackConfigs: opts.policyPackConfigs,
     secretsProvider: opts.secretsProvider,
@@ -127,14 +135,18 @@ export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number>
 /**
  * The workers' environment, which the engine and the provider processes it starts inherit:
  * - NODE_PATH with the node_modules folder that holds pulumi-txmail (see packageModulesDir);
+ * - PATH led by the package's bin/, where the engine finds the native face's provider plugin
+ *   (pulumi-resource-txmail, shipped in the package), so a native fleet needs no plugin install;
  * - Node's compile cache (Node ≥ 22.1; older versions ignore the variable), which keeps the compiled
  *   code of Pulumi's SDK on disk: every shard run starts a provider process that loads it again
  *   (~0.3 core-seconds saved per start). Kept where Node keeps it by default, unless the user chose.
  */
 function workerEnv(): NodeJS.ProcessEnv {
   const modulesDir = packageModulesDir(PACKAGE_ROOT);
+  const pluginDir = path.join(PACKAGE_ROOT, "bin");
   return {
     ...process.env,
+    PATH: [pluginDir, process.env.PATH].filter(Boolean).join(path.delimiter),
     ...(modulesDir && { NODE_PATH: [modulesDir, process.env.NODE_PATH].filter(Boolean).join(path.delimiter) }),
     NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? path.join(os.tmpdir(), "node-compile-cache"),
   };

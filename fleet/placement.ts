@@ -4,7 +4,14 @@
 // the file never matters, removing a tenant frees its seat without touching anyone else, and new
 // tenants fill the lowest-numbered shard with room, then open new shards.
 
+import type { Face } from "../sdk/internal/face";
+
 export interface Placement {
+  /**
+   * How the fleet's shard programs register their resources (sdk/internal/face.ts), fixed when the
+   * fleet is created: switching would give every resource another type, which the engine replaces.
+   */
+  face: Face;
   /** The most tenants a shard receives; shards already fuller (the size was lowered) keep their tenants. */
   shardSize: number;
   /** Every shard that exists or existed, ascending: an emptied shard still has a stack to bring down. */
@@ -21,8 +28,8 @@ export interface PlacementChange {
   removed: Array<{ tenant: string; shard: number }>;
 }
 
-export function emptyPlacement(shardSize: number): Placement {
-  return { shardSize, shards: [], tenants: {} };
+export function emptyPlacement(shardSize: number, face: Face): Placement {
+  return { face, shardSize, shards: [], tenants: {} };
 }
 
 /**
@@ -55,7 +62,12 @@ export function place(previous: Placement, tenantNames: readonly string[], shard
     added.push({ tenant, shard });
   }
   return {
-    placement: { shardSize, shards: [...shards].sort((a, b) => a - b), tenants: sortedByName(tenants) },
+    placement: {
+      face: previous.face,
+      shardSize,
+      shards: [...shards].sort((a, b) => a - b),
+      tenants: sortedByName(tenants),
+    },
     added,
     removed: removed.sort((a, b) => byName(a.tenant, b.tenant)),
   };

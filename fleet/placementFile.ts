@@ -4,6 +4,7 @@
 // what keeps every tenant in its shard on every machine and CI runner.
 import * as fs from "node:fs";
 import * as path from "node:path";
+import type { Face } from "../sdk/internal/face";
 import type { Placement } from "./placement";
 
 export const PLACEMENT_VERSION = 1;
@@ -63,7 +64,11 @@ function validate(raw: unknown, file: string): Placement {
     if (!isShard(shard)) fail(`tenants.${name}`, "must be a positive integer (a shard number)");
     if (!shards.includes(shard)) fail(`tenants.${name}`, `shard ${String(shard)} is not listed in shards`);
   }
+  // Placement files written before the face was recorded belong to dynamic fleets (the only kind then).
+  if (o.face !== undefined && o.face !== "dynamic" && o.face !== "native")
+    fail("face", `must be "dynamic" or "native"`);
   return {
+    face: (o.face as Face | undefined) ?? "dynamic",
     shardSize: o.shardSize as number,
     shards: (shards as number[]).slice().sort((a, b) => a - b),
     tenants: tenants as Record<string, number>,

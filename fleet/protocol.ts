@@ -2,6 +2,7 @@
 // fleet's parallelism, running that lane's shards one at a time, over Node's IPC channel). Running
 // shards never share a process, so one shard's failure — an unhandled rejection in its program, a
 // crash — cannot be counted against the shards running beside it.
+import type { Face } from "../sdk/internal/face";
 import type { TenantEntry } from "../sdk/tenantsFile";
 import type { StepCounts } from "./stepCounts";
 
@@ -18,6 +19,8 @@ export interface ShardJob {
    * parses the whole file again for its shard); empty for a shard whose tenants all left.
    */
   entries: TenantEntry[];
+  /** How the program registers the tenants' resources: the fleet's face (placement file). */
+  face: Face;
   policyPacks: string[];
   policyPackConfigs: string[];
   secretsProvider?: string;

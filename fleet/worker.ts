@@ -107,6 +107,8 @@ async function run(job: ShardJob): Promise<void> {
     debug: job.debug,
   };
   sdkDebugMessages(job.debug);
+  // Read by the Tenant components of the program (sdk/internal/face.ts) as it runs, in this process.
+  process.env.TXMAIL_FACE = job.face;
   try {
     const workspace = await LocalWorkspace.create({
       workDir: job.workDir, // holds the fleet project's Pulumi.yaml

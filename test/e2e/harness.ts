@@ -183,7 +183,7 @@ function copyProgram(
  * `dir/node_modules` as `npm install pulumi-txmail` leaves it, for what depends on the layout (the
  * dynamic provider stored in state as a short `require` only from under node_modules): every
  * dependency linked (one copy of @pulumi/pulumi, shared with the checkout), and pulumi-txmail a real
- * directory holding what `npm pack` would ship to run (package.json and dist/). Returns node_modules.
+ * directory holding what `npm pack` would ship (package.json and its "files"). Returns node_modules.
  */
 export function installPackage(dir: string): string {
   const repoModules = path.join(REPO_ROOT, "node_modules");
@@ -195,7 +195,14 @@ export function installPackage(dir: string): string {
   const pkg = path.join(modules, "pulumi-txmail");
   fs.mkdirSync(pkg);
   fs.copyFileSync(path.join(REPO_ROOT, "package.json"), path.join(pkg, "package.json"));
-  fs.cpSync(path.join(REPO_ROOT, "dist"), path.join(pkg, "dist"), { recursive: true });
+  // What `npm pack` ships: package.json's "files" (dist/, the native plugin's bin script, …).
+  const files = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { files: string[] })
+    .files;
+  for (const entry of files) {
+    if (fs.existsSync(path.join(REPO_ROOT, entry))) {
+      fs.cpSync(path.join(REPO_ROOT, entry), path.join(pkg, entry), { recursive: true });
+    }
+  }
   return modules;
 }
 

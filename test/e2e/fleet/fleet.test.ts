@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { stringify } from "yaml";
 import { controlClient, serviceObjects, type EmulatorControl } from "../control";
-import { REPO_ROOT, TOOLS_DIR } from "../harness";
+import { FACES, REPO_ROOT, TOOLS_DIR } from "../harness";
 import { startService, type TestService } from "../service";
 import { runFleet, type FleetRun } from "./fleetCli";
 
@@ -47,7 +47,11 @@ let baseline: Set<string>;
 const writeTenants = (specs: Spec[]) => fs.writeFileSync(tenantsFile, stringify({ tenants: specs.map(tenant) }));
 const fleet = (...args: string[]) => runFleet(args, { cwd: dir, stateDir, svc });
 const placement = () =>
-  JSON.parse(fs.readFileSync(placementFile, "utf8")) as { shards: number[]; tenants: Record<string, number> };
+  JSON.parse(fs.readFileSync(placementFile, "utf8")) as {
+    face: string;
+    shards: number[];
+    tenants: Record<string, number>;
+  };
 
 /** Live sub accounts by name (a tenant's sub account is named after it). */
 async function subAccounts(): Promise<Record<string, string>> {
@@ -70,37 +74,41 @@ function expectOk(run: FleetRun): void {
   if (run.code !== 0) throw new Error(`fleet exited ${run.code}:\n${run.stdout}\n${run.stderr}`);
 }
 
-beforeAll(async () => {
-  svc = await startService();
-  control = controlClient(svc);
-  baseline = new Set(serviceObjects(await control.dumpState()).map((o) => o.id));
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-fleet-"));
-  stateDir = path.join(dir, "state");
-  fs.mkdirSync(stateDir);
-  tenantsFile = path.join(dir, "tenants.yaml");
-  placementFile = path.join(dir, "tenants.placement.json");
-});
-
-afterAll(async () => {
-  await svc?.close();
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-describe("txmail-fleet on the real engine", () => {
+describe.each(FACES)("txmail-fleet on the real engine, %s face", (face) => {
   let ids: Record<string, string>;
+  // The dynamic face keeps each stack's salt for idempotency keys in a resource of its own; the
+  // native provider keeps it in its own state.
+  const salt = face === "dynamic" ? 1 : 0;
+
+  beforeAll(async () => {
+    svc = await startService();
+    control = controlClient(svc);
+    baseline = new Set(serviceObjects(await control.dumpState()).map((o) => o.id));
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-fleet-"));
+    stateDir = path.join(dir, "state");
+    fs.mkdirSync(stateDir);
+    tenantsFile = path.join(dir, "tenants.yaml");
+    placementFile = path.join(dir, "tenants.placement.json");
+  });
+
+  afterAll(async () => {
+    await svc?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
 
   it("up: 9 tenants in shards of 4 make 3 shard stacks, placed in file order", async () => {
     writeTenants(nine());
     // One lane: a single worker process runs the three shards one after another, each its own
     // inline program run with its own stack salt.
-    const run = await fleet("up", "--shard-size", "4", "--parallel", "1");
+    const run = await fleet("up", "--shard-size", "4", "--parallel", "1", "--face", face);
     expectOk(run);
     expect(placement().shards).toEqual([1, 2, 3]);
     expect(placement().tenants).toEqual({ t1: 1, t2: 1, t3: 1, t4: 1, t5: 2, t6: 2, t7: 2, t8: 2, t9: 3 });
-    // Per tenant: the Tenant component, its sub account, bootstrap key and webhook; per shard: the stack salt.
-    expect(run.rows["shard-001"]).toMatchObject({ result: "ok", created: 17, failed: 0 });
-    expect(run.rows["shard-002"]).toMatchObject({ result: "ok", created: 17, failed: 0 });
-    expect(run.rows["shard-003"]).toMatchObject({ result: "ok", created: 5, failed: 0 });
+    // Per tenant: the Tenant component, its sub account, bootstrap key and webhook; per dynamic shard: the stack salt.
+    expect(run.rows["shard-001"]).toMatchObject({ result: "ok", created: 16 + salt, failed: 0 });
+    expect(run.rows["shard-002"]).toMatchObject({ result: "ok", created: 16 + salt, failed: 0 });
+    expect(run.rows["shard-003"]).toMatchObject({ result: "ok", created: 4 + salt, failed: 0 });
+    expect(placement().face).toBe(face);
     expect(run.stdout).toMatch(/\[shard-00\d\] done in [\d.]+s: .* overall 3\/3 shards finished, 0 failed/);
     ids = await subAccounts();
     expect(Object.keys(ids).sort()).toEqual(
@@ -114,7 +122,19 @@ describe("txmail-fleet on the real engine", () => {
     await control.clearRequests();
     const run = await fleet("up", "--parallel", "2"); // a lane's worker runs a second shard
     expectOk(run);
-    expect(run.rows.total).toMatchObject({ created: 0, updated: 0, replaced: 0, deleted: 0, unchanged: 39 });
+    expect(run.rows.total).toMatchObject({ created: 0, updated: 0, replaced: 0, deleted: 0, unchanged: 36 + 3 * salt });
+    expect(await writes()).toEqual([]);
+  });
+
+  it("the fleet keeps its face: asking for the other fails naming it, and runs nothing", async () => {
+    const other = face === "dynamic" ? "native" : "dynamic";
+    const before = fs.readFileSync(placementFile, "utf8");
+    await control.clearRequests();
+    const run = await fleet("up", "--face", other);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`--face: this fleet's resources are ${face}`);
+    expect(run.stdout).not.toMatch(/shard-00\d/);
+    expect(fs.readFileSync(placementFile, "utf8")).toBe(before);
     expect(await writes()).toEqual([]);
   });
 
@@ -219,7 +239,7 @@ describe("txmail-fleet on the real engine", () => {
     expectOk(run);
     const written = fs.readFileSync(log, "utf8").slice(before);
     // The SDK's own message for each resource the program registers (sdkDebugMessages.ts).
-    expect(written).toMatch(/Registering resource: t=pulumi-nodejs:dynamic\S*, name=t1-/);
+    expect(written).toMatch(/Registering resource: t=\S+, name=t1-/);
   });
 
   it("one shard failing (its calls fail at the service) while the others finish: non-zero exit, then resume", async () => {

@@ -32,6 +32,8 @@ describe("txmail-fleet arguments", () => {
         "pk",
         "--frozen",
         "--debug",
+        "--face",
+        "dynamic",
       ],
       "/p",
     );
@@ -45,6 +47,7 @@ describe("txmail-fleet arguments", () => {
       policyPacks: ["/p/pk"],
       frozen: true,
       debug: true,
+      face: "dynamic",
     });
   });
 
@@ -62,6 +65,7 @@ describe("txmail-fleet arguments", () => {
     [["up", "--policy-pack-config", "c.json"], /--policy-pack-config: needs a --policy-pack/],
     [["up", "--frozen=yes"], /--frozen: takes no value/],
     [["up", "--debug=1"], /--debug: takes no value/],
+    [["up", "--face", "yaml"], /--face: must be dynamic or native, got 'yaml'/],
     [["up", "--colour"], /unknown option '--colour'/],
   ])("%j fails naming the flag and the rule", (argv, message) => {
     expect(() => parseArgs(argv as string[], "/p")).toThrow(message);

@@ -6,7 +6,7 @@ const shardsOf = (p: Placement) => Object.fromEntries(p.shards.map((s) => [s, te
 
 describe("placement", () => {
   it("fills shards of the given size in file order: 9 tenants, size 4 → 3 shards (4, 4, 1)", () => {
-    const { placement, added, removed } = place(emptyPlacement(4), names(9), 4);
+    const { placement, added, removed } = place(emptyPlacement(4, "dynamic"), names(9), 4);
     expect(shardsOf(placement)).toEqual({
       1: ["t1", "t2", "t3", "t4"],
       2: ["t5", "t6", "t7", "t8"],
@@ -17,7 +17,7 @@ describe("placement", () => {
   });
 
   it("reordering the file moves nobody", () => {
-    const first = place(emptyPlacement(4), names(9), 4).placement;
+    const first = place(emptyPlacement(4, "dynamic"), names(9), 4).placement;
     const shuffled = ["t7", "t2", "t9", "t1", "t5", "t8", "t3", "t6", "t4"];
     const again = place(first, shuffled, 4);
     expect(again.placement).toEqual(first);
@@ -26,17 +26,17 @@ describe("placement", () => {
   });
 
   it("a new tenant goes to the lowest shard with room, and a full fleet opens a new shard", () => {
-    const first = place(emptyPlacement(4), names(9), 4).placement;
+    const first = place(emptyPlacement(4, "dynamic"), names(9), 4).placement;
     const one = place(first, [...names(9), "new1"], 4);
     expect(one.added).toEqual([{ tenant: "new1", shard: 3 }]);
-    const full = place(emptyPlacement(4), names(8), 4).placement;
+    const full = place(emptyPlacement(4, "dynamic"), names(8), 4).placement;
     const two = place(full, [...names(8), "new1"], 4);
     expect(two.added).toEqual([{ tenant: "new1", shard: 3 }]);
     expect(two.placement.shards).toEqual([1, 2, 3]);
   });
 
   it("removing a tenant frees its seat only: the others keep their shards, the emptied shard stays listed", () => {
-    const first = place(emptyPlacement(4), names(9), 4).placement;
+    const first = place(emptyPlacement(4, "dynamic"), names(9), 4).placement;
     const without = place(
       first,
       names(9).filter((n) => n !== "t6" && n !== "t9"),
@@ -55,7 +55,7 @@ describe("placement", () => {
   });
 
   it("a smaller shard size applies to new tenants only: nobody already placed moves", () => {
-    const first = place(emptyPlacement(4), names(8), 4).placement;
+    const first = place(emptyPlacement(4, "dynamic"), names(8), 4).placement;
     const smaller = place(first, [...names(8), "x", "y"], 2);
     for (const t of names(8)) expect(smaller.placement.tenants[t]).toBe(first.tenants[t]);
     expect(smaller.added).toEqual([
@@ -66,13 +66,13 @@ describe("placement", () => {
   });
 
   it("gives the same placement from the same inputs (CI runners agree without talking)", () => {
-    const a = place(emptyPlacement(3), names(7), 3);
-    const b = place(emptyPlacement(3), names(7), 3);
+    const a = place(emptyPlacement(3, "dynamic"), names(7), 3);
+    const b = place(emptyPlacement(3, "dynamic"), names(7), 3);
     expect(a).toEqual(b);
     expect(Object.keys(a.placement.tenants)).toEqual([...names(7)].sort());
   });
 
   it("refuses a shard size that is not a positive integer", () => {
-    expect(() => place(emptyPlacement(1), ["a"], 0)).toThrow(/shard size must be a positive integer/);
+    expect(() => place(emptyPlacement(1, "dynamic"), ["a"], 0)).toThrow(/shard size must be a positive integer/);
   });
 });

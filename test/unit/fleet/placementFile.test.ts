@@ -16,17 +16,23 @@ describe("placement file", () => {
   it("round-trips, and is absent before the first write", () => {
     const file = path.join(dir, "tenants.placement.json");
     expect(readPlacement(file)).toBeUndefined();
-    const p = { shardSize: 4, shards: [1, 2], tenants: { a: 1, b: 2 } };
+    const p = { face: "native" as const, shardSize: 4, shards: [1, 2], tenants: { a: 1, b: 2 } };
     writePlacement(file, p);
     expect(readPlacement(file)).toEqual(p);
     expect(JSON.parse(fs.readFileSync(file, "utf8")).version).toBe(1);
   });
 
+  it("without a face (written before faces were recorded) is a dynamic fleet's", () => {
+    const file = path.join(dir, "tenants.placement.json");
+    fs.writeFileSync(file, JSON.stringify({ version: 1, shardSize: 4, shards: [1], tenants: { a: 1 } }));
+    expect(readPlacement(file)).toEqual({ face: "dynamic", shardSize: 4, shards: [1], tenants: { a: 1 } });
+  });
+
   it("is replaced atomically: no temporary file is left and an old reader never sees half a file", () => {
     const file = path.join(dir, "tenants.placement.json");
-    writePlacement(file, { shardSize: 4, shards: [1], tenants: { a: 1 } });
+    writePlacement(file, { face: "dynamic", shardSize: 4, shards: [1], tenants: { a: 1 } });
     const before = fs.statSync(file).ino;
-    writePlacement(file, { shardSize: 4, shards: [1], tenants: { a: 1, b: 1 } });
+    writePlacement(file, { face: "dynamic", shardSize: 4, shards: [1], tenants: { a: 1, b: 1 } });
     // A rename gives the path a new inode; an in-place write would keep the old one.
     expect(fs.statSync(file).ino).not.toBe(before);
     expect(fs.readdirSync(dir)).toEqual(["tenants.placement.json"]);
@@ -35,6 +41,11 @@ describe("placement file", () => {
   it.each([
     ["not JSON", "{", /not JSON/],
     ["a wrong version", JSON.stringify({ version: 2, shardSize: 1, shards: [], tenants: {} }), /version: must be 1/],
+    [
+      "an unknown face",
+      JSON.stringify({ version: 1, face: "yaml", shardSize: 1, shards: [], tenants: {} }),
+      /face: must be "dynamic" or "native"/,
+    ],
     [
       "a bad shard size",
       JSON.stringify({ version: 1, shardSize: 0, shards: [], tenants: {} }),

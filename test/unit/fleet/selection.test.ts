@@ -5,7 +5,7 @@ const where = { tenantsFile: "t.yaml", placementFile: "t.placement.json" };
 const names = Array.from({ length: 9 }, (_, i) => `t${i + 1}`);
 
 describe("shard selection", () => {
-  const change = place(emptyPlacement(2), names, 2); // shards 1..5
+  const change = place(emptyPlacement(2, "dynamic"), names, 2); // shards 1..5
 
   it("runs every shard by default", () => {
     expect(selectShards(change, { tenants: [] }, where)).toEqual([1, 2, 3, 4, 5]);

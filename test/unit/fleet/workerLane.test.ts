@@ -45,6 +45,7 @@ const job = (stackName: string, shard = 1): ShardJob => ({
   stackName,
   workDir: dir,
   entries: [],
+  face: "dynamic",
   policyPacks: [],
   policyPackConfigs: [],
   debug: false,
