@@ -2,7 +2,14 @@
 // touched, with a message naming the flag and the rule.
 import * as path from "node:path";
 import type { Face } from "../sdk/internal/face";
-import { DEFAULT_PARALLEL, DEFAULT_PROGRESS_SECONDS, DEFAULT_PROJECT, MAX_PARALLEL, MAX_SHARD_SIZE } from "./defaults";
+import {
+  DEFAULT_PARALLEL,
+  DEFAULT_PROGRESS_SECONDS,
+  DEFAULT_PROJECT,
+  DEFAULT_SHARD_SIZE,
+  MAX_PARALLEL,
+  MAX_SHARD_SIZE,
+} from "./defaults";
 
 export const OPERATIONS = ["up", "preview", "refresh", "destroy", "place"] as const;
 export type Operation = (typeof OPERATIONS)[number];
@@ -40,7 +47,7 @@ export const USAGE = `usage: txmail-fleet <up|preview|refresh|destroy|place> [op
   --tenants FILE             the tenants file (default ./tenants.yaml)
   --placement FILE           tenant → shard record (default: beside the tenants file, <name>.placement.json)
   --shard-size N             most tenants per shard stack, for new placements (default: the placement
-                             file's, else 30)
+                             file's, else ${DEFAULT_SHARD_SIZE})
   --face dynamic|native      how a new fleet's resources are registered (default native: the txmail
                              plugin shipped in this package); a fleet keeps the face it was created with
   --parallel N               shard stacks run at once (default: one per CPU, at least 2; here ${DEFAULT_PARALLEL})

@@ -2,18 +2,18 @@ import * as os from "node:os";
 import type { Face } from "../sdk/internal/face";
 
 // Defaults of the fleet command, from the benchmark figures (bench/RESULTS.md, bench/HISTORY.md and
-// issue 19, 2-core VM): `pulumi up` of 10, 50 and 200 tenants took 4.9 s, 18.2 s and 182 s. Those
-// three points fit t(n) ≈ 3.6 + 0.09·n + 0.004·n² seconds: a fixed cost per stack run (engine,
-// plugins, program start), a cost per tenant, and a cost growing with the stack, because the engine
-// rewrites the whole checkpoint after every step. The time per tenant, t(n)/n, is lowest near
-// n = √(3.6 / 0.004) ≈ 30 and within 10 % of that from 20 to 45 tenants; 30 also keeps a one-tenant
-// change cheap (the shard's diff covers 30 tenants, not the fleet). Re-measured with the fleet itself
-// (480 tenants, 4 at once; bench/HISTORY.md): shards of 30, 60 and 120 took 101 s, 123 s and 219 s
-// to come up, and 43 s, 37 s and 31 s for a no-op preview; 30 keeps the up fastest. Again once the
-// programs stopped sending the SDK's debug messages (2 at once): 30 → 89 s up, 37–44 s preview;
-// 45 → 106 s, 27–37 s; 60 → 129 s, 25–31 s. Larger shards preview faster (fewer engine and provider
-// starts) but come up slower, by more than they save.
-export const DEFAULT_SHARD_SIZE = 30;
+// issue 19, 2-core VM).
+//
+// Shard size: a fixed cost per shard run (engine, provider process, program start), a cost per
+// tenant, and for an up a cost growing with the stack, because the engine rewrites the whole
+// checkpoint after every step. So larger shards make a no-op preview cheaper (fewer engine and
+// provider starts) and an up dearer. Measured with the fleet itself, 480 tenants, native face, 2 at
+// once (bench/HISTORY.md, 2026-11-24): shards of 30 → up 87 s, preview 29–32 s; 45 → 103 s, 28 s;
+// 60 → 121 s, 22–24 s. For 1 000 tenants that is an up within 5 minutes at every size but a no-op
+// preview within a minute only from ~45 on; 60 keeps both inside the issue's goals with room, and a
+// pull request's preview (the command CI runs most) a quarter faster than at 30. An existing fleet
+// keeps the size in its placement file; `--shard-size 30` suits fleets that mostly change.
+export const DEFAULT_SHARD_SIZE = 60;
 
 // One shard run at a time per core. A shard run is mostly CPU (engine, program, provider process);
 // its waits (RPCs between them, the service's answers) are short. Measured on this 2-core machine

@@ -2,7 +2,7 @@ import { parseArgs } from "../../../fleet/args";
 import { DEFAULT_PARALLEL } from "../../../fleet/defaults";
 
 describe("txmail-fleet arguments", () => {
-  it("defaults: tenants.yaml in the current directory, default parallelism, no shard size (the file's or 30)", () => {
+  it("defaults: tenants.yaml in the current directory, default parallelism, no shard size (the file's or the default)", () => {
     const o = parseArgs(["up"], "/p");
     expect(o).toMatchObject({
       operation: "up",
