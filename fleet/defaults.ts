@@ -8,7 +8,7 @@ import type { Face } from "../sdk/internal/face";
 // tenant, and for an up a cost growing with the stack, because the engine rewrites the whole
 // checkpoint after every step. So larger shards make a no-op preview cheaper (fewer engine and
 // provider starts) and an up dearer. Measured with the fleet itself, 480 tenants, native face, 2 at
-// once (bench/HISTORY.md, 2026-11-24): shards of 30 → up 87 s, preview 29–32 s; 45 → 103 s, 28 s;
+// once (bench/HISTORY.md, 2026-11-24): shards of 30 → up 87 s, preview 29–32 s; 45 → 103 s, 28–30 s;
 // 60 → 121 s, 22–24 s. For 1 000 tenants that is an up within 5 minutes at every size but a no-op
 // preview within a minute only from ~45 on; 60 keeps both inside the goals with room, and a
 // pull request's preview (the command CI runs most) a quarter faster than at 30. An existing fleet
