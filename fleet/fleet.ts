@@ -37,10 +37,15 @@ export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number>
         `every resource another type, which the engine replaces (new objects at the service)`,
     );
   }
-  const change = place(previous ?? emptyPlacement(shardSize, opts.face ?? DEFAULT_FACE), names, shardSize);
+  const formerNames = new Map([...entries.values()].map((t) => [t.name, t.formerNames ?? []]));
+  const change = place(previous ?? emptyPlacement(shardSize, opts.face ?? DEFAULT_FACE), names, shardSize, formerNames);
   const face = change.placement.face;
   const placementChanged =
-    !previous || change.added.length > 0 || change.removed.length > 0 || shardSize !== previous.shardSize;
+    !previous ||
+    change.added.length > 0 ||
+    change.removed.length > 0 ||
+    change.renamed.length > 0 ||
+    shardSize !== previous.shardSize;
   if (opts.frozen && placementChanged) {
     throw new UsageError(
       `--frozen: ${describeChange(change, previous === undefined)}; run 'txmail-fleet place' and commit ${placementFile}`,
@@ -157,6 +162,11 @@ function describeChange(change: PlacementChange, first: boolean): string {
   if (first) parts.push("no placement file yet");
   if (change.added.length) {
     parts.push(`new: ${change.added.map((a) => `${a.tenant} → ${shardStackName(a.shard)}`).join(", ")}`);
+  }
+  if (change.renamed.length) {
+    parts.push(
+      `renamed (their objects stay): ${change.renamed.map((r) => `${r.from} → ${r.to} in ${shardStackName(r.shard)}`).join(", ")}`,
+    );
   }
   if (change.removed.length) {
     parts.push(

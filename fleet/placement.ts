@@ -2,7 +2,9 @@
 // shard until it leaves the tenants file, because moving it would mean deleting its objects in one
 // stack and creating them again in another (new sub account, new keys, new secrets). So the order of
 // the file never matters, removing a tenant frees its seat without touching anyone else, and new
-// tenants fill the lowest-numbered shard with room, then open new shards.
+// tenants fill the lowest-numbered shard with room, then open new shards. A tenant renamed in the
+// file (its entry lists the old name in `formerNames`) keeps the old name's shard: its resources are
+// aliased there, so nothing is deleted or created.
 
 import type { Face } from "../sdk/internal/face";
 
@@ -26,6 +28,8 @@ export interface PlacementChange {
   added: Array<{ tenant: string; shard: number }>;
   /** Tenants that left the file, with the shard whose next `up` deletes their objects. */
   removed: Array<{ tenant: string; shard: number }>;
+  /** Tenants that took a former name's place (and shard), in tenants-file order. */
+  renamed: Array<{ from: string; to: string; shard: number }>;
 }
 
 export function emptyPlacement(shardSize: number, face: Face): Placement {
@@ -34,17 +38,37 @@ export function emptyPlacement(shardSize: number, face: Face): Placement {
 
 /**
  * The placement for the tenants now in the file, derived from the previous one: kept tenants stay,
- * removed ones leave, new ones (in file order, so a run is reproducible from the same inputs) go to
- * the lowest-numbered shard holding fewer than `shardSize`, else to a new shard after the last.
+ * renamed ones take their former name's shard, removed ones leave, new ones (in file order, so a run
+ * is reproducible from the same inputs) go to the lowest-numbered shard holding fewer than
+ * `shardSize`, else to a new shard after the last. `formerNames` maps a tenant to the names it had.
  */
-export function place(previous: Placement, tenantNames: readonly string[], shardSize: number): PlacementChange {
+export function place(
+  previous: Placement,
+  tenantNames: readonly string[],
+  shardSize: number,
+  formerNames: ReadonlyMap<string, readonly string[]> = new Map(),
+): PlacementChange {
   if (!Number.isInteger(shardSize) || shardSize < 1) throw new RangeError(`shard size must be a positive integer`);
   const present = new Set(tenantNames);
   const tenants: Record<string, number> = {};
+  const renamed: PlacementChange["renamed"] = [];
+  const renamedFrom = new Set<string>();
+  for (const tenant of tenantNames) {
+    const shard = shardOf(previous, tenant);
+    if (shard !== undefined) {
+      tenants[tenant] = shard;
+      continue;
+    }
+    // The first former name still placed and no longer in the file is where this tenant's objects are.
+    const from = formerNames.get(tenant)?.find((f) => shardOf(previous, f) !== undefined && !present.has(f));
+    if (from === undefined || renamedFrom.has(from)) continue;
+    tenants[tenant] = shardOf(previous, from)!;
+    renamed.push({ from, to: tenant, shard: tenants[tenant] });
+    renamedFrom.add(from);
+  }
   const removed: PlacementChange["removed"] = [];
   for (const [tenant, shard] of Object.entries(previous.tenants)) {
-    if (present.has(tenant)) tenants[tenant] = shard;
-    else removed.push({ tenant, shard });
+    if (!present.has(tenant) && !renamedFrom.has(tenant)) removed.push({ tenant, shard });
   }
   const shards = new Set(previous.shards);
   const load = new Map<number, number>();
@@ -54,7 +78,7 @@ export function place(previous: Placement, tenantNames: readonly string[], shard
   }
   const added: PlacementChange["added"] = [];
   for (const tenant of tenantNames) {
-    if (tenant in tenants) continue;
+    if (Object.hasOwn(tenants, tenant)) continue;
     const shard = [...shards].sort((a, b) => a - b).find((s) => (load.get(s) ?? 0) < shardSize) ?? nextShard(shards);
     shards.add(shard);
     load.set(shard, (load.get(shard) ?? 0) + 1);
@@ -70,7 +94,16 @@ export function place(previous: Placement, tenantNames: readonly string[], shard
     },
     added,
     removed: removed.sort((a, b) => byName(a.tenant, b.tenant)),
+    renamed,
   };
+}
+
+/**
+ * The shard of a placed tenant. Own keys only: a tenant may well be called `constructor` or
+ * `tostring`, which every plain object answers through its prototype.
+ */
+export function shardOf(placement: Placement, tenant: string): number | undefined {
+  return Object.hasOwn(placement.tenants, tenant) ? placement.tenants[tenant] : undefined;
 }
 
 /** Tenants of one shard, by name (the program's declaration order does not depend on the file's). */

@@ -3,7 +3,7 @@
 // `--shard I/N` (runner I of a CI matrix of N takes the shards k with (k − 1) mod N = I − 1, so the
 // matrix size never has to match the number of shards).
 import { UsageError } from "./args";
-import type { PlacementChange } from "./placement";
+import { type PlacementChange, shardOf } from "./placement";
 
 export function selectShards(
   change: PlacementChange,
@@ -14,7 +14,7 @@ export function selectShards(
   if (opts.tenants.length > 0) {
     const wanted = new Set<number>();
     for (const name of opts.tenants) {
-      const shard = change.placement.tenants[name] ?? change.removed.find((r) => r.tenant === name)?.shard;
+      const shard = shardOf(change.placement, name) ?? change.removed.find((r) => r.tenant === name)?.shard;
       if (shard === undefined) {
         throw new UsageError(`--tenant: '${name}' is neither in ${where.tenantsFile} nor in ${where.placementFile}`);
       }

@@ -3,13 +3,13 @@
 // tenant is the same resources whichever way it is deployed.
 import * as pulumi from "@pulumi/pulumi";
 import { Tenant } from "../sdk/tenant";
-import { tenantArgs, type TenantEntry } from "../sdk/tenantsFile";
+import { tenantArgs, tenantOptions, type TenantEntry } from "../sdk/tenantsFile";
 
 export function shardProgram(entries: readonly TenantEntry[]): () => Promise<Record<string, unknown>> {
   // By name: the order of the tenants file never reaches the program.
   const sorted = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return async () => {
-    const tenants = sorted.map((t) => new Tenant(t.name, tenantArgs(t)));
+    const tenants = sorted.map((t) => new Tenant(t.name, tenantArgs(t), tenantOptions(t)));
     /** One summary per tenant (no secrets), as in examples/tenants-from-yaml. */
     return { summary: pulumi.all(Object.fromEntries(sorted.map((t, i) => [t.name, tenants[i]!.summary]))) };
   };

@@ -20,4 +20,11 @@ export {
   type LookupArgs,
 } from "./functions";
 export { Tenant, type TenantArgs, type TenantKeyArgs, appKeyScopes, bootstrapKeyScopes } from "./tenant";
-export { loadTenantsFile, parseTenants, tenantArgs, TenantsFileError, type TenantEntry } from "./tenantsFile";
+export {
+  loadTenantsFile,
+  parseTenants,
+  tenantArgs,
+  tenantOptions,
+  TenantsFileError,
+  type TenantEntry,
+} from "./tenantsFile";

@@ -2,6 +2,7 @@
 // in internal/tenantsFileParser.ts and is loaded on first use: a program that only declares
 // resources does not load yaml and zod at startup.
 import * as fs from "node:fs";
+import type * as pulumi from "@pulumi/pulumi";
 import type * as Parser from "./internal/tenantsFileParser";
 import type { TenantEntry } from "./internal/tenantsFileParser";
 import type { TenantArgs } from "./tenant";
@@ -45,4 +46,14 @@ export function tenantArgs(t: TenantEntry): TenantArgs {
     members: t.members,
     suppressions: t.suppressions,
   };
+}
+
+/**
+ * Tenant component options for one entry: its former names as aliases, so a renamed tenant keeps its
+ * objects. The component's children are named after it (`acme-bootstrap`, …) and inherit the alias,
+ * as Pulumi gives a child whose name starts with its parent's name; only values derived from the name
+ * (the default display name and key labels) follow it, as in-place updates.
+ */
+export function tenantOptions(t: TenantEntry): pulumi.ComponentResourceOptions | undefined {
+  return t.formerNames?.length ? { aliases: t.formerNames.map((name) => ({ name })) } : undefined;
 }

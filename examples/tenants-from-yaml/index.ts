@@ -10,7 +10,7 @@ const file = path.resolve(cfg.get("tenantsFile") ?? path.join(__dirname, "tenant
 const entries = txmail.loadTenantsFile(file).tenants;
 pulumi.log.info(`provisioning ${entries.length} tenant(s) from ${path.basename(file)}`);
 
-const tenants = entries.map((t) => new txmail.Tenant(t.name, txmail.tenantArgs(t)));
+const tenants = entries.map((t) => new txmail.Tenant(t.name, txmail.tenantArgs(t), txmail.tenantOptions(t)));
 
 /** One summary per tenant (no secrets). */
 export const summary = pulumi.all(Object.fromEntries(entries.map((t, i) => [t.name, tenants[i].summary])));

@@ -63,10 +63,13 @@ const Suppression = z.strictObject({
   reason: z.string().max(255).optional(),
   expiresAt: z.iso.datetime({ offset: true, message: "must be an RFC 3339 time such as 2030-01-31T00:00:00Z" }),
 });
+const TenantName = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,40}$/, "must be lower-case letters, digits and '-' (it names Pulumi resources)");
 const TenantEntry = z.strictObject({
-  name: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9-]{0,40}$/, "must be lower-case letters, digits and '-' (it names Pulumi resources)"),
+  name: TenantName,
+  /** Names this tenant had before: its resources keep their objects under the new name (Pulumi aliases). */
+  formerNames: z.array(TenantName).optional(),
   displayName: z.string().optional(),
   website: z.string(),
   monthlyCredit: z.number().int().min(0).optional(),
@@ -88,6 +91,21 @@ export const TenantsFile = z.strictObject({ tenants: z.array(TenantEntry) }).sup
     if (seen.has(t.name))
       ctx.addIssue({ code: "custom", path: ["tenants", i, "name"], message: `duplicate tenant name '${t.name}'` });
     seen.add(t.name);
+  });
+  // A former name stands for one tenant's objects: two claimants, or a tenant still using the name,
+  // would make two resources of one (the engine would refuse the aliases, after the preview began).
+  const formerOwner = new Map<string, string>();
+  f.tenants.forEach((t, i) => {
+    (t.formerNames ?? []).forEach((former, j) => {
+      const path = ["tenants", i, "formerNames", j];
+      const claimedBy = formerOwner.get(former);
+      if (seen.has(former)) {
+        const rule = former === t.name ? "is this tenant's own name" : `is the name of tenant '${former}'`;
+        ctx.addIssue({ code: "custom", path, message: `'${former}' ${rule}; a former name must be free` });
+      } else if (claimedBy !== undefined) {
+        ctx.addIssue({ code: "custom", path, message: `'${former}' is already a former name of '${claimedBy}'` });
+      } else formerOwner.set(former, t.name);
+    });
   });
 });
 export type TenantsFile = z.infer<typeof TenantsFile>;

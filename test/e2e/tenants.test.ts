@@ -1,6 +1,7 @@
 // The main job, the tenants-from-yaml example, on the real engine against the emulator: the example
 // tenants are provisioned in one run; a second up changes nothing and makes no write call; removing
-// a tenant from the file deletes exactly its resources, children before the sub account.
+// a tenant from the file deletes exactly its resources, children before the sub account; renaming
+// one (its old name in formerNames) keeps its objects.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -62,6 +63,25 @@ describe.each(FACES)("%s face", (face) => {
       const up = await t.up();
       expect(Object.keys(up.summary.resourceChanges ?? {})).toEqual(["same"]);
       expect((await control.counters()).writes).toBe(0);
+    });
+
+    it("renaming a tenant with its old name in formerNames keeps every object (aliases)", async () => {
+      const before = (await subAccounts()).map((s) => s.id).sort();
+      const text = fs.readFileSync(tenantsFile, "utf8");
+      fs.writeFileSync(
+        tenantsFile,
+        text.replace("  - name: globex\n", "  - name: globex-corp\n    formerNames: [globex]\n"),
+      );
+      const control = controlClient(svc);
+      await control.resetCounters();
+      const up = await t.up();
+      // The bootstrap key's label follows the name ("globex-corp bootstrap"); nothing is created,
+      // deleted or replaced, and the summary is keyed by the new name.
+      expect(Object.keys(up.summary.resourceChanges ?? {}).sort()).toEqual(["same", "update"]);
+      expect(up.summary.resourceChanges?.update).toBe(1);
+      expect((await control.counters()).writes).toBe(1);
+      expect((await subAccounts()).map((s) => s.id).sort()).toEqual(before);
+      expect(Object.keys(up.outputs.summary.value as object).sort()).toEqual(["acme", "globex-corp", "initech"]);
     });
 
     it("removing a tenant from the file deletes exactly its resources", async () => {

@@ -292,6 +292,40 @@ describe.each(FACES)("txmail-fleet on the real engine, %s face", (face) => {
       expect({ w, inShard2: shard2.some((id) => w.includes(id)) }).toEqual({ w, inShard2: true });
   });
 
+  it("renaming a tenant (formerNames) keeps its shard and its objects: only the name-derived key label changes", async () => {
+    const entries = [...nine().filter((s) => s.name !== "t6"), { name: "t10" }].map((s) =>
+      tenant({ ...s, ...(s.name === "t1" || s.name === "t9" ? { credit: 500 } : {}), moreHooks: true }),
+    );
+    // t7 becomes t7-renamed; its display name stays as it was (it defaults to the tenant's name).
+    const renamed = entries.map((e) =>
+      e.name === "t7" ? { ...e, name: "t7-renamed", formerNames: ["t7"], displayName: "t7" } : e,
+    );
+    fs.writeFileSync(tenantsFile, stringify({ tenants: renamed }));
+    await control.clearRequests();
+    const run = await fleet("up");
+    expectOk(run);
+    expect(run.stdout).toContain("renamed (their objects stay): t7 → t7-renamed in shard-002");
+    expect(placement().tenants).toEqual({ t1: 1, t2: 1, t3: 1, t4: 1, t5: 2, "t7-renamed": 2, t8: 2, t9: 3, t10: 2 });
+    // The tenant's component and children answer to their former names (aliases): nothing is
+    // created, deleted or replaced; the bootstrap key's label ("t7 bootstrap") follows the name.
+    expect(run.rows["shard-002"]).toMatchObject({ result: "ok", created: 0, deleted: 0, replaced: 0, updated: 1 });
+    for (const s of ["shard-001", "shard-003"]) {
+      expect(run.rows[s]).toMatchObject({ result: "ok", created: 0, updated: 0, replaced: 0, deleted: 0 });
+    }
+    expect(await subAccounts()).toEqual(ids);
+    const all = await writes();
+    expect(all).toHaveLength(1);
+    expect(all[0]).toMatch(new RegExp(`^(PUT|PATCH) .*${ids.t7}.*/api-keys/`));
+    const d = await control.dumpState();
+    expect(d.api_keys.filter((k) => k.label === "t7-renamed bootstrap")).toHaveLength(1);
+    // Converged: the next run of its shard changes nothing.
+    await control.clearRequests();
+    const again = await fleet("up", "--tenant", "t7-renamed");
+    expectOk(again);
+    expect(again.rows["shard-002"]).toMatchObject({ created: 0, updated: 0, replaced: 0, deleted: 0 });
+    expect(await writes()).toEqual([]);
+  });
+
   it("destroy brings every shard down: 0 objects left at the service", async () => {
     const run = await fleet("destroy", "--parallel", "3");
     expectOk(run);

@@ -1,5 +1,5 @@
 // Sticky placement: the properties issue 19 asks for, on the pure function.
-import { emptyPlacement, place, tenantsOf, type Placement } from "../../../fleet/placement";
+import { emptyPlacement, place, shardOf, tenantsOf, type Placement } from "../../../fleet/placement";
 
 const names = (n: number, prefix = "t") => Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
 const shardsOf = (p: Placement) => Object.fromEntries(p.shards.map((s) => [s, tenantsOf(p, s)]));
@@ -74,5 +74,44 @@ describe("placement", () => {
 
   it("refuses a shard size that is not a positive integer", () => {
     expect(() => place(emptyPlacement(1, "dynamic"), ["a"], 0)).toThrow(/shard size must be a positive integer/);
+  });
+
+  it("a renamed tenant (its old name among its formerNames) keeps the old name's shard: nothing added or removed", () => {
+    const first = place(emptyPlacement(4, "dynamic"), names(9), 4).placement;
+    const renamedFile = names(9).map((n) => (n === "t6" ? "t6-new" : n));
+    const renamed = place(first, [...renamedFile, "x"], 4, new Map([["t6-new", ["t6"]]]));
+    expect(renamed.renamed).toEqual([{ from: "t6", to: "t6-new", shard: 2 }]);
+    expect(renamed.removed).toEqual([]);
+    // The newcomer gets shard 3's free seat, not a seat t6 freed: t6-new holds it.
+    expect(renamed.added).toEqual([{ tenant: "x", shard: 3 }]);
+    expect(renamed.placement.tenants["t6-new"]).toBe(2);
+    expect(renamed.placement.tenants).not.toHaveProperty("t6");
+    // Later runs: the tenant is placed under its new name; the former names change nothing.
+    const again = place(renamed.placement, [...renamedFile, "x"], 4, new Map([["t6-new", ["t6"]]]));
+    expect(again.placement).toEqual(renamed.placement);
+    expect([again.added, again.removed, again.renamed]).toEqual([[], [], []]);
+  });
+
+  it("a former name that is still in the file, or was never placed, makes no rename", () => {
+    const first = place(emptyPlacement(4, "dynamic"), names(2), 4).placement;
+    const both = place(first, [...names(2), "t1-new"], 4, new Map([["t1-new", ["t1"]]]));
+    expect(both.renamed).toEqual([]);
+    expect(both.added).toEqual([{ tenant: "t1-new", shard: 1 }]);
+    const unknown = place(first, [...names(2), "y"], 4, new Map([["y", ["never-placed"]]]));
+    expect(unknown.renamed).toEqual([]);
+    expect(unknown.added).toEqual([{ tenant: "y", shard: 1 }]);
+  });
+
+  it("places tenants named like the properties of every plain object (constructor, tostring)", () => {
+    const first = place(emptyPlacement(1, "dynamic"), ["constructor", "tostring", "valueof"], 1);
+    expect(first.added).toEqual([
+      { tenant: "constructor", shard: 1 },
+      { tenant: "tostring", shard: 2 },
+      { tenant: "valueof", shard: 3 },
+    ]);
+    expect(shardOf(first.placement, "constructor")).toBe(1);
+    expect(shardOf(first.placement, "hasOwnProperty")).toBeUndefined();
+    const again = place(first.placement, ["valueof", "constructor", "tostring"], 1);
+    expect([again.added, again.removed]).toEqual([[], []]);
   });
 });

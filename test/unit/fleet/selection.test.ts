@@ -27,6 +27,21 @@ describe("shard selection", () => {
     expect(selectShards(removed, { tenants: ["t9", "t1"] }, where)).toEqual([1, 5]);
   });
 
+  it("--tenant: a renamed tenant is found under its new name, in its former name's shard", () => {
+    // t1 leaves (a free seat in shard 1, where a new tenant would go); t7 (shard 4) becomes t7-new.
+    const renamed = place(
+      change.placement,
+      names.filter((n) => n !== "t1").map((n) => (n === "t7" ? "t7-new" : n)),
+      2,
+      new Map([["t7-new", ["t7"]]]),
+    );
+    expect(selectShards(renamed, { tenants: ["t7-new"] }, where)).toEqual([4]);
+  });
+
+  it("--tenant: a tenant named like a property of every object is looked up as a name", () => {
+    expect(() => selectShards(change, { tenants: ["constructor"] }, where)).toThrow(/'constructor' is neither/);
+  });
+
   it("--tenant and --shard together intersect", () => {
     expect(selectShards(change, { tenants: ["t3"], shard: { index: 1, count: 2 } }, where)).toEqual([]);
     expect(selectShards(change, { tenants: ["t3"], shard: { index: 2, count: 2 } }, where)).toEqual([2]);

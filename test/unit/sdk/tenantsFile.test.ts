@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { loadTenantsFile, parseTenants, tenantArgs } from "../../../sdk/tenantsFile";
+import { loadTenantsFile, parseTenants, tenantArgs, tenantOptions } from "../../../sdk/tenantsFile";
 
 describe("tenants file", () => {
   it("loads the example file shipped with the repository", () => {
@@ -86,5 +86,38 @@ describe("tenants file", () => {
     const args = tenantArgs(f.tenants[0]);
     expect(args.webhooks?.ev).toMatchObject({ name: "ev", url: "https://t.example.com/e", onBounced: true });
     expect(args.displayName).toBe("t");
+  });
+
+  it("turns former names into the Tenant's aliases; an entry without them gets no options", () => {
+    const f = parseTenants(
+      [
+        "tenants:",
+        "  - { name: acme-corp, formerNames: [acme, acme-inc], website: acme.example.com }",
+        "  - { name: globex, website: globex.example.com }",
+      ].join("\n"),
+    );
+    expect(tenantOptions(f.tenants[0]!)).toEqual({ aliases: [{ name: "acme" }, { name: "acme-inc" }] });
+    expect(tenantOptions(f.tenants[1]!)).toBeUndefined();
+  });
+
+  it("rejects a former name that is a tenant's name, claimed twice, or not a tenant name, naming each", () => {
+    let message = "";
+    try {
+      parseTenants(
+        [
+          "tenants:",
+          "  - { name: a, formerNames: [a], website: a.example.com }", // line 2: its own name
+          "  - { name: b, formerNames: [a, old], website: b.example.com }", // line 3: a is a tenant
+          "  - { name: c, formerNames: [old, Old Name], website: c.example.com }", // line 4: old claimed by b; bad
+        ].join("\n"),
+        "t.yaml",
+      );
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/t\.yaml:2:\d+: tenants\.0\.formerNames\.0: 'a' is this tenant's own name/);
+    expect(message).toMatch(/t\.yaml:3:\d+: tenants\.1\.formerNames\.0: 'a' is the name of tenant 'a'/);
+    expect(message).toMatch(/t\.yaml:4:\d+: tenants\.2\.formerNames\.0: 'old' is already a former name of 'b'/);
+    expect(message).toMatch(/t\.yaml:4:\d+: tenants\.2\.formerNames\.1: must be lower-case letters/);
   });
 });
