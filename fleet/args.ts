@@ -11,7 +11,7 @@ import {
   MAX_SHARD_SIZE,
 } from "./defaults";
 
-export const OPERATIONS = ["up", "preview", "refresh", "destroy", "place"] as const;
+export const OPERATIONS = ["up", "preview", "refresh", "destroy", "place", "output"] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 export interface FleetOptions {
@@ -36,13 +36,15 @@ export interface FleetOptions {
   progressSeconds: number;
   /** Debug messages of the engine and the shard programs in each shard's log. */
   debug: boolean;
+  /** `output`: print the tenant's credentials in plain text instead of "[secret]". */
+  showSecrets: boolean;
 }
 
 export class UsageError extends Error {
   override readonly name = "UsageError";
 }
 
-export const USAGE = `usage: txmail-fleet <up|preview|refresh|destroy|place> [options]
+export const USAGE = `usage: txmail-fleet <up|preview|refresh|destroy|place|output> [options]
 
   --tenants FILE             the tenants file (default ./tenants.yaml)
   --placement FILE           tenant → shard record (default: beside the tenants file, <name>.placement.json)
@@ -62,6 +64,10 @@ export const USAGE = `usage: txmail-fleet <up|preview|refresh|destroy|place> [op
   --progress-seconds N       how often to report running shards (default ${DEFAULT_PROGRESS_SECONDS})
   --debug                    debug messages of the engine and the shard programs in each shard's log
                              (slower: the programs then send the SDK's debug messages too)
+  --show-secrets             output: the tenant's credentials in plain text (default: "[secret]")
+
+'output --tenant NAME' prints that tenant's summary and credentials (keys, SMTP passwords, signing
+secrets) from its shard stack, as JSON.
 
 The connection comes from the environment (TXMAIL_API_KEY, TXMAIL_ACCOUNT_ID, TXMAIL_BASE_URL);
 the backend from PULUMI_BACKEND_URL or your pulumi login.`;
@@ -82,6 +88,7 @@ export function parseArgs(argv: readonly string[], cwd = process.cwd()): FleetOp
     frozen: false,
     progressSeconds: DEFAULT_PROGRESS_SECONDS,
     debug: false,
+    showSecrets: false,
   };
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
@@ -143,6 +150,10 @@ export function parseArgs(argv: readonly string[], cwd = process.cwd()): FleetOp
         if (inline !== undefined) throw new UsageError(`--debug: takes no value`);
         opts.debug = true;
         break;
+      case "--show-secrets":
+        if (inline !== undefined) throw new UsageError(`--show-secrets: takes no value`);
+        opts.showSecrets = true;
+        break;
       case "--progress-seconds":
         opts.progressSeconds = integer(flag, value(), 1, 3600);
         break;
@@ -152,6 +163,12 @@ export function parseArgs(argv: readonly string[], cwd = process.cwd()): FleetOp
   }
   if (opts.policyPacks.length > 0 && opts.operation !== "preview" && opts.operation !== "up") {
     throw new UsageError(`--policy-pack: only preview and up run policy packs, not ${opts.operation}`);
+  }
+  if (opts.operation === "output" && opts.tenants.length !== 1) {
+    throw new UsageError(`output: needs exactly one --tenant NAME, got ${opts.tenants.length}`);
+  }
+  if (opts.showSecrets && opts.operation !== "output") {
+    throw new UsageError(`--show-secrets: only output shows secrets, not ${opts.operation}`);
   }
   if (opts.policyPackConfigs.length > 0 && opts.policyPacks.length === 0) {
     throw new UsageError(`--policy-pack-config: needs a --policy-pack`);

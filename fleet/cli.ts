@@ -24,7 +24,7 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (e: unknown) => {
     // Known errors name the flag or field and the rule; their stack would only hide that.
-    const known = e instanceof UsageError || (e instanceof Error && /FileError$/.test(e.name));
+    const known = e instanceof UsageError || (e instanceof Error && /(FileError|OutputError)$/.test(e.name));
     process.stderr.write(`txmail-fleet: ${known ? (e as Error).message : e instanceof Error ? e.stack : String(e)}\n`);
     process.exit(2);
   },

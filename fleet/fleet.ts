@@ -7,6 +7,7 @@ import { loadTenantsFile } from "../sdk/tenantsFile";
 import { type FleetOptions, UsageError } from "./args";
 import { DEFAULT_FACE, DEFAULT_SHARD_SIZE, shardStackName } from "./defaults";
 import { emptyPlacement, place, type PlacementChange, tenantsOf } from "./placement";
+import { tenantOutputs } from "./output";
 import { placementPathFor, readPlacement, writePlacement } from "./placementFile";
 import { runBounded } from "./pool";
 import type { ShardJob } from "./protocol";
@@ -40,6 +41,18 @@ export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number>
   const formerNames = new Map([...entries.values()].map((t) => [t.name, t.formerNames ?? []]));
   const change = place(previous ?? emptyPlacement(shardSize, opts.face ?? DEFAULT_FACE), names, shardSize, formerNames);
   const face = change.placement.face;
+  if (opts.operation === "output") {
+    // Reads the tenant's shard stack only; stdout is the JSON alone, for `jq`.
+    const [shard] = selectShards(change, { tenants: opts.tenants }, { tenantsFile, placementFile });
+    const outputs = await tenantOutputs({
+      tenant: opts.tenants[0]!,
+      stackName: shardStackName(shard!),
+      workDir: workDirOf(opts, tenantsFile),
+      showSecrets: opts.showSecrets,
+    });
+    io.out(JSON.stringify(outputs, null, 2));
+    return 0;
+  }
   const placementChanged =
     !previous ||
     change.added.length > 0 ||
@@ -71,7 +84,7 @@ export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number>
     io.out("no shard to run for these options");
     return 0;
   }
-  const workDir = opts.workDir ?? path.join(path.dirname(tenantsFile), ".txmail-fleet");
+  const workDir = workDirOf(opts, tenantsFile);
   const { logsDir } = prepareWorkDir(workDir, opts.project);
   const jobs: ShardJob[] = shards.map((shard) => ({
     operation: opts.operation as ShardJob["operation"],
@@ -135,6 +148,10 @@ export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number>
     return 1;
   }
   return 0;
+}
+
+function workDirOf(opts: FleetOptions, tenantsFile: string): string {
+  return opts.workDir ?? path.join(path.dirname(tenantsFile), ".txmail-fleet");
 }
 
 /**

@@ -20,6 +20,7 @@ export {
   type LookupArgs,
 } from "./functions";
 export { Tenant, type TenantArgs, type TenantKeyArgs, appKeyScopes, bootstrapKeyScopes } from "./tenant";
+export { tenantCredentials, type TenantCredentials } from "./tenantCredentials";
 export {
   loadTenantsFile,
   parseTenants,

@@ -51,8 +51,21 @@ describe("txmail-fleet arguments", () => {
     });
   });
 
+  it("output: one tenant, secrets masked unless --show-secrets", () => {
+    expect(parseArgs(["output", "--tenant", "a"], "/p")).toMatchObject({
+      operation: "output",
+      tenants: ["a"],
+      showSecrets: false,
+    });
+    expect(parseArgs(["output", "--tenant=a", "--show-secrets"], "/p")).toMatchObject({ showSecrets: true });
+  });
+
   it.each([
-    [["deploy"], /the command must be one of up, preview, refresh, destroy, place, got 'deploy'/],
+    [["deploy"], /the command must be one of up, preview, refresh, destroy, place, output, got 'deploy'/],
+    [["output"], /output: needs exactly one --tenant NAME, got 0/],
+    [["output", "--tenant", "a", "--tenant", "b"], /output: needs exactly one --tenant NAME, got 2/],
+    [["up", "--show-secrets"], /--show-secrets: only output shows secrets, not up/],
+    [["output", "--tenant", "a", "--show-secrets=yes"], /--show-secrets: takes no value/],
     [["up", "--parallel", "0"], /--parallel: must be a whole number from 1 to 64, got '0'/],
     [["up", "--parallel", "2.5"], /--parallel: must be a whole number/],
     [["up", "--shard-size", "x"], /--shard-size: must be a whole number from 1 to 1000, got 'x'/],
