@@ -3,7 +3,7 @@
 // tenant is the same resources whichever way it is deployed.
 import * as pulumi from "@pulumi/pulumi";
 import { Tenant } from "../sdk/tenant";
-import { tenantCredentials } from "../sdk/tenantCredentials";
+import { credentialsByTenant } from "../sdk/tenantCredentials";
 import { tenantArgs, tenantOptions, type TenantEntry } from "../sdk/tenantsFile";
 
 export function shardProgram(entries: readonly TenantEntry[]): () => Promise<Record<string, unknown>> {
@@ -11,13 +11,12 @@ export function shardProgram(entries: readonly TenantEntry[]): () => Promise<Rec
   const sorted = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return async () => {
     const tenants = sorted.map((t) => new Tenant(t.name, tenantArgs(t), tenantOptions(t)));
-    const byTenant = <T>(value: (tenant: Tenant) => pulumi.Output<T>) =>
-      pulumi.all(Object.fromEntries(sorted.map((t, i) => [t.name, value(tenants[i]!)])));
+    const byName = Object.fromEntries(sorted.map((t, i) => [t.name, tenants[i]!]));
     return {
       /** One summary per tenant (no secrets), as in examples/tenants-from-yaml. */
-      summary: byTenant((tenant) => tenant.summary),
+      summary: pulumi.all(Object.fromEntries(sorted.map((t, i) => [t.name, tenants[i]!.summary]))),
       /** Each tenant's keys and secrets, one Pulumi secret (`txmail-fleet output --tenant NAME`). */
-      credentials: pulumi.secret(byTenant(tenantCredentials)),
+      credentials: credentialsByTenant(byName),
     };
   };
 }
