@@ -62,8 +62,9 @@ export function place(
     // The first former name still placed and no longer in the file is where this tenant's objects are.
     const from = formerNames.get(tenant)?.find((f) => shardOf(previous, f) !== undefined && !present.has(f));
     if (from === undefined || renamedFrom.has(from)) continue;
-    tenants[tenant] = shardOf(previous, from)!;
-    renamed.push({ from, to: tenant, shard: tenants[tenant] });
+    const formerShard = shardOf(previous, from)!;
+    tenants[tenant] = formerShard;
+    renamed.push({ from, to: tenant, shard: formerShard });
     renamedFrom.add(from);
   }
   const removed: PlacementChange["removed"] = [];

@@ -14,7 +14,7 @@ export function shardProgram(entries: readonly TenantEntry[]): () => Promise<Rec
     const byName = Object.fromEntries(sorted.map((t, i) => [t.name, tenants[i]!]));
     return {
       /** One summary per tenant (no secrets), as in examples/tenants-from-yaml. */
-      summary: pulumi.all(Object.fromEntries(sorted.map((t, i) => [t.name, tenants[i]!.summary]))),
+      summary: pulumi.all(Object.fromEntries(Object.entries(byName).map(([name, tenant]) => [name, tenant.summary]))),
       /** Each tenant's keys and secrets, one Pulumi secret (`txmail-fleet output --tenant NAME`). */
       credentials: credentialsByTenant(byName),
     };
