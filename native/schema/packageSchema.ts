@@ -21,10 +21,17 @@ export const REPO_ROOT = [path.resolve(__dirname, "..", ".."), path.resolve(__di
 /** Where the committed schema lives (the native provider serves this file). */
 export const SCHEMA_FILE = path.join(REPO_ROOT, "native", "schema.json");
 
+/** The project's repository and home page (no public remote yet: the chosen home). */
+export const REPOSITORY = "https://github.com/pulumi-txmail/pulumi-txmail";
+
+/** The Go SDK's module path (the package under the repository's `sdk/go`). */
+export const GO_IMPORT_BASE_PATH = `${REPOSITORY.replace(/^https:\/\//, "")}/sdk/go/${PACKAGE}`;
+
 export function packageSchema(): PackageSpec {
   const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
     name: string;
     version: string;
+    description: string;
     license: string;
   };
   const registry = new TypeRegistry();
@@ -38,11 +45,12 @@ export function packageSchema(): PackageSpec {
     name: PACKAGE,
     displayName: "txmail",
     version: manifest.version,
-    description:
-      "Transactional email tenants as code: sub accounts, API keys, sending domains, inbound routes, webhooks, " +
-      "SMTP credentials, members and suppressions of an AhaSend-v2-style service.",
+    description: manifest.description,
+    keywords: ["pulumi", PACKAGE, "email", "transactional-email", "category/utility", "kind/native"],
+    homepage: REPOSITORY,
     license: manifest.license,
-    keywords: ["pulumi", "txmail", "email", "category/utility", "kind/native"],
+    repository: REPOSITORY,
+    publisher: "pulumi-txmail",
     config: { variables: CONFIG_VARIABLES },
     provider: {
       description:
@@ -53,8 +61,24 @@ export function packageSchema(): PackageSpec {
     resources,
     functions: functionSchemas(registry),
     types: registry.types(),
-    // The TypeScript `pulumi import` prints (and `pulumi convert`) imports the package users install.
-    language: { nodejs: { packageName: manifest.name } },
+    language: {
+      // The TypeScript `pulumi import` prints (and `pulumi convert`) imports the package users install.
+      nodejs: { packageName: manifest.name },
+      go: {
+        importBasePath: GO_IMPORT_BASE_PATH,
+        // The Tenant's maps of resources (routes, webhooks, …) need the container types to compile.
+        generateResourceContainerTypes: true,
+        respectSchemaVersion: true,
+      },
+      python: {
+        packageName: `pulumi_${PACKAGE}`,
+        // Current Pulumi Python SDKs need 3.10 or later.
+        pythonRequires: ">=3.10",
+        requires: { pulumi: ">=3.0.0,<4.0.0" },
+        respectSchemaVersion: true,
+        pyproject: { enabled: true },
+      },
+    },
   };
 }
 

@@ -28,7 +28,7 @@ export interface ObjectTypeSpec {
 export interface EnumTypeSpec {
   type: "string" | "integer" | "number" | "boolean";
   description?: string;
-  enum: { name?: string; value: string | number | boolean }[];
+  enum: { name?: string; description?: string; value: string | number | boolean }[];
 }
 
 export type ComplexTypeSpec = ObjectTypeSpec | EnumTypeSpec;
@@ -53,13 +53,29 @@ export interface PackageSpec {
   displayName: string;
   version: string;
   description: string;
-  license: string;
   keywords: string[];
+  homepage: string;
+  license: string;
+  repository: string;
+  publisher: string;
   config: { variables: Record<string, PropertySpec> };
   provider: ResourceSpec;
   types: Record<string, ComplexTypeSpec>;
   resources: Record<string, ResourceSpec>;
   functions: Record<string, FunctionSpec>;
-  /** Per-language settings for Pulumi's code generators (e.g. the npm package generated code imports). */
-  language?: { nodejs?: { packageName: string } };
+  /** Per-language settings for Pulumi's code generators (each language's PackageInfo). */
+  language: {
+    /** The npm package generated code imports. */
+    nodejs: { packageName: string };
+    go: { importBasePath: string; generateResourceContainerTypes: boolean; respectSchemaVersion: boolean };
+    python: {
+      packageName: string;
+      /** The package's `requires-python`. */
+      pythonRequires: string;
+      /** The package's dependencies: name → version range. */
+      requires: Record<string, string>;
+      respectSchemaVersion: boolean;
+      pyproject: { enabled: boolean };
+    };
+  };
 }
