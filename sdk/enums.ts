@@ -3,8 +3,11 @@
 // these, so they are what a generated SDK would export: a value object and a type of its values.
 // test/unit/sdk/enums.test.ts keeps them equal to the schema's enums.
 
-/** A webhook's or SMTP credential's reach: every domain, or the listed ones. */
-export const Scope = { Global: "global", Scoped: "scoped" } as const;
+/**
+ * A webhook's or SMTP credential's reach: every domain, or the listed ones. `GlobalScope`, not
+ * `Global`: Pulumi's Python generator would escape that one (`global` is a keyword) as `GLOBAL_`.
+ */
+export const Scope = { GlobalScope: "global", Scoped: "scoped" } as const;
 export type Scope = (typeof Scope)[keyof typeof Scope];
 
 /** An account member's role. */

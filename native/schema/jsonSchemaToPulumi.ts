@@ -5,6 +5,7 @@
 // if the zod schema has one, else its owner's name and the field's), enums are named types (named
 // after the field, shared by every declaration with the same values), and validation rules
 // (patterns, lengths, ranges) stay in the provider's check, which names the field and the rule.
+import { ENUM_DOCS, type EnumDocs } from "../../provider/api/common";
 import type { ObjectTypeSpec, PropertySpec, TypeSpec } from "./pulumiSchema";
 import { ANY_REF, pascal, singular } from "./tokens";
 import type { TypeRegistry } from "./typeRegistry";
@@ -25,6 +26,8 @@ export interface JsonSchema {
   $defs?: Record<string, JsonSchema>;
   id?: string;
   format?: string;
+  /** The documentation of an enum declared with `documentedEnum` (provider/api/common.ts). */
+  [ENUM_DOCS]?: EnumDocs;
 }
 
 /** Where a schema sits: the named types it may need are called after its owner and field. */
@@ -116,13 +119,23 @@ export class Converter {
     };
   }
 
+  /**
+   * An enum as a named type. Its texts and any value's own name come from its declaration
+   * (`documentedEnum`); a value's name defaults to the value in PascalCase.
+   */
   private enumType(js: JsonSchema, place: Place): TypeSpec {
     const values = js.enum!.filter((v): v is string => typeof v === "string");
     if (values.length !== js.enum!.length) throw new Error(`schema: ${place.owner}.${place.field}: only string enums`);
+    const docs = js[ENUM_DOCS];
+    const enumValue = (value: string) => {
+      const doc = docs?.values[value];
+      return { name: doc?.name ?? pascal(value), ...(doc ? { description: doc.description } : {}), value };
+    };
     return {
       $ref: this.registry.register(pascal(place.field), {
         type: "string",
-        enum: values.map((value) => ({ name: pascal(value), value })),
+        ...(docs ? { description: docs.description } : {}),
+        enum: values.map(enumValue),
       }),
     };
   }

@@ -1,5 +1,6 @@
 // A resource's outputs as state keeps them, found by running the declaration's own code on
 // example records (sample.ts) rather than listed by hand.
+import type { z } from "zod";
 import { deepEqual } from "../../provider/core/canonicalJson";
 import { recordOutputs } from "../../provider/core/operations/context";
 import { stateOf } from "../../provider/core/operations/state";
@@ -42,11 +43,26 @@ export function serviceOutputs(spec: AnySpec, convert: Converter): Outputs {
       properties[name] = oneTimeSecret(createdSchema.properties?.[createdField]?.description);
       continue;
     }
-    const shape = shapeOf(value, minimal[name], camel.properties?.[name]);
+    const declared = spec.reshapedOutputs?.[name];
+    const shape = declared
+      ? declaredShape(spec.kind, name, declared, value)
+      : shapeOf(value, minimal[name], camel.properties?.[name]);
     properties[name] = convert.property(shape, { owner: spec.kind, field: name });
   }
   const required = Object.keys(full).filter((k) => minimal[k] !== undefined && minimal[k] !== null);
   return { properties, required };
+}
+
+/** A reshaped output's declared schema (`reshapedOutputs`), once its example value shows it is what `outputsOf` makes. */
+function declaredShape(kind: string, name: string, declared: z.ZodType, value: unknown): JsonSchema {
+  const js = jsonSchemaOf(declared, "output");
+  if (!deepEqual(value, sampleOf(js, "full"))) {
+    throw new Error(
+      `schema: ${kind}.reshapedOutputs.${name} does not match what outputsOf makes of a record: ` +
+        `declared ${JSON.stringify(sampleOf(js, "full"))}, made ${JSON.stringify(value)}`,
+    );
+  }
+  return js;
 }
 
 function oneTimeSecret(description: string | undefined): PropertySpec {

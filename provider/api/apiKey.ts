@@ -9,21 +9,25 @@ import { Timestamp, Uuid } from "./common";
 const ScopeEntry = z.union([z.string(), z.object({ scope: z.string() }).transform((s) => s.scope)]);
 
 export const ApiKey = z.object({
-  object: z.literal("api_key"),
-  id: Uuid,
-  created_at: Timestamp,
-  updated_at: Timestamp,
-  last_used_at: Timestamp.nullable(),
-  account_id: Uuid,
-  label: z.string(),
-  public_key: z.string(),
-  scopes: z.array(ScopeEntry),
-  ip_allow_list: z.array(z.string()),
+  object: z.literal("api_key").describe("The record's type: always `api_key`."),
+  id: Uuid.describe("The key's id."),
+  created_at: Timestamp.describe("When the key was created (RFC 3339)."),
+  updated_at: Timestamp.describe("When the key was last changed (RFC 3339)."),
+  last_used_at: Timestamp.nullable().describe("When the key last authenticated a request (RFC 3339); unset if never."),
+  account_id: Uuid.describe("The account the key authenticates as (for a sub-account key: the sub account)."),
+  label: z.string().describe("Label shown in the service's console."),
+  public_key: z.string().describe("The key's public part, which names it without revealing its secret."),
+  scopes: z
+    .array(ScopeEntry)
+    .describe("What the key may do: scopes such as `messages:send:all` or `routes:write:{domain}`."),
+  ip_allow_list: z.array(z.string()).describe("Canonical CIDR blocks the key may be used from; empty: no restriction."),
 });
 export type ApiKey = z.infer<typeof ApiKey>;
 
 /** 201 of key creation (and its idempotent replay within 5 minutes): the only place `secret_key` appears. */
-export const ApiKeyWithSecret = ApiKey.extend({ secret_key: z.string() });
+export const ApiKeyWithSecret = ApiKey.extend({
+  secret_key: z.string().describe("The key itself, to send as `Authorization: Bearer <key>`."),
+});
 export type ApiKeyWithSecret = z.infer<typeof ApiKeyWithSecret>;
 
 export const CreateApiKey = z.strictObject({

@@ -38,10 +38,15 @@ export type List<T> = { object: "list"; data: T[]; pagination: Pagination };
 
 /** Counters shared by routes and webhooks (read-only, never part of a diff). */
 export const DeliveryCounters = {
-  success_count: z.number().int(),
-  error_count: z.number().int(),
-  errors_since_last_success: z.number().int(),
-  last_request_at: Timestamp.nullable(),
+  success_count: z.number().int().describe("Requests the service has made to `url` that succeeded."),
+  error_count: z.number().int().describe("Requests the service has made to `url` that failed."),
+  errors_since_last_success: z
+    .number()
+    .int()
+    .describe("Failed requests to `url` since the last one that succeeded (0 when the last one succeeded)."),
+  last_request_at: Timestamp.nullable().describe(
+    "When the service last made a request to `url` (RFC 3339); unset before the first.",
+  ),
 };
 
 /** RFC 1123 host name, at most 253 characters, at least two labels (a sending domain or a website). */
@@ -53,8 +58,41 @@ export const Hostname = z
     "must be a fully qualified host name such as mail.example.com",
   );
 
+/**
+ * What an enum value means, and its name in generated SDKs when its PascalCase value would not do
+ * (e.g. `global`, a Python keyword: Pulumi's Python generator would name it `GLOBAL_`).
+ */
+export interface EnumValueDoc {
+  description: string;
+  name?: string;
+}
+
+/** The metadata key under which an enum's documentation reaches its JSON Schema (native/schema reads it). */
+export const ENUM_DOCS = "enumDocs";
+
+/** An enum type's documentation: what the type is, and each value. */
+export interface EnumDocs {
+  description: string;
+  values: Record<string, EnumValueDoc>;
+}
+
+/**
+ * A string enum documented as a whole and value by value; the values are the keys of `values`, in
+ * order. A field using it describes itself as usual (`.describe()`); the enum's own texts stay.
+ */
+export function documentedEnum<const V extends string>(description: string, values: Record<V, EnumValueDoc>) {
+  const docs: EnumDocs = { description, values };
+  return z.enum(Object.keys(values) as V[]).meta({ [ENUM_DOCS]: docs });
+}
+
 /** `global` objects apply to every domain; `scoped` ones list their domains. */
-export const ObjectScope = z.enum(["global", "scoped"]);
+export const ObjectScope = documentedEnum(
+  "Which of the account's domains an object (a webhook, SMTP credentials) applies to.",
+  {
+    global: { name: "GlobalScope", description: "Every domain of the account; `domains` is empty." },
+    scoped: { description: "Only the domains listed in `domains` (at least one)." },
+  },
+);
 export type ObjectScope = z.infer<typeof ObjectScope>;
 
 /** Name fields: 1–255 characters, not blank. */

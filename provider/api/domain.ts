@@ -2,34 +2,65 @@
 import { z } from "zod";
 import { Hostname, Timestamp, Uuid } from "./common";
 
-export const DnsRecord = z.object({
-  type: z.string(),
-  label: z.string().optional(),
-  host: z.string(),
-  content: z.string(),
-  required: z.boolean(),
-  propagated: z.boolean(),
-});
+export const DnsRecord = z
+  .object({
+    type: z.string().describe("The record's type: `CNAME`, `TXT`, `MX`, …"),
+    label: z.string().optional().describe("A short label the service gives the record, when it gives one."),
+    host: z.string().describe("The name to publish the record under."),
+    content: z.string().describe("The value to publish."),
+    required: z.boolean().describe("Whether the record must be published for the domain's DNS to be valid."),
+    propagated: z.boolean().describe("Whether the service has seen the record in DNS."),
+  })
+  .describe("A DNS record to publish for the domain.");
 export type DnsRecord = z.infer<typeof DnsRecord>;
 
 export const Domain = z.object({
-  object: z.literal("domain"),
-  id: Uuid,
-  created_at: Timestamp,
-  updated_at: Timestamp,
-  domain: z.string(),
-  account_id: Uuid,
-  dns_records: z.array(DnsRecord),
-  last_dns_check_at: Timestamp.nullable(),
-  dns_valid: z.boolean(),
-  tracking_subdomain: z.string().nullable(),
-  return_path_subdomain: z.string().nullable(),
-  subscription_subdomain: z.string().nullable(),
-  media_subdomain: z.string().nullable(),
-  dkim_rotation_interval_days: z.number().int().nullable(),
-  dkim_selector: z.string().nullable(),
-  dsn_recipient: z.string().nullable(),
-  rotation_ready: z.boolean(),
+  object: z.literal("domain").describe("The record's type: always `domain`."),
+  id: Uuid.describe("The domain's id (the service's paths address a domain by its name instead)."),
+  created_at: Timestamp.describe("When the domain was added (RFC 3339)."),
+  updated_at: Timestamp.describe("When the domain was last changed (RFC 3339)."),
+  domain: z.string().describe("The domain's name, e.g. `mail.example.com`."),
+  account_id: Uuid.describe("The account the domain belongs to."),
+  dns_records: z.array(DnsRecord).describe("The DNS records to publish for the domain."),
+  last_dns_check_at: Timestamp.nullable().describe(
+    "When the service last checked the domain's DNS records (RFC 3339); unset before the first check.",
+  ),
+  dns_valid: z
+    .boolean()
+    .describe(
+      "Whether the service has seen every required DNS record; mail is sent only from a domain with valid DNS.",
+    ),
+  tracking_subdomain: z
+    .string()
+    .nullable()
+    .describe("The tracking subdomain (labels under the domain); unset: the service's default."),
+  return_path_subdomain: z
+    .string()
+    .nullable()
+    .describe("The return-path subdomain (labels under the domain); unset: the service's default."),
+  subscription_subdomain: z
+    .string()
+    .nullable()
+    .describe("The subscription subdomain (labels under the domain); unset: the service's default."),
+  media_subdomain: z
+    .string()
+    .nullable()
+    .describe("The media subdomain (labels under the domain); unset: the service's default."),
+  dkim_rotation_interval_days: z
+    .number()
+    .int()
+    .nullable()
+    .describe("Days between DKIM key rotations; unset: the service's default."),
+  dkim_selector: z.string().nullable().describe("The DKIM selector; unset: the service's default selector."),
+  dsn_recipient: z
+    .string()
+    .nullable()
+    .describe(
+      "The recipient of the domain's delivery status notifications (DSN) as the service reports it; unset when none.",
+    ),
+  rotation_ready: z
+    .boolean()
+    .describe("Whether the domain is ready for its next DKIM key rotation, as the service reports it."),
 });
 export type Domain = z.infer<typeof Domain>;
 

@@ -2,17 +2,26 @@
 // which role. The record carries no email or display name; there is no GET by id and no update
 // (a role change is remove + add).
 import { z } from "zod";
-import { Timestamp, Uuid } from "./common";
+import { Timestamp, Uuid, documentedEnum } from "./common";
 
-export const MemberRole = z.enum(["Administrator", "Developer", "Analyst", "Billing Manager"]);
+/** The four roles; the API names them but does not publish what each may do. */
+export const MemberRole = documentedEnum(
+  "A member's role in an account: one of the four roles the service defines, which decides what each permits.",
+  {
+    Administrator: { description: "The service's `Administrator` role." },
+    Developer: { description: "The service's `Developer` role." },
+    Analyst: { description: "The service's `Analyst` role." },
+    "Billing Manager": { name: "BillingManager", description: "The service's `Billing Manager` role." },
+  },
+);
 export type MemberRole = z.infer<typeof MemberRole>;
 
 export const AccountMember = z.object({
-  user_id: Uuid,
-  account_id: Uuid,
-  role: MemberRole,
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  user_id: Uuid.describe("The member's user id; the service's paths address the membership by it."),
+  account_id: Uuid.describe("The account the person is a member of."),
+  role: MemberRole.describe("The member's role in the account."),
+  created_at: Timestamp.describe("When the person became a member (RFC 3339)."),
+  updated_at: Timestamp.describe("When the membership last changed (RFC 3339)."),
 });
 export type AccountMember = z.infer<typeof AccountMember>;
 

@@ -5,24 +5,26 @@ import { DeliveryCounters, Name, Timestamp, Uuid } from "./common";
 export const HttpUrl = z.url({ protocol: /^https?$/, hostname: z.regexes.hostname }).max(2048);
 
 export const Route = z.object({
-  object: z.literal("route"),
-  id: Uuid,
-  created_at: Timestamp,
-  updated_at: Timestamp,
-  name: z.string(),
-  url: z.string(),
-  recipient: z.string(),
-  attachments: z.boolean(),
-  headers: z.boolean(),
-  group_by_message_id: z.boolean(),
-  strip_replies: z.boolean(),
-  enabled: z.boolean(),
+  object: z.literal("route").describe("The record's type: always `route`."),
+  id: Uuid.describe("The route's id."),
+  created_at: Timestamp.describe("When the route was created (RFC 3339)."),
+  updated_at: Timestamp.describe("When the route was last changed (RFC 3339)."),
+  name: z.string().describe("The route's name."),
+  url: z.string().describe("Where inbound mail is posted."),
+  recipient: z.string().describe('Recipient filter: an address or `*@domain`; "" = all inbound mail.'),
+  attachments: z.boolean().describe("Whether attachments are posted with the message."),
+  headers: z.boolean().describe("Whether the message's headers are posted."),
+  group_by_message_id: z.boolean().describe("Whether posts are grouped by message id."),
+  strip_replies: z.boolean().describe("Whether quoted replies are stripped from the posted text."),
+  enabled: z.boolean().describe("Whether the route posts mail."),
   ...DeliveryCounters,
 });
 export type Route = z.infer<typeof Route>;
 
 /** Creation returns the signing secret once. */
-export const RouteWithSecret = Route.extend({ secret: z.string() });
+export const RouteWithSecret = Route.extend({
+  secret: z.string().describe("The secret the route's requests are signed with."),
+});
 export type RouteWithSecret = z.infer<typeof RouteWithSecret>;
 
 /** `recipient` "" means no filter; an address or `*@domain` pattern otherwise. */

@@ -4,20 +4,22 @@ import { Hostname, Name, ObjectScope, Timestamp, Uuid } from "./common";
 import { requireDomainsWhenScoped } from "./webhook";
 
 export const SmtpCredential = z.object({
-  object: z.literal("credential_smtp"),
-  id: Uuid,
-  created_at: Timestamp,
-  updated_at: Timestamp,
-  name: z.string(),
-  username: z.string(),
-  sandbox: z.boolean(),
-  scope: ObjectScope,
-  domains: z.array(z.string()),
+  object: z.literal("credential_smtp").describe("The record's type: always `credential_smtp`."),
+  id: Uuid.describe("The credential's id."),
+  created_at: Timestamp.describe("When the credential was created (RFC 3339)."),
+  updated_at: Timestamp.describe("When the credential was last changed (RFC 3339)."),
+  name: z.string().describe("The credential's name."),
+  username: z.string().describe("The SMTP user name to log in with."),
+  sandbox: z.boolean().describe("Whether mail sent with it goes to the sandbox instead of real recipients."),
+  scope: ObjectScope.describe("`global` (every domain) or `scoped` (only `domains`)."),
+  domains: z.array(z.string()).describe("The domains of a scoped credential; empty when global."),
 });
 export type SmtpCredential = z.infer<typeof SmtpCredential>;
 
 /** Creation returns the password once. */
-export const SmtpCredentialWithPassword = SmtpCredential.extend({ password: z.string() });
+export const SmtpCredentialWithPassword = SmtpCredential.extend({
+  password: z.string().describe("The SMTP password."),
+});
 export type SmtpCredentialWithPassword = z.infer<typeof SmtpCredentialWithPassword>;
 
 export const CreateSmtpCredential = z

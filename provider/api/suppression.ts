@@ -5,13 +5,13 @@ import { z } from "zod";
 import { Hostname, Timestamp, Uuid } from "./common";
 
 export const Suppression = z.object({
-  object: z.literal("suppression"),
-  id: Uuid,
-  created_at: Timestamp,
-  email: z.string(),
-  domain: z.string().nullable(),
-  reason: z.string().nullable(),
-  expires_at: Timestamp,
+  object: z.literal("suppression").describe("The record's type: always `suppression`."),
+  id: Uuid.describe("The suppression's id."),
+  created_at: Timestamp.describe("When the suppression was created (RFC 3339)."),
+  email: z.string().describe("The address not to mail."),
+  domain: z.string().nullable().describe("The sending domain it applies to; unset: every domain of the account."),
+  reason: z.string().nullable().describe("Why the address is suppressed; unset when no reason was given."),
+  expires_at: Timestamp.describe("When the suppression ends (RFC 3339); afterwards it no longer exists."),
 });
 export type Suppression = z.infer<typeof Suppression>;
 

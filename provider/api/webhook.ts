@@ -18,25 +18,27 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
-const flags = <T extends z.ZodType>(f: (b: z.ZodBoolean) => T) =>
-  Object.fromEntries(WEBHOOK_EVENTS.map((e) => [e, f(z.boolean())])) as Record<WebhookEvent, T>;
+const flags = <T extends z.ZodType>(f: (b: z.ZodBoolean, event: WebhookEvent) => T) =>
+  Object.fromEntries(WEBHOOK_EVENTS.map((e) => [e, f(z.boolean(), e)])) as Record<WebhookEvent, T>;
 
 export const Webhook = z.object({
-  object: z.literal("webhook"),
-  id: Uuid,
-  created_at: Timestamp,
-  updated_at: Timestamp,
-  name: z.string(),
-  url: z.string(),
-  enabled: z.boolean(),
-  ...flags((b) => b),
-  scope: ObjectScope,
-  domains: z.array(z.string()),
+  object: z.literal("webhook").describe("The record's type: always `webhook`."),
+  id: Uuid.describe("The webhook's id."),
+  created_at: Timestamp.describe("When the webhook was created (RFC 3339)."),
+  updated_at: Timestamp.describe("When the webhook was last changed (RFC 3339)."),
+  name: z.string().describe("The webhook's name."),
+  url: z.string().describe("The endpoint events are delivered to."),
+  enabled: z.boolean().describe("Whether events are delivered."),
+  ...flags((b, e) => b.describe(`Whether \`${e}\` events are delivered.`)),
+  scope: ObjectScope.describe("`global` (every domain) or `scoped` (only `domains`)."),
+  domains: z.array(z.string()).describe("The domains of a scoped webhook; empty when global."),
   ...DeliveryCounters,
 });
 export type Webhook = z.infer<typeof Webhook>;
 
-export const WebhookWithSecret = Webhook.extend({ secret: z.string() });
+export const WebhookWithSecret = Webhook.extend({
+  secret: z.string().describe("The secret the webhook's deliveries are signed with."),
+});
 export type WebhookWithSecret = z.infer<typeof WebhookWithSecret>;
 
 /** `domains` must be non-empty when scoped; it is ignored for global objects. */

@@ -93,6 +93,12 @@ export interface ResourceSpec<I extends Record<string, unknown>> {
   /** Inputs the service reports back differently and must not be compared (besides createOnly). */
   outputsOf?(record: Record<string, unknown>): Record<string, unknown>;
   /**
+   * Outputs `outputsOf` makes differently from the record field of the same name (renamed or
+   * restructured), declared with their texts: the package schema documents them from here, and its
+   * generator fails when one no longer matches what `outputsOf` returns.
+   */
+  reshapedOutputs?: Record<string, z.ZodType>;
+  /**
    * Adjusts an update's body (API field names) before it is sent, from the old state; `state` is
    * kept with the outputs (a field set to undefined is dropped). An empty body sends nothing.
    */

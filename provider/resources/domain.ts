@@ -2,7 +2,7 @@
 // digest). Outputs the DNS records to publish, ready to feed a DNS provider. Optionally waits,
 // bounded, until the service sees valid DNS (check-dns answers from a 60 s cache).
 import { z } from "zod";
-import { CreateDomain, DkimSelector, Domain, paths } from "../api";
+import { CreateDomain, DkimSelector, DnsRecord, Domain, paths } from "../api";
 import type { Ctx, Props, ResourceSpec } from "../core/spec";
 import { keysToCamel } from "../core/casing";
 import { Uuid } from "../api/common";
@@ -56,6 +56,18 @@ const inputs = z.object({
       "Wait up to this many seconds for the service to see valid DNS (progress in the engine's log). 0 = do not wait.",
     ),
 });
+
+/** A DNS record as the `dnsRecords` output gives it: the service's record, with `content` as `value`. */
+const DnsRecordOutput = z
+  .object({
+    type: DnsRecord.shape.type,
+    host: DnsRecord.shape.host,
+    value: DnsRecord.shape.content,
+    required: DnsRecord.shape.required,
+    propagated: DnsRecord.shape.propagated,
+    label: DnsRecord.shape.label,
+  })
+  .describe("A DNS record to publish for the domain.");
 
 const WAIT_INTERVAL_MS = Number(process.env.TXMAIL_DNS_POLL_MS ?? 10_000);
 
@@ -117,6 +129,11 @@ export const domain = {
       ...(d.label !== undefined ? { label: d.label } : {}),
     }));
     return out;
+  },
+  reshapedOutputs: {
+    dnsRecords: z
+      .array(DnsRecordOutput)
+      .describe("The DNS records to publish for the domain, ready to feed a DNS provider."),
   },
   async reconcile(ctx, props, record) {
     const waitSeconds = Number(props.waitForVerificationSeconds ?? 0);

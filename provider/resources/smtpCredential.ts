@@ -1,7 +1,7 @@
 // SMTP credentials. The service has no update endpoint, so every change replaces the credential,
 // create-before-delete (a sender switches to the new password while the old one still works).
 import { z } from "zod";
-import { Hostname, Name, SmtpCredential, SmtpCredentialWithPassword, paths } from "../api";
+import { Hostname, Name, ObjectScope, SmtpCredential, SmtpCredentialWithPassword, paths } from "../api";
 import type { ResourceSpec } from "../core/spec";
 import { scopedDomains } from "./fields";
 import { domainScopes } from "./webhook";
@@ -9,7 +9,7 @@ import { domainScopes } from "./webhook";
 const inputs = z.object({
   name: Name.describe("The credential's name."),
   sandbox: z.boolean().default(false).describe("Send to the sandbox instead of real recipients."),
-  scope: z.enum(["global", "scoped"]).default("global").describe("`global` (default) or `scoped` to `domains`."),
+  scope: ObjectScope.default("global").describe("`global` (default) or `scoped` to `domains`."),
   domains: z
     .array(Hostname)
     .default([])

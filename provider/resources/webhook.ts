@@ -1,7 +1,17 @@
 // Event webhooks. The signing secret is returned once at creation (a Pulumi secret, kept across
 // refreshes). `domains` apply to scoped webhooks only.
 import { z } from "zod";
-import { Hostname, HttpUrl, Name, WEBHOOK_EVENTS, Webhook, type WebhookEvent, WebhookWithSecret, paths } from "../api";
+import {
+  Hostname,
+  HttpUrl,
+  Name,
+  ObjectScope,
+  WEBHOOK_EVENTS,
+  Webhook,
+  type WebhookEvent,
+  WebhookWithSecret,
+  paths,
+} from "../api";
 import { type SnakeToCamel, snakeToCamel } from "../core/casing";
 import type { ResourceSpec } from "../core/spec";
 import { scopedDomains } from "./fields";
@@ -24,10 +34,7 @@ const inputs = z.object({
   url: HttpUrl.describe("Endpoint receiving the events (http or https; the policy pack warns on http)."),
   enabled: z.boolean().optional().describe("Whether events are delivered (the service's default when unset)."),
   ...eventInputs,
-  scope: z
-    .enum(["global", "scoped"])
-    .default("global")
-    .describe("`global` (default, every domain) or `scoped` (only `domains`)."),
+  scope: ObjectScope.default("global").describe("`global` (default, every domain) or `scoped` (only `domains`)."),
   domains: z
     .array(Hostname)
     .default([])
