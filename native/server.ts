@@ -15,6 +15,7 @@ import * as path from "node:path";
 import * as native from "./provider";
 import { servedSchema, PACKAGE_VERSION } from "./servedSchema";
 import { construct } from "./construct";
+import type * as InvokeModule from "./invoke";
 
 // Loaded from @pulumi/pulumi's own dependencies: the generated stubs require these very modules.
 const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
@@ -58,17 +59,13 @@ function handle<R>(fn: (req: R) => Promise<unknown> | unknown) {
   };
 }
 
+const checkFailure = (f: native.CheckFailure) =>
+  new provproto.CheckFailure().setProperty(f.property).setReason(f.reason);
+
 function checkResponse(inputs: Props | undefined, failures: native.CheckFailure[]) {
   const resp = new provproto.CheckResponse();
   if (inputs) resp.setInputs(toStruct(inputs));
-  resp.setFailuresList(
-    failures.map((f) => {
-      const failure = new provproto.CheckFailure();
-      failure.setProperty(f.property);
-      failure.setReason(f.reason);
-      return failure;
-    }),
-  );
+  resp.setFailuresList(failures.map(checkFailure));
   return resp;
 }
 
@@ -94,14 +91,16 @@ function diffResponse(d: native.DiffAnswer) {
   return resp;
 }
 
-const unimplemented = (what: string) => (_call: unknown, callback: Callback) =>
+const unimplemented = (what: string, why: string) => (_call: unknown, callback: Callback) => {
+  const message = `txmail: ${what} is not implemented by this provider: ${why}`;
   callback(
-    Object.assign(new Error(`txmail: ${what} is not implemented by this provider`), {
+    Object.assign(new Error(message), {
       code: grpc.status.UNIMPLEMENTED,
-      details: `txmail: ${what} is not implemented by this provider`,
+      details: message,
       metadata: new grpc.Metadata(),
     }) as grpcTypes.ServiceError,
   );
+};
 
 /** The engine's calls, answered by a native provider's operations. */
 export type NativeProvider = Pick<
@@ -176,8 +175,15 @@ export const serviceOf = (impl: NativeProvider): grpcTypes.UntypedServiceImpleme
   attach: handle(() => new emptyproto.Empty()),
   // The Tenant component, built by this process (construct.ts).
   construct: handle((req: provTypes.ConstructRequest) => construct(req)),
-  call: unimplemented("Call"),
-  invoke: unimplemented("Invoke (data functions)"),
+  // Methods of resources: the package declares none (its schema has no `methods`).
+  call: unimplemented("Call", "the txmail package has no methods"),
+  // The data functions (invoke.ts), loaded on the first one: a plugin serving resources only loads none of it.
+  invoke: handle(async (req: provTypes.InvokeRequest) => {
+    const { invoke } = require("./invoke") as typeof InvokeModule;
+    const { result, failures } = await invoke(req.getTok(), fromStruct(req.getArgs()));
+    const resp = new provproto.InvokeResponse().setFailuresList(failures.map(checkFailure));
+    return result ? resp.setReturn(toStruct(result)) : resp;
+  }),
 });
 
 /** Starts the server on a loopback port: the port is what the engine reads from stdout. */

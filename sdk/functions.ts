@@ -2,32 +2,27 @@
 // preview and at update). Credentials come from `connection`, else the `txmail:*` config, else the
 // TXMAIL_* environment, as for resources. Results carry no secrets and are not marked secret.
 //
-// The HTTP client and the API schemas are loaded on first use: a program that only declares
+// The operations are provider/core/lookups.ts, shared with the native plugin's Invoke. The HTTP
+// client, the look-ups and the API schemas are loaded on first use: a program that only declares
 // resources does not load undici and zod at startup.
 import * as pulumi from "@pulumi/pulumi";
-import type { z } from "zod";
 import type * as ApiModule from "../provider/api";
 import type * as ClientModule from "../provider/client";
-import type { TxmailClient } from "../provider/client";
-import type * as CasingModule from "../provider/core/casing";
+import type * as LookupsModule from "../provider/core/lookups";
+import type { LookupName, LookupTarget } from "../provider/core/lookups";
 import type { ConnectionArgs } from "./internal/common";
 
 const api = () => require("../provider/api") as typeof ApiModule;
-const keysToCamel = (o: object) => (require("../provider/core/casing") as typeof CasingModule).keysToCamel(o);
 
 export interface LookupArgs {
   connection?: pulumi.Input<ConnectionArgs>;
 }
 
-interface Resolved {
-  client: TxmailClient;
-  accountId: string;
-  /** The API's paths and record schemas. */
-  api: typeof ApiModule;
-}
-
-/** Runs `fn` once the credentials are known; the result is plain (not secret) data. */
-function withClient<T>(args: LookupArgs | undefined, fn: (c: Resolved) => Promise<T>): pulumi.Output<T> {
+/**
+ * Runs the look-up `name` (provider/core/lookups.ts, which the native plugin's Invoke runs too)
+ * once the credentials are known; the result is plain (not secret) data.
+ */
+function lookup<A extends LookupArgs>(name: LookupName, args: A | undefined): pulumi.Output<Record<string, unknown>> {
   const cfg = new pulumi.Config("txmail");
   const result = pulumi
     .all([
@@ -42,87 +37,46 @@ function withClient<T>(args: LookupArgs | undefined, fn: (c: Resolved) => Promis
       if (!key || !account)
         throw new Error("txmail: set txmail:apiKey and txmail:accountId (or pass connection) to use look-ups");
       const { createClient } = require("../provider/client") as typeof ClientModule;
+      const { LOOKUPS } = require("../provider/core/lookups") as typeof LookupsModule;
       const client = createClient({ apiKey: key, accountId: account, baseUrl: conn.baseUrl ?? baseUrl });
-      return fn({ client, accountId: account, api: api() });
+      const target: LookupTarget = {
+        api: { get: (path, schema) => client.get(path, schema), list: (path, schema) => client.list(path, schema) },
+        accountId: account,
+      };
+      const { connection: _, ...own } = args ?? {};
+      return (LOOKUPS[name] as (t: LookupTarget, a: object) => Promise<Record<string, unknown>>)(target, own);
     });
   // The API key made the whole computation secret; what it returns is not.
-  return pulumi.unsecret(result) as pulumi.Output<T>;
-}
-
-async function findOne<S extends z.ZodType>(
-  c: Resolved,
-  path: string,
-  schema: S,
-  match: (item: z.output<S>) => boolean,
-  what: string,
-): Promise<Record<string, unknown>> {
-  for await (const item of c.client.list(path, schema)) {
-    if (match(item)) return keysToCamel(item as object);
-  }
-  throw new Error(`txmail: no ${what} in account ${c.accountId}`);
+  return pulumi.unsecret(result);
 }
 
 /** Usage and allocated cost of the parent and each sub account in the current billing period. */
 export function getSubAccountUsage(args?: LookupArgs): pulumi.Output<Record<string, unknown>> {
-  return withClient(args, async (c) =>
-    keysToCamel(await c.client.get(c.api.paths.subAccountUsage(c.accountId), c.api.SubAccountUsage)),
-  );
+  return lookup("getSubAccountUsage", args);
 }
 
 /** An existing domain by name. */
 export function lookupDomain(args: LookupArgs & { domain: string }): pulumi.Output<Record<string, unknown>> {
-  return withClient(args, async (c) =>
-    keysToCamel(await c.client.get(c.api.paths.domain(c.accountId, args.domain), c.api.Domain)),
-  );
+  return lookup("lookupDomain", args);
 }
 
 /** An existing route by id or by name (the first with that name). */
 export function lookupRoute(
   args: LookupArgs & ({ id: string } | { name: string }),
 ): pulumi.Output<Record<string, unknown>> {
-  return withClient(args, async (c) =>
-    "id" in args
-      ? keysToCamel(await c.client.get(c.api.paths.route(c.accountId, args.id), c.api.Route))
-      : findOne(
-          c,
-          c.api.paths.routes(c.accountId),
-          c.api.Route,
-          (r) => r.name === args.name,
-          `route named '${args.name}'`,
-        ),
-  );
+  return lookup("lookupRoute", args);
 }
 
 /** An existing webhook by id or by name (the first with that name). */
 export function lookupWebhook(
   args: LookupArgs & ({ id: string } | { name: string }),
 ): pulumi.Output<Record<string, unknown>> {
-  return withClient(args, async (c) =>
-    "id" in args
-      ? keysToCamel(await c.client.get(c.api.paths.webhook(c.accountId, args.id), c.api.Webhook))
-      : findOne(
-          c,
-          c.api.paths.webhooks(c.accountId),
-          c.api.Webhook,
-          (w) => w.name === args.name,
-          `webhook named '${args.name}'`,
-        ),
-  );
+  return lookup("lookupWebhook", args);
 }
 
 /** An existing API key (without its secret, which the service never returns again) by id or label. */
 export function lookupApiKey(
   args: LookupArgs & ({ id: string } | { label: string }),
 ): pulumi.Output<Record<string, unknown>> {
-  return withClient(args, async (c) =>
-    "id" in args
-      ? keysToCamel(await c.client.get(c.api.paths.apiKey(c.accountId, args.id), c.api.ApiKey))
-      : findOne(
-          c,
-          c.api.paths.apiKeys(c.accountId),
-          c.api.ApiKey,
-          (k) => k.label === args.label,
-          `API key labelled '${args.label}'`,
-        ),
-  );
+  return lookup("lookupApiKey", args);
 }

@@ -108,6 +108,25 @@ export class ProviderClient {
     await this.call("delete", req);
   }
 
+  /** A data function (`txmail:index:<name>`) as the engine invokes it: its result, or the failures. */
+  async invoke(
+    tok: string,
+    args: Props,
+  ): Promise<{ result?: Props; failures: { property: string; reason: string }[] }> {
+    const req = new provproto.InvokeRequest().setTok(tok).setArgs(Struct.fromJavaScript(args as never));
+    const resp = await this.call<provproto.InvokeResponse>("invoke", req);
+    return {
+      result: resp.getReturn()?.toJavaScript() as Props | undefined,
+      failures: resp.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
+    };
+  }
+
+  /** A method of a resource (`Call`). */
+  async callMethod(tok: string, args: Props): Promise<unknown> {
+    const req = new provproto.CallRequest().setTok(tok).setArgs(Struct.fromJavaScript(args as never));
+    return this.call("call", req);
+  }
+
   close(): void {
     this.client.close();
   }
