@@ -1,7 +1,8 @@
 // The package's data functions from Pulumi YAML (`fn::invoke`), served by the native plugin's
 // Invoke against the emulator: a program looks up objects made in the emulator beforehand with
 // all five functions and exports what they answer, which must be the emulator's objects. A look-up
-// with a bad argument fails the preview naming the function, the field and the rule.
+// with a bad argument fails the preview naming the function, the field and the rule. The README's
+// `fn::invoke` example runs as written.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -17,7 +18,7 @@ import {
   paths,
 } from "../../../provider/api";
 import { keysToCamel } from "../../../provider/core/casing";
-import { createTestStack, type TestStack } from "../harness";
+import { createTestStack, REPO_ROOT, type TestStack } from "../harness";
 import { startService, type TestService } from "../service";
 
 jest.setTimeout(10 * 60_000);
@@ -80,12 +81,14 @@ outputs:
 let svc: TestService;
 let t: TestStack | undefined;
 let bad: TestStack | undefined;
+let readme: TestStack | undefined;
 beforeAll(async () => {
   svc = await startService();
 });
 afterAll(async () => {
   await t?.dispose();
   await bad?.dispose();
+  await readme?.dispose();
   await svc?.close();
 });
 
@@ -166,4 +169,29 @@ it("a look-up with a bad argument fails the preview, naming the function, the fi
     /txmail:index:lookupDomain invoke failed: Too small: .*1 characters \(domain\)/,
   );
   expect(bad.log()).not.toMatch(/Cannot read properties|TypeError|UNIMPLEMENTED/);
+});
+
+/** The README's ```yaml block with `fn::invoke` (under "Data functions", in a list item: dedented). */
+function readmeInvokeYaml(): string {
+  const readmeText = fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
+  const section = readmeText.slice(readmeText.indexOf("- **Data functions.**"));
+  const block = /```yaml\n([\s\S]*?)\n\s*```/.exec(section);
+  if (!block || !block[1]!.includes("fn::invoke"))
+    throw new Error("README.md has no fn::invoke example under Data functions");
+  const lines = block[1]!.split("\n");
+  const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => l.length - l.trimStart().length));
+  return lines.map((l) => l.slice(indent)).join("\n") + "\n";
+}
+
+it("the README's fn::invoke example runs as written", async () => {
+  // The routes named `support` made by the first test: the look-up answers the first.
+  readme = await createTestStack({
+    programDir: writeProgram(readmeInvokeYaml(), "txmail-yaml-invoke-readme-"),
+    name: "yaml-invoke-readme",
+    config: svc.config(),
+  });
+  const up = await readme.up();
+  expect(up.summary.result).toBe("succeeded");
+  expect(up.outputs.supportRouteUrl?.value).toBe("https://x.example.com/a");
+  expect(up.outputs.currency?.value).toBe("usd");
 });
