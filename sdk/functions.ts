@@ -22,7 +22,7 @@ export interface LookupArgs {
  * Runs the look-up `name` (provider/core/lookups.ts, which the native plugin's Invoke runs too)
  * once the credentials are known; the result is plain (not secret) data.
  */
-function lookup<A extends LookupArgs>(name: LookupName, args: A | undefined): pulumi.Output<Record<string, unknown>> {
+function lookup(name: LookupName, args: LookupArgs | undefined): pulumi.Output<Record<string, unknown>> {
   const cfg = new pulumi.Config("txmail");
   const result = pulumi
     .all([
