@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Builds the Pulumi YAML language host (pulumi-language-yaml) from the Go module proxy into $3/bin:
-# github.com/pulumi/pulumi-yaml at version $1 (e.g. 1.38.3, the host Pulumi 3.259.0 bundles), linked
-# against pkg/v3 and sdk/v3 at the CLI's version $2 (e.g. 3.259.0), so host and engine share one SDK.
+# github.com/pulumi/pulumi-yaml at version $1 (e.g. 1.38.3), linked against pkg/v3 and sdk/v3 at the
+# CLI's version $2 (e.g. 3.274.1), so host and engine share one SDK.
 #
 # Why a wrapper module: pulumi-yaml requires an older pkg/v3 and sdk/v3, and those go.mod files carry
 # `replace` directives (a relative one for sdk/v3, a fork of atotto/clipboard, a pinned x/text) that
 # only apply in the main module. We read the non-relative replace lines from the downloaded go.mod
-# files (never guess them) and repeat them in a throwaway main module. ~80 s cold on 2 cores.
+# files (never guess them) and repeat them in a throwaway main module. ~50 s after the CLI's build
+# (most packages come from Go's build cache).
 set -euo pipefail
 yaml_ver="${1:?usage: build-yaml-host.sh YAML_VERSION PULUMI_VERSION OUTDIR}"
 pulumi_ver="${2:?usage: build-yaml-host.sh YAML_VERSION PULUMI_VERSION OUTDIR}"

@@ -2,18 +2,20 @@
 # One idempotent setup for users, tests and CI. After it, `source .tools/env` puts the project's
 # Node (>= 22.19) and Pulumi CLI first on PATH.
 #
-#   1. Node: the system node if it is new enough, else the npm package node@22 (a real Node 22 binary)
-#      installed into the tools cache.
-#   2. npm dependencies from the committed lockfile (skipped when the lockfile is unchanged).
-#   3. TypeScript build (dist/), which the dynamic providers load by package name at run time.
-#   4. Pulumi CLI of exactly the version of the installed @pulumi/pulumi: a `pulumi` of that version
-#      already on PATH, else one built from the Go module proxy (scripts/build-pulumi-cli.sh), plus
-#      the Node language host (official one next to the CLI, else ours: tools/langhost).
-#   5. The dynamic-provider plugin script shipped in @pulumi/pulumi, linked next to `pulumi`, and the
-#      native provider plugin bin/pulumi-resource-txmail.
-#   6. The YAML language host (pulumi-language-yaml): the official one next to the CLI, else built
-#      from the Go module proxy (scripts/build-yaml-host.sh; a cold build adds ~80 s, once), linked
-#      next to `pulumi`, so `runtime: yaml` programs run offline.
+#   bash scripts/setup.sh               # what the TypeScript face, the demo and the emulator need
+#   bash scripts/setup.sh --with yaml   # also the YAML language host (Pulumi YAML programs)
+#
+# It builds only what is missing, and starts the longest build first so the rest overlaps it:
+#   1. Go programs, in the background: the Pulumi CLI at the version tools/langhost/go.mod pins (a
+#      `pulumi` of that version on PATH is used instead) and our Node language host, in one `go build`
+#      (scripts/build-go-tools.sh; ~5 min cold on 2 cores, once per version).
+#   2. Node: the system node if it is new enough, else the npm package node@22 (a real Node 22 binary).
+#   3. npm dependencies from the committed lockfile (skipped when the lockfile is unchanged).
+#   4. TypeScript build (dist/), incremental: the dynamic providers load it by package name at run time.
+#   5. With --with yaml: the YAML language host (pulumi-language-yaml), after the CLI so it reuses the
+#      Go build cache (scripts/build-yaml-host.sh; ~1–2 min cold, once).
+#   6. Links in .tools/bin: pulumi, its plugins (the dynamic-provider script shipped in @pulumi/pulumi,
+#      the native provider bin/pulumi-resource-txmail), and the env file.
 #
 # Heavy artefacts live in a cache outside the work tree, keyed by version, so a fresh clone on the
 # same machine sets up in seconds: ${TXMAIL_CACHE_DIR:-~/.cache/pulumi-txmail}. The project's own
@@ -22,7 +24,17 @@ set -euo pipefail
 
 NODE_VERSION=22.23.3   # pinned; >= 22.19 is what undici 8 and @pulumi/pulumi need
 NODE_MIN_MINOR=19
-YAML_HOST_VERSION=1.38.3  # the pulumi-yaml release Pulumi 3.259.0 bundles
+# The newest pulumi-yaml the Go module proxy serves (v1.39 and later are refused there); built
+# against the CLI's pkg/v3 and sdk/v3.
+YAML_HOST_VERSION=1.38.3
+
+with_yaml=false
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --with) [ "${2:-}" = yaml ] || { echo "setup.sh: --with takes 'yaml'" >&2; exit 2; }; with_yaml=true; shift 2 ;;
+    *) echo "usage: setup.sh [--with yaml]" >&2; exit 2 ;;
+  esac
+done
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cache="${TXMAIL_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-txmail}"
@@ -31,12 +43,68 @@ mkdir -p "$cache" "$tools/bin"
 
 say() { printf '[setup] %s\n' "$*" >&2; }
 die() { printf '[setup] error: %s\n' "$*" >&2; exit 1; }
+since() { echo "$(($(date +%s) - $1)) s"; }
 
 # Serialise concurrent setups (a test run and a demo started together) on one lock.
 exec 9>"$cache/setup.lock"
 flock 9
 
-# --- 1. Node -----------------------------------------------------------------------------------
+# --- 1. Go programs (background) -------------------------------------------------------------------
+langhost_src="$root/tools/langhost"
+# The CLI version is the pkg/v3 requirement of tools/langhost/go.mod: one place says it.
+pulumi_version="$(sed -n 's#^[[:space:]]*github.com/pulumi/pulumi/pkg/v3 v\([^ ]*\).*#\1#p' "$langhost_src/go.mod" | head -1)"
+[ -n "$pulumi_version" ] || die "no github.com/pulumi/pulumi/pkg/v3 requirement in tools/langhost/go.mod"
+
+pulumi_dir=""
+langhost=""
+# A user's own CLI of the pinned version wins (with the official language host next to it, if
+# there is one); our .tools/bin (on PATH when .tools/env is sourced) does not count.
+path_without_tools="$(printf '%s' "$PATH" | tr ':' '\n' | grep -vxF "$tools/bin" | paste -sd: -)"
+user_pulumi="$(PATH="$path_without_tools" command -v pulumi 2>/dev/null || true)"
+if [ -n "$user_pulumi" ] && [ "$("$user_pulumi" version 2>/dev/null)" = "v$pulumi_version" ]; then
+  pulumi_dir="$(dirname "$(readlink -f "$user_pulumi")")"
+  say "using the Pulumi CLI v$pulumi_version found on PATH ($pulumi_dir)"
+  [ -x "$pulumi_dir/pulumi-language-nodejs" ] && langhost="$pulumi_dir/pulumi-language-nodejs"
+fi
+cli_out="-"
+if [ -z "$pulumi_dir" ]; then
+  pulumi_dir="$cache/pulumi-v$pulumi_version/bin"
+  [ "$("$pulumi_dir/pulumi" version 2>/dev/null)" = "v$pulumi_version" ] || cli_out="$cache/pulumi-v$pulumi_version"
+fi
+host_out="-"
+if [ -z "$langhost" ]; then
+  # Keyed by the host's sources (the CLI version is in go.mod), so a change to tools/langhost rebuilds it.
+  lh_hash="$(cd "$langhost_src" && cat go.mod go.sum ./*.go | sha256sum | cut -c1-16)"
+  langhost="$cache/langhost-$lh_hash/bin/pulumi-language-nodejs"
+  [ -x "$langhost" ] || host_out="$cache/langhost-$lh_hash"
+fi
+
+go_pid=""
+go_log="$cache/go-build.log"
+go_started=0
+if [ "$cli_out" != "-" ] || [ "$host_out" != "-" ]; then
+  command -v go >/dev/null || die "no Pulumi CLI v$pulumi_version on PATH and no Go toolchain to build one.
+  Install the Pulumi CLI v$pulumi_version (https://www.pulumi.com/docs/install/) or Go >= 1.26, then re-run."
+  what="the Node language host (a few seconds with a warm Go build cache)"
+  [ "$cli_out" != "-" ] && what="the Pulumi CLI v$pulumi_version and the Node language host (~5 min cold on 2 cores, once; log: $go_log)"
+  say "building $what, in the background"
+  go_started=$(date +%s)
+  "$root/scripts/build-go-tools.sh" "$cli_out" "$host_out" >"$go_log" 2>&1 &
+  go_pid=$!
+fi
+wait_for_go() {
+  [ -n "$go_pid" ] || return 0
+  say "waiting for the Go build (running for $(since "$go_started"))"
+  if ! wait "$go_pid"; then
+    tail -n 30 "$go_log" >&2
+    die "the Go build failed (whole log: $go_log)"
+  fi
+  say "Go build done in $(since "$go_started")"
+  go_pid=""
+}
+trap '[ -n "$go_pid" ] && kill "$go_pid" 2>/dev/null; true' EXIT
+
+# --- 2. Node -----------------------------------------------------------------------------------
 node_ok() { # $1 = node binary; true when it is >= 22.NODE_MIN_MINOR
   local v
   v="$("$1" -p 'process.versions.node' 2>/dev/null)" || return 1
@@ -75,10 +143,11 @@ node_bin_dir="$(dirname "$node_bin")"
 export PATH="$node_bin_dir:$PATH"
 ln -sf "$node_bin" "$tools/bin/node"
 
-# --- 2. npm dependencies -------------------------------------------------------------------------
+# --- 3. npm dependencies -------------------------------------------------------------------------
 lock_hash="$(sha256sum "$root/package-lock.json" | cut -c1-16)"
 stamp="$root/node_modules/.txmail-lock-$lock_hash"
 if [ ! -f "$stamp" ]; then
+  started=$(date +%s)
   say "installing npm dependencies from package-lock.json"
   # Not `npm ci`: npm 11 leaves other platforms' optional packages (jest's @unrs/resolver-binding-*)
   # out of the lockfile and then `npm ci` refuses that same lockfile. `npm install` with a complete
@@ -88,82 +157,56 @@ if [ ! -f "$stamp" ]; then
     say "warning: npm changed package-lock.json; commit it if the change was intended"
   fi
   touch "$stamp"
+  say "npm dependencies installed in $(since "$started")"
 fi
 # Programs in examples/ and test fixtures import the package by name; link it into node_modules
 # the way an installed dependency would be found.
 ln -sfn .. "$root/node_modules/pulumi-txmail"
 
-# --- 3. Build ------------------------------------------------------------------------------------
-say "building TypeScript (dist/)"
+# --- 4. Build ------------------------------------------------------------------------------------
+# Incremental (tsconfig.json keeps its build info in dist/): a warm run only checks the sources.
+started=$(date +%s)
 (cd "$root" && "$node_bin" node_modules/typescript/bin/tsc -p tsconfig.json)
+say "TypeScript built (dist/) in $(since "$started")"
 
-# --- 4. Pulumi CLI and Node language host ----------------------------------------------------------
-pulumi_version="$("$node_bin" -p "require('$root/node_modules/@pulumi/pulumi/package.json').version")"
-pulumi_dir=""
-# A user's own CLI of the right version wins; our .tools/bin (on PATH when .tools/env is sourced) does not count.
-path_without_tools="$(printf '%s' "$PATH" | tr ':' '\n' | grep -vxF "$tools/bin" | paste -sd: -)"
-user_pulumi="$(PATH="$path_without_tools" command -v pulumi 2>/dev/null || true)"
-if [ -n "$user_pulumi" ] && [ "$("$user_pulumi" version 2>/dev/null)" = "v$pulumi_version" ]; then
-  pulumi_dir="$(dirname "$(readlink -f "$user_pulumi")")"
-  say "using the Pulumi CLI v$pulumi_version found on PATH ($pulumi_dir)"
-else
-  pulumi_dir="$cache/pulumi-v$pulumi_version/bin"
-  if [ "$("$pulumi_dir/pulumi" version 2>/dev/null)" != "v$pulumi_version" ]; then
-    command -v go >/dev/null || die "no Pulumi CLI v$pulumi_version on PATH and no Go toolchain to build one.
-  Install the Pulumi CLI v$pulumi_version (https://www.pulumi.com/docs/install/, e.g.
-  'curl -fsSL https://get.pulumi.com | sh -s -- --version $pulumi_version') or Go >= 1.25, then re-run."
-    say "building the Pulumi CLI v$pulumi_version from Go modules (first run only; several minutes)"
-    "$root/scripts/build-pulumi-cli.sh" "$pulumi_version" "$cache/pulumi-v$pulumi_version" >&2
-  fi
-fi
-# A hard link (not a symlink): the engine looks for its plugins next to its own resolved path, so
-# pulumi, the language host and the dynamic-provider script must share one directory.
+wait_for_go
 ln -f "$pulumi_dir/pulumi" "$tools/bin/pulumi" 2>/dev/null || cp -f "$pulumi_dir/pulumi" "$tools/bin/pulumi"
-
-if [ -x "$pulumi_dir/pulumi-language-nodejs" ]; then
-  langhost="$pulumi_dir/pulumi-language-nodejs"
-else
-  # Keyed by the sources, so a change to tools/langhost rebuilds it.
-  lh_hash="$(cd "$root/tools/langhost" && cat go.mod go.sum *.go | sha256sum | cut -c1-16)"
-  lh_dir="$cache/langhost-$lh_hash"
-  langhost="$lh_dir/bin/pulumi-language-nodejs"
-  if [ ! -x "$langhost" ]; then
-    command -v go >/dev/null || die "no Node language host next to the Pulumi CLI and no Go toolchain to build tools/langhost"
-    say "building the Node language host (tools/langhost)"
-    "$root/scripts/build-langhost.sh" "$lh_dir" >&2
-  fi
-fi
+# A hard link (not a symlink) above: the engine looks for its plugins next to its own resolved path,
+# so pulumi, the language hosts and the plugin scripts must share one directory.
 ln -sf "$langhost" "$tools/bin/pulumi-language-nodejs"
 
-# --- 5. Dynamic-provider plugin ------------------------------------------------------------------
+# --- 5. YAML language host (on request) ---------------------------------------------------------------
+if $with_yaml; then
+  if [ -x "$pulumi_dir/pulumi-language-yaml" ]; then
+    yaml_host="$pulumi_dir/pulumi-language-yaml"
+  else
+    # Keyed by both versions: the host is linked against the CLI's SDK.
+    yaml_dir="$cache/yaml-host-v$YAML_HOST_VERSION-pulumi-v$pulumi_version"
+    yaml_host="$yaml_dir/bin/pulumi-language-yaml"
+    if [ ! -x "$yaml_host" ]; then
+      command -v go >/dev/null || die "no YAML language host next to the Pulumi CLI and no Go toolchain to build pulumi-yaml v$YAML_HOST_VERSION"
+      started=$(date +%s)
+      say "building the YAML language host pulumi-yaml v$YAML_HOST_VERSION from Go modules (first run only; ~1–2 min)"
+      "$root/scripts/build-yaml-host.sh" "$YAML_HOST_VERSION" "$pulumi_version" "$yaml_dir" >&2
+      say "YAML language host built in $(since "$started")"
+    fi
+  fi
+  ln -sf "$yaml_host" "$tools/bin/pulumi-language-yaml"
+fi
+
+# --- 6. Plugins and env file ---------------------------------------------------------------------
 ln -sf "$root/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs" "$tools/bin/pulumi-resource-pulumi-nodejs"
 # The native provider plugin (this checkout's dist/native), found by the engine on PATH: for
 # development and tests. Users install the tarball instead (scripts/build-plugin.sh).
 ln -sf "$root/bin/pulumi-resource-txmail" "$tools/bin/pulumi-resource-txmail"
 
-# --- 6. YAML language host ------------------------------------------------------------------------
-if [ -x "$pulumi_dir/pulumi-language-yaml" ]; then
-  yaml_host="$pulumi_dir/pulumi-language-yaml"
-else
-  # Keyed by both versions: the host is linked against the CLI's SDK.
-  yaml_dir="$cache/yaml-host-v$YAML_HOST_VERSION-pulumi-v$pulumi_version"
-  yaml_host="$yaml_dir/bin/pulumi-language-yaml"
-  if [ ! -x "$yaml_host" ]; then
-    command -v go >/dev/null || die "no YAML language host next to the Pulumi CLI and no Go toolchain to build pulumi-yaml v$YAML_HOST_VERSION"
-    say "building the YAML language host pulumi-yaml v$YAML_HOST_VERSION from Go modules (first run only; ~80 s)"
-    "$root/scripts/build-yaml-host.sh" "$YAML_HOST_VERSION" "$pulumi_version" "$yaml_dir" >&2
-  fi
-fi
-ln -sf "$yaml_host" "$tools/bin/pulumi-language-yaml"
-
-# --- env file ------------------------------------------------------------------------------------
 # Offline engine settings: no update checks, no plugin downloads, a project-local Pulumi home.
-cat >"$tools/env" <<EOF
+cat >"$tools/env" <<ENV
 # Generated by scripts/setup.sh. Usage: source .tools/env
 export PATH="$tools/bin:$node_bin_dir:\$PATH"
 export PULUMI_HOME="\${PULUMI_HOME:-$tools/pulumi-home}"
 export PULUMI_SKIP_UPDATE_CHECK=true
 export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
-EOF
+ENV
 mkdir -p "$tools/pulumi-home"
 say "ready: Node $("$node_bin" --version), Pulumi $("$tools/bin/pulumi" version) — run 'source .tools/env'"

@@ -23,7 +23,7 @@ import (
 
 // version is stamped at build time (-ldflags "-X main.version=..."); it must stay a semver string
 // because the engine parses GetPluginInfo's version with semver.ParseTolerant.
-var version = "3.259.0+txmail.dev"
+var version = "3.274.1+txmail.dev"
 
 func main() {
 	// The engine launches language plugins as `pulumi-language-nodejs [--logtostderr] [-v=N]
