@@ -1,7 +1,7 @@
 // The gRPC face of the native provider: Pulumi's ResourceProvider service, served with the same
 // @grpc/grpc-js and generated stubs that @pulumi/pulumi's own provider server uses.
 //
-// Why not `require("@pulumi/pulumi/provider").main(...)`: in @pulumi/pulumi 3.259.0 its server
+// Why not `require("@pulumi/pulumi/provider").main(...)`: in @pulumi/pulumi 3.259.0 to 3.270.0 its server
 // answers Configure without handing the request's variables or args to the provider object (a
 // provider cannot receive `txmail:apiKey`), answers CheckConfig and DiffConfig "not yet
 // implemented", crashes on a Read without properties (what `pulumi import` sends:

@@ -2,7 +2,7 @@
 // The pull-request comment of examples/ci/pull-request.yml: reads the text of `pulumi preview
 // --policy-pack …` and writes a compact Markdown summary — counts per rule (mandatory first), one
 // line per finding (the pack reports one finding per resource per rule), the raw output folded
-// away. `pulumi preview --json` carries no policy violations (CLI 3.259), hence the text output.
+// away. `pulumi preview --json` carries no policy violations (CLI 3.259, still so in 3.274.1), hence the text output.
 //
 //   node node_modules/pulumi-txmail/dist/policy/tools/previewComment.js preview.txt \
 //     --outcome success|failure [--stack prod] [--commit 0123abc] > comment.md

@@ -1,5 +1,5 @@
 // Why native/server.ts serves the ResourceProvider service itself: the traps of @pulumi/pulumi's
-// own provider server (`provider.main`, @pulumi/pulumi 3.259.0), shown on a toy provider run the
+// own provider server (`provider.main`; still so in @pulumi/pulumi 3.270.0, the version this runs on), shown on a toy provider run the
 // way a plugin runs. If an upgrade of @pulumi/pulumi fixes them, this test fails: then the native
 // provider could go back to `provider.main` (read native/server.ts's header first).
 import { type ChildProcess, spawn } from "node:child_process";
