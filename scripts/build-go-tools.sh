@@ -34,7 +34,10 @@ staging="$(mktemp -d)"
 trap 'rm -rf "$staging"' EXIT
 cd "$src"
 # Release flags for both (one build configuration, so the shared packages are compiled once).
-GOFLAGS=-mod=readonly go build -trimpath -tags osusergo,grpcnotrace \
+# -dwarf=false: the binaries are stripped (-w) anyway, and not generating the debug info they would
+# lose saves ~13 % of a cold build (4m35s vs 5m18s on 2 cores). scripts/build-yaml-host.sh uses the
+# same flags, so it finds the packages it shares with the CLI in Go's build cache.
+GOFLAGS=-mod=readonly go build -trimpath -tags osusergo,grpcnotrace -gcflags=all=-dwarf=false \
   -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$cli_version -X main.version=$host_version" \
   -o "$staging/" "${packages[@]}"
 if [ "$cli_out" != "-" ]; then

@@ -63,7 +63,8 @@ package tools
 import _ "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml"
 GO
 GOFLAGS=-mod=mod go mod tidy >&2
-go build -trimpath -tags osusergo,grpcnotrace \
+# The CLI's build flags (scripts/build-go-tools.sh): the packages both share come from Go's build cache.
+go build -trimpath -tags osusergo,grpcnotrace -gcflags=all=-dwarf=false \
   -ldflags "-s -w -X github.com/pulumi/pulumi-yaml/pkg/version.Version=v$yaml_ver" \
   -o "$out/bin/pulumi-language-yaml" github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml
 rm -rf "$work"
