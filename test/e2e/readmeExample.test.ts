@@ -5,18 +5,11 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { controlClient, serviceObjects } from "./control";
-import { createTestStack, REPO_ROOT, type TestStack } from "./harness";
+import { createTestStack, type TestStack } from "./harness";
+import { readmeExample } from "./readme";
 import { startService, type TestService } from "./service";
 
 jest.setTimeout(10 * 60_000);
-
-/** The first TypeScript block of README.md, verbatim. */
-function readmeExample(): string {
-  const readme = fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
-  const block = /```ts\n([\s\S]*?)```/.exec(readme);
-  if (!block) throw new Error("README.md has no ```ts block");
-  return block[1]!;
-}
 
 /** A program directory holding `code` as index.ts (the harness copies it). */
 function programWith(code: string): string {

@@ -11,6 +11,7 @@ import { promisify } from "node:util";
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { controlClient, serviceObjects } from "./control";
 import { engineEnv, PASSPHRASE, pulumiCommand, REPO_ROOT } from "./harness";
+import { readmeExample } from "./readme";
 import { startService, type TestService } from "./service";
 
 const run = promisify(execFile);
@@ -28,13 +29,6 @@ const locked = (
     version: string;
   }
 ).version;
-
-/** The first TypeScript block of README.md, verbatim. */
-function readmeExample(): string {
-  const block = /```ts\n([\s\S]*?)```/.exec(fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8"));
-  if (!block) throw new Error("README.md has no ```ts block");
-  return block[1]!;
-}
 
 /** Every `@pulumi/<name>/package.json` under `dir/node_modules`, at any depth, with its version. */
 function copiesOf(dir: string, name: string): Array<{ at: string; version: string }> {
