@@ -1,0 +1,13 @@
+// `npm run gen:docs`: writes docs/reference/ from the declarations and docs/examples. Never edit
+// those pages by hand; test/unit/docs/reference.test.ts fails while one is stale.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { REFERENCE_DIR, REPO_ROOT, referencePages } from "./reference";
+
+fs.mkdirSync(REFERENCE_DIR, { recursive: true });
+const pages = referencePages();
+for (const file of fs.readdirSync(REFERENCE_DIR)) {
+  if (file.endsWith(".md") && !(file in pages)) fs.rmSync(path.join(REFERENCE_DIR, file));
+}
+for (const [file, text] of Object.entries(pages)) fs.writeFileSync(path.join(REFERENCE_DIR, file), text);
+process.stdout.write(`wrote ${Object.keys(pages).length} pages in ${path.relative(REPO_ROOT, REFERENCE_DIR)}\n`);
