@@ -160,8 +160,8 @@ function examplesSection(page: string): string {
 // ---- replacement and import -----------------------------------------------------------------------
 
 const list = (names: readonly string[]) => names.map((n) => `\`${n}\``).join(", ");
-const listAnd = (names: readonly string[]) =>
-  names.length > 1 ? `${list(names.slice(0, -1))} and \`${names.at(-1)}\`` : list(names);
+const listJoined = (names: readonly string[], word: string) =>
+  names.length > 1 ? `${list(names.slice(0, -1))} ${word} \`${names.at(-1)}\`` : list(names);
 
 /**
  * The inputs that must stay equal for `deleteBeforeReplace` to hold, found by asking it: for each
@@ -183,8 +183,8 @@ function replacementSection(spec: AnySpec, inputs: string[]): string {
   } else {
     lines.push(
       spec.immutable
-        ? `The service cannot update it: a change of any of ${list(triggers)} replaces it.`
-        : `A change of ${list(triggers)} replaces it; every other input is updated in place.`,
+        ? `The service cannot update it: a change of ${listJoined(triggers, "or")} replaces it.`
+        : `A change of ${listJoined(triggers, "or")} replaces it; every other input is updated in place.`,
     );
     const same = deleteFirstWhenSame(spec, inputs);
     if (same === undefined) {
@@ -193,7 +193,7 @@ function replacementSection(spec: AnySpec, inputs: string[]): string {
       lines.push("The old object is deleted before its replacement is created.");
     } else {
       lines.push(
-        `The old object is deleted before its replacement is created when ${listAnd(same)} ${same.length > 1 ? "stay" : "stays"} ` +
+        `The old object is deleted before its replacement is created when ${listJoined(same, "and")} ${same.length > 1 ? "stay" : "stays"} ` +
           "the same; otherwise the replacement is created first.",
       );
     }
@@ -207,7 +207,7 @@ function importSection(spec: AnySpec): string {
     "## Import\n\n" +
     `Through the native provider, with the id in the form \`${form.syntax}\`:\n\n` +
     `\`\`\`sh\npulumi import ${token(spec.kind)} <name> '${form.syntax}'\n\`\`\`\n\n` +
-    `An object inside a sub account is imported through an explicit provider for that sub account; see ` +
+    `Objects inside a sub account are imported through an explicit provider for that sub account; see ` +
     `[Importing existing objects](${README_IMPORT}). With the dynamic provider (\`${typeToken(spec.kind)}\`), ` +
     "declare the object and set `adoptId` instead.\n"
   );
@@ -296,7 +296,7 @@ function tenantPage(schema: PackageSpec): string {
     propertyTable(res.properties, res.required ?? [], schema, {}),
     "\n",
     secretsSection(res.inputProperties, res.properties, schema, {}),
-    "\nThe secrets of its parts are their own outputs' (each part's page).\n",
+    "\nIts parts' secret outputs are on their own pages.\n",
     "\n## Replacement and import\n\n",
     "A component holds no service object: its parts are replaced as their kinds are, and imported (or adopted) " +
       `individually, each with its own page's id form. See [Importing existing objects](${README_IMPORT}).\n\n`,
