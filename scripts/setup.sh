@@ -4,6 +4,9 @@
 #
 #   bash scripts/setup.sh               # what the TypeScript face, the demo and the emulator need
 #   bash scripts/setup.sh --with yaml   # also the YAML language host (Pulumi YAML programs)
+#   bash scripts/setup.sh --with sdkgen # also the Go/Python SDK generator and the Python venv
+#   bash scripts/setup.sh --with python # also the Python venv alone (tools/python/requirements.txt)
+#   (--with is repeatable: --with yaml --with sdkgen)
 #
 # It builds only what is missing, and starts the longest build first so the rest overlaps it:
 #   1. Go programs, in the background: the Pulumi CLI at the version tools/langhost/go.mod pins (a
@@ -14,7 +17,12 @@
 #   4. TypeScript build (dist/), incremental: the dynamic providers load it by package name at run time.
 #   5. With --with yaml: the YAML language host (pulumi-language-yaml), after the CLI so it reuses the
 #      Go build cache (scripts/build-yaml-host.sh; ~1–2 min cold, once).
-#   6. Links in .tools/bin: pulumi, its plugins (the dynamic-provider script shipped in @pulumi/pulumi,
+#   6. With --with sdkgen: the SDK generator tools/langhost/cmd/sdkgen (scripts/build-sdkgen.sh, after
+#      the CLI for the same reason; seconds warm), linked as .tools/bin/txmail-sdkgen. With --with
+#      sdkgen or --with python: a Python venv with tools/python/requirements.txt (pulumi, build, mypy),
+#      keyed by that file's hash and the interpreter's version, linked as .tools/python
+#      (.tools/python/bin/python; ~20 s, once).
+#   7. Links in .tools/bin: pulumi, its plugins (the dynamic-provider script shipped in @pulumi/pulumi,
 #      the native provider bin/pulumi-resource-txmail), and the env file.
 #
 # Heavy artefacts live in a cache outside the work tree, keyed by version, so a fresh clone on the
@@ -29,11 +37,17 @@ NODE_MIN_MINOR=19
 YAML_HOST_VERSION=1.38.3
 
 with_yaml=false
+with_sdkgen=false
+with_python=false
 while [ $# -gt 0 ]; do
-  case "$1" in
-    --with) [ "${2:-}" = yaml ] || { echo "setup.sh: --with takes 'yaml'" >&2; exit 2; }; with_yaml=true; shift 2 ;;
-    *) echo "usage: setup.sh [--with yaml]" >&2; exit 2 ;;
+  case "$1:${2:-}" in
+    --with:yaml) with_yaml=true ;;
+    --with:sdkgen) with_sdkgen=true; with_python=true ;;
+    --with:python) with_python=true ;;
+    --with:*) echo "setup.sh: --with takes 'yaml', 'sdkgen' or 'python'" >&2; exit 2 ;;
+    *) echo "usage: setup.sh [--with yaml|sdkgen|python]..." >&2; exit 2 ;;
   esac
+  shift 2
 done
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -201,7 +215,35 @@ if $with_yaml; then
   ln -sf "$yaml_host" "$tools/bin/pulumi-language-yaml"
 fi
 
-# --- 6. Plugins and env file ---------------------------------------------------------------------
+# --- 6. SDK generator and Python venv (on request) ---------------------------------------------------
+if $with_sdkgen; then
+  command -v go >/dev/null || die "--with sdkgen needs a Go toolchain (Go >= 1.26) to build tools/langhost/cmd/sdkgen"
+  sdkgen="$("$root/scripts/build-sdkgen.sh")" || die "building the SDK generator failed"
+  ln -sf "$sdkgen" "$tools/bin/txmail-sdkgen"
+fi
+if $with_python; then
+  python="$(command -v python3 2>/dev/null || true)"
+  [ -n "$python" ] && "$python" -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null ||
+    die "--with python/sdkgen needs python3 >= 3.10 on PATH (the Python SDK requires it)"
+  requirements="$root/tools/python/requirements.txt"
+  py_hash="$({ cat "$requirements"; "$python" -VV; } | sha256sum | cut -c1-16)"
+  venv="$cache/python-$py_hash"
+  # A venv is not relocatable, so it is built in place; .complete marks a finished install.
+  if [ ! -f "$venv/.complete" ]; then
+    started=$(date +%s)
+    say "creating the Python venv $venv from tools/python/requirements.txt (~20 s, once)"
+    rm -rf "$venv"
+    "$python" -m venv "$venv"
+    # Every package is pinned in the file, dependencies included: install exactly those.
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps -r "$requirements" >&2
+    "$venv/bin/python" -m pip check >&2 || die "the pinned Python packages do not fit together (tools/python/requirements.txt)"
+    touch "$venv/.complete"
+    say "Python venv ready in $(since "$started")"
+  fi
+  ln -sfn "$venv" "$tools/python"
+fi
+
+# --- 7. Plugins and env file ---------------------------------------------------------------------
 ln -sf "$root/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs" "$tools/bin/pulumi-resource-pulumi-nodejs"
 # The native provider plugin (this checkout's dist/native), found by the engine on PATH: for
 # development and tests. Users install the tarball instead (scripts/build-plugin.sh).

@@ -2,15 +2,21 @@ module txmail.local/langhost
 
 go 1.26.6
 
-// pkg/v3 brings Pulumi's code generators (codegen.go: GenerateProgram, for `pulumi import`) and the
-// CLI itself (tools.go): scripts/build-go-tools.sh builds both from this module, so the version of
-// pkg/v3 below is the Pulumi CLI the project runs, and go.sum pins everything it is built from.
+// pkg/v3 brings Pulumi's code generators (codegen.go: GenerateProgram, for `pulumi import`;
+// cmd/sdkgen: the Go and Python SDKs) and the CLI itself (tools.go): scripts/build-go-tools.sh builds
+// them from this module, so the version of pkg/v3 below is the Pulumi CLI the project runs, and go.sum
+// pins everything it is built from.
 require (
 	github.com/hashicorp/hcl/v2 v2.24.0 // indirect
 	github.com/pulumi/pulumi/pkg/v3 v3.274.1
 	github.com/pulumi/pulumi/sdk/v3 v3.274.1
 	google.golang.org/grpc v1.85.0
 	google.golang.org/protobuf v1.36.12
+)
+
+require (
+	github.com/blang/semver v3.5.1+incompatible
+	golang.org/x/mod v0.42.0
 )
 
 require (
@@ -76,7 +82,6 @@ require (
 	github.com/aymerick/douceur v0.2.0 // indirect
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/bazelbuild/buildtools v0.0.0-20260211083412-859bfffeef82 // indirect
-	github.com/blang/semver v3.5.1+incompatible // indirect
 	github.com/buger/jsonparser v1.1.2 // indirect
 	github.com/ccojocar/zxcvbn-go v1.0.1 // indirect
 	github.com/cenkalti/backoff/v4 v4.3.0 // indirect
@@ -153,6 +158,7 @@ require (
 	github.com/hashicorp/hcl v1.0.1-vault-7 // indirect
 	github.com/hashicorp/vault/api v1.22.0 // indirect
 	github.com/hexops/gotextdiff v1.0.3 // indirect
+	github.com/iancoleman/strcase v0.3.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/jedib0t/go-pretty/v6 v6.7.10 // indirect
 	github.com/jonboulle/clockwork v0.4.0 // indirect
@@ -267,7 +273,6 @@ require (
 	gocloud.dev v0.46.1-0.20260810195832-b5401c07b5f1 // indirect
 	gocloud.dev/secrets/hashivault v0.46.0 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
-	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/net v0.62.0 // indirect
 	golang.org/x/oauth2 v0.36.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
