@@ -3,8 +3,9 @@
 // the package schema generated from them in memory, native/schema) — descriptions, types,
 // required inputs, replace triggers, secrets, the import id form — and every example is a file
 // under docs/examples/<page>/ (index.ts, __main__.py, main.go, Pulumi.yaml) that the tests compile
-// or check (test/unit/docs/examples.test.ts). Deterministic: test/unit/docs/reference.test.ts fails
-// while a committed page differs from what this writes.
+// or check (test/unit/docs/examples.test.ts; Go and Python: test/e2e/docs/examplesSdks.test.ts).
+// Deterministic: test/unit/docs/reference.test.ts fails while a committed page differs from what
+// this writes.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { typeToken } from "../../provider/api/typeTokens";

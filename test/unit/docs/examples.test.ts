@@ -4,6 +4,7 @@
 //     (generated in memory from the declarations), every value has the property's type (enum values
 //     included), required inputs are given, and every `${…}` names a resource or variable of the
 //     program and properties it has.
+// The Go and Python examples compile against the generated SDKs in test/e2e/docs/examplesSdks.test.ts.
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
