@@ -3,14 +3,19 @@
 //   - Pulumi YAML: every type token, function token and property is in the package schema
 //     (generated in memory from the declarations), every value has the property's type (enum values
 //     included), required inputs are given, and every `${…}` names a resource or variable of the
-//     program and properties it has.
+//     program and properties it has;
+//   - and their literal inputs pass the provider's check (the declarations' zod schemas and rules).
 // The Go and Python examples compile against the generated SDKs in test/e2e/docs/examplesSdks.test.ts.
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parse } from "yaml";
 import { EXAMPLES_DIR, PAGES, REPO_ROOT, examplePath } from "../../../docs/codegen/reference";
+import { z } from "zod";
+import { specs } from "../../../provider/resources";
+import { DATA_FUNCTIONS } from "../../../native/schema/functions";
 import { packageSchema } from "../../../native/schema/packageSchema";
+import { TenantInputs } from "../../../native/schema/tenant";
 import type { PropertySpec, TypeSpec } from "../../../native/schema/pulumiSchema";
 
 const schema = packageSchema();
@@ -185,6 +190,67 @@ function yamlProblems(text: string): string[] {
   }
   return problems;
 }
+
+// ---- Pulumi YAML against the provider's check -----------------------------------------------------
+
+const interpolated = (value: unknown) => expressions(value).length > 0;
+
+/** Why the provider's check would refuse these inputs: the declaration's zod schema and cross-field rules. */
+function checkProblems(
+  schema: z.ZodObject,
+  given: Record<string, unknown>,
+  where: string,
+  validate?: (props: Record<string, unknown>, olds: Record<string, unknown>) => { reason: string }[],
+): string[] {
+  // Values known only at run time (`${…}`) are left out, with the inputs every kind takes.
+  const unknown = Object.keys(given).filter((k) => interpolated(given[k]) || k === "connection" || k === "adoptId");
+  const literal = Object.fromEntries(Object.entries(given).filter(([k]) => !unknown.includes(k)));
+  const known = Object.entries(schema.shape).filter(([k]) => !unknown.includes(k));
+  const parsed = z.object(Object.fromEntries(known)).safeParse(literal);
+  if (!parsed.success) return parsed.error.issues.map((i) => `${where}.${i.path.join(".")}: ${i.message}`);
+  return (validate?.(parsed.data, {}) ?? []).map((p) => `${where}: ${p.reason}`);
+}
+
+/** The literal inputs of a YAML program's resources and invokes, through the provider's check. */
+function yamlCheckProblems(text: string): string[] {
+  const program = parse(text) as YamlProgram;
+  const problems: string[] = [];
+  for (const [name, r] of Object.entries(program.resources ?? {})) {
+    const kind = r.type.replace(/^txmail:index:/, "");
+    const spec = specs[kind];
+    const schema = (kind === "Tenant" ? TenantInputs : spec?.inputs) as z.ZodObject | undefined;
+    if (!schema) continue; // an unknown token is yamlProblems' to report
+    problems.push(...checkProblems(schema, r.properties ?? {}, `resources.${name}`, spec?.validate?.bind(spec)));
+  }
+  for (const [name, v] of Object.entries(program.variables ?? {})) {
+    const invoke = (v as { "fn::invoke"?: { function: string; arguments?: Record<string, unknown> } })["fn::invoke"];
+    const fn = DATA_FUNCTIONS.find((f) => `txmail:index:${f.name}` === invoke?.function);
+    if (fn) problems.push(...checkProblems(fn.inputs, invoke!.arguments ?? {}, `variables.${name}`));
+  }
+  return problems;
+}
+
+describe("the Pulumi YAML examples' inputs pass the provider's check (what `pulumi preview` runs)", () => {
+  test.each(PAGES)("%s", (page) => {
+    expect(yamlCheckProblems(fs.readFileSync(examplePath(page, "Pulumi.yaml"), "utf8"))).toEqual([]);
+  });
+
+  test("the check refuses a bad value and a broken cross-field rule", () => {
+    const bad = [
+      "name: bad",
+      "runtime: yaml",
+      "resources:",
+      "  k: { type: txmail:index:ApiKey, properties: { label: x, scopes: ['messages:sned:all'] } }",
+      "  w: { type: txmail:index:Webhook, properties: { name: x, url: 'https://x.example', scope: scoped } }",
+      "  s: { type: txmail:index:SubAccountApiKey, properties: { subAccountId: '${a.id}', label: x, scopes: [] } }",
+    ].join("\n");
+    expect(yamlCheckProblems(bad)).toEqual([
+      expect.stringMatching(/^resources\.k\.scopes\.0: /),
+      "resources.w: domains: must list at least one domain when scope is 'scoped'",
+      "resources.s.scopes: at least one scope is required",
+    ]);
+  });
+});
 
 describe("the Pulumi YAML examples hold only what the package schema has", () => {
   test.each(PAGES)("%s", (page) => {
