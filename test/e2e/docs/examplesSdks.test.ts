@@ -11,7 +11,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { PAGES, examplePath } from "../../../docs/codegen/reference";
-import { PYTHON, REPO_ROOT, run } from "../sdks/sdks";
+import { PYTHON, REPO_ROOT, mypy, run } from "../sdks/sdks";
 
 const SDK_GO = path.join(REPO_ROOT, "sdk", "go");
 const SDK_PYTHON = path.join(REPO_ROOT, "sdk", "python");
@@ -71,18 +71,6 @@ describe("the Python examples", () => {
   });
 
   test("type-check with mypy against sdk/python", () => {
-    run(
-      PYTHON,
-      [
-        "-m",
-        "mypy",
-        "--config-file",
-        path.join(REPO_ROOT, "tools", "python", "mypy.ini"),
-        "--cache-dir",
-        path.join(tmp, "mypy-cache"),
-        ...files,
-      ],
-      { env: { MYPYPATH: SDK_PYTHON }, timeoutMs: 300_000 },
-    );
+    mypy(tmp, files, { env: { MYPYPATH: SDK_PYTHON } });
   }, 300_000);
 });

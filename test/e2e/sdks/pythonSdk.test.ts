@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { PYTHON, REPO_ROOT, buildPythonWheel, installPythonSdk, packageSchema, run } from "./sdks";
+import { PYTHON, REPO_ROOT, buildPythonWheel, installPythonSdk, mypy, packageSchema, run } from "./sdks";
 
 describe("the Python SDK (sdk/python)", () => {
   const schema = packageSchema();
@@ -33,20 +33,7 @@ describe("the Python SDK (sdk/python)", () => {
   }, 180_000);
 
   test("type-checks with mypy", () => {
-    run(
-      PYTHON,
-      [
-        "-m",
-        "mypy",
-        "--config-file",
-        path.join(REPO_ROOT, "tools", "python", "mypy.ini"),
-        "--cache-dir",
-        path.join(tmp, "mypy-cache"),
-        "-p",
-        packageName,
-      ],
-      { cwd: path.join(REPO_ROOT, "sdk", "python"), timeoutMs: 300_000 },
-    );
+    mypy(tmp, ["-p", packageName], { cwd: path.join(REPO_ROOT, "sdk", "python") });
   }, 300_000);
 
   test("imports from the wheel next to the pulumi package, with every resource and function", () => {

@@ -67,6 +67,26 @@ export function run(
 }
 
 /**
+ * mypy with the project's configuration (tools/python/mypy.ini: what it switches off in Pulumi's
+ * generated code, and why) and a cache of its own in `cacheDir`.
+ */
+export function mypy(
+  cacheDir: string,
+  targets: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): string {
+  const config = path.join(REPO_ROOT, "tools", "python", "mypy.ini");
+  return run(
+    PYTHON,
+    ["-m", "mypy", "--config-file", config, "--cache-dir", path.join(cacheDir, "mypy-cache"), ...targets],
+    {
+      ...options,
+      timeoutMs: 300_000,
+    },
+  );
+}
+
+/**
  * Builds a wheel of the committed Python SDK (from a clean copy in `workDir`/src, so sdk/python gets no
  * build/ or *.egg-info) with the venv's pinned `build` and setuptools, offline. Returns the wheel's path.
  */
