@@ -51,8 +51,8 @@ it("imports a route by id, and the next up of the program declaring it changes n
       made.id,
       "--yes",
       "--protect=false",
-      // This project's Node language host has no code generator (GenerateProgram); the code
-      // `pulumi import` prints is another suite's subject.
+      // The code `pulumi import` prints (our Node host's GenerateProgram) is another suite's
+      // subject (test/e2e/import/importKinds.test.ts); this one is about the imported state.
       "--generate-code=false",
       "--stack",
       t.stack.name,
