@@ -2,7 +2,7 @@
 // on the real engine and CLI: 0 duplicates and 0 orphans at every stop that Pulumi completes itself
 // (one Ctrl-C: the engine finishes the operations in flight and records them), and after the hard
 // stop (a second Ctrl-C: the engine leaves its in-flight creates as pending operations) once the
-// README's commands have run — `pulumi refresh --clear-pending-creates --yes`, then `pulumi up`,
+// guide's commands (docs/guide/behaviour.md#interrupted-runs) have run — `pulumi refresh --clear-pending-creates --yes`, then `pulumi up`,
 // whose creates replay the interrupted ones by their idempotency keys.
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -101,7 +101,7 @@ test("interrupted once, twice: each stop leaves every object the run made in sta
   expect(t.log()).toContain("^C received; cancelling");
 });
 
-test("a hard stop (Ctrl-C twice) leaves pending creates; the README's commands finish the job", async () => {
+test("a hard stop (Ctrl-C twice) leaves pending creates; the guide's commands finish the job", async () => {
   const control = controlClient(svc);
   await holdCreates();
   const before = (await created()).length;
@@ -115,7 +115,7 @@ test("a hard stop (Ctrl-C twice) leaves pending creates; the README's commands f
   expect(pending.every((p) => p.type === "creating")).toBe(true);
   expect((await created()).length).toBeGreaterThan(before);
 
-  // What README "Interrupted runs" says to do.
+  // What docs/guide/behaviour.md#interrupted-runs says to do.
   expect(await exitOf(t.spawnCli(["refresh", "--clear-pending-creates", "--yes"]))).toBe(0);
   expect(await pendingOperations(t)).toEqual([]);
   expect(await exitOf(t.spawnCli(["up", "--yes"]))).toBe(0);
@@ -147,7 +147,7 @@ test("the CLI killed outright (SIGKILL, as a CI runner's last resort): pulumi ca
   const locked = ci.spawnCli(["up", "--yes", "--skip-preview"]);
   expect(await exitOf(locked)).not.toBe(0);
   expect(ci.log()).toMatch(/the stack is currently locked.*`pulumi cancel`/s);
-  // What README "Interrupted runs" says to do.
+  // What docs/guide/behaviour.md#interrupted-runs says to do.
   expect(await exitOf(ci.spawnCli(["cancel", "--yes"]))).toBe(0);
   expect(locks()).toEqual([]);
   expect(await exitOf(ci.spawnCli(["refresh", "--clear-pending-creates", "--yes"]))).toBe(0);

@@ -16,7 +16,7 @@
 // prints with --debug). Those lines are recognised by their exact prefixes, counted and reported;
 // every other line — the provider's own messages and errors, the engine's other logs — and every
 // state export and diff must hold no secret at all. Logs run at -v=9 without --debug, so every log
-// record is one JSON line. README "Secrets" tells users to treat verbose logs accordingly.
+// record is one JSON line. docs/guide/behaviour.md#verbose-logs tells users to treat verbose logs accordingly.
 import { generateKeyPairSync } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import * as path from "node:path";
@@ -137,7 +137,7 @@ it.each(FACES)(
     await keys.refresh();
     await step(keys, "keys after refresh");
 
-    // The provider key from the environment (what the README recommends for verbose logs).
+    // The provider key from the environment (what docs/guide/behaviour.md recommends for verbose logs).
     const envKey = { TXMAIL_API_KEY: svc.apiKey };
     const { "txmail:apiKey": _configKey, ...configWithoutKey } = svc.config();
 

@@ -1,8 +1,8 @@
 // The package's data functions from Pulumi YAML (`fn::invoke`), served by the native plugin's
 // Invoke against the emulator: a program looks up objects made in the emulator beforehand with
 // all five functions and exports what they answer, which must be the emulator's objects. A look-up
-// with a bad argument fails the preview naming the function, the field and the rule. The README's
-// `fn::invoke` example runs as written.
+// with a bad argument fails the preview naming the function, the field and the rule. The guide's
+// `fn::invoke` example (docs/guide/native-provider.md#data-functions) runs as written.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -81,14 +81,14 @@ outputs:
 let svc: TestService;
 let t: TestStack | undefined;
 let bad: TestStack | undefined;
-let readme: TestStack | undefined;
+let guideStack: TestStack | undefined;
 beforeAll(async () => {
   svc = await startService();
 });
 afterAll(async () => {
   await t?.dispose();
   await bad?.dispose();
-  await readme?.dispose();
+  await guideStack?.dispose();
   await svc?.close();
 });
 
@@ -171,26 +171,24 @@ it("a look-up with a bad argument fails the preview, naming the function, the fi
   expect(bad.log()).not.toMatch(/Cannot read properties|TypeError|UNIMPLEMENTED/);
 });
 
-/** The README's ```yaml block with `fn::invoke` (under "Data functions", in a list item: dedented). */
-function readmeInvokeYaml(): string {
-  const readmeText = fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
-  const section = readmeText.slice(readmeText.indexOf("- **Data functions.**"));
-  const block = /```yaml\n([\s\S]*?)\n\s*```/.exec(section);
+/** The ```yaml block with `fn::invoke` under "Data functions" in docs/guide/native-provider.md. */
+function guideInvokeYaml(): string {
+  const guide = fs.readFileSync(path.join(REPO_ROOT, "docs/guide/native-provider.md"), "utf8");
+  const section = guide.slice(guide.indexOf("## Data functions"));
+  const block = /```yaml\n([\s\S]*?)\n```/.exec(section);
   if (!block || !block[1]!.includes("fn::invoke"))
-    throw new Error("README.md has no fn::invoke example under Data functions");
-  const lines = block[1]!.split("\n");
-  const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => l.length - l.trimStart().length));
-  return lines.map((l) => l.slice(indent)).join("\n") + "\n";
+    throw new Error("docs/guide/native-provider.md has no fn::invoke example under Data functions");
+  return block[1]! + "\n";
 }
 
-it("the README's fn::invoke example runs as written", async () => {
+it("the guide's fn::invoke example (docs/guide/native-provider.md#data-functions) runs as written", async () => {
   // The routes named `support` made by the first test: the look-up answers the first.
-  readme = await createTestStack({
-    programDir: writeProgram(readmeInvokeYaml(), "txmail-yaml-invoke-readme-"),
-    name: "yaml-invoke-readme",
+  guideStack = await createTestStack({
+    programDir: writeProgram(guideInvokeYaml(), "txmail-yaml-invoke-guide-"),
+    name: "yaml-invoke-guide",
     config: svc.config(),
   });
-  const up = await readme.up();
+  const up = await guideStack.up();
   expect(up.summary.result).toBe("succeeded");
   expect(up.outputs.supportRouteUrl?.value).toBe("https://x.example.com/a");
   expect(up.outputs.currency?.value).toBe("usd");
