@@ -1,5 +1,5 @@
 // How many HTTP requests does the client make for 1 000 sequential creates (routes), with and without
-// injected faults — and does it ever create a duplicate? Loopback only, bounded (fixed counts, seed).
+// injected faults — and does it ever create a duplicate? Loopback only, bounded (fixed counts, fixed PRNG seed).
 //
 // Run (from the repo root, Node >= 22.19 on PATH):
 //   npx tsc --ignoreConfig --outDir bench/out --rootDir . --module nodenext --moduleResolution nodenext \
@@ -12,7 +12,7 @@
 // the control API, count 1, so it hits the create's first attempt):
 //   error-before 503 (nothing executed), drop-before, drop-after (executed, stored: the retry must
 //   replay), rate-limit 429 without Retry-After. The last scenario adds error-after (executed, then a
-//   5xx: the service releases the key and re-executes on retry — idempotency rule 6) to measure what
+//   5xx: the service releases the key and re-executes on retry — docs/contract/idempotency.md#rule-6) to measure what
 //   that costs. Requests are the emulator's own counters.
 import { Route, RouteWithSecret, paths } from "../provider/api";
 import { closeSharedDispatchers, createClient, type TxmailApiError } from "../provider/client";
@@ -53,7 +53,7 @@ const scenarios: Scenario[] = [
     p: { "error-before": 0.1, "drop-before": 0.05, "drop-after": 0.05, "rate-limit": 0.05 },
   },
   {
-    name: "10% faults incl. 2% 500-after-commit (rule 6: re-executed)",
+    name: "10% faults incl. 2% 500-after-commit (idempotency rule 6: re-executed)",
     p: { "error-before": 0.04, "drop-before": 0.02, "drop-after": 0.02, "error-after": 0.02 },
   },
 ];
@@ -147,7 +147,7 @@ async function main(): Promise<void> {
     console.log(`\n## ${r.scenario}`);
     for (const [k, v] of Object.entries(r)) if (k !== "scenario") console.log(`  ${k.padEnd(30)} ${v}`);
   }
-  // Only error-after may duplicate (by the service's rule 6); anything else is a client bug.
+  // Only error-after may duplicate (by idempotency rule 6); anything else is a client bug.
   const bad = rows.filter(
     (r) => r["errors surfaced"] !== 0 || (r.duplicates !== 0 && !String(r.scenario).includes("after-commit")),
   );

@@ -1,4 +1,4 @@
-// IP allow lists at request time (seed, "IP allow lists" 5–7): a non-empty list admits only
+// IP allow lists at request time (docs/contract/allow-lists.md, allow-list rules 5–7): a non-empty list admits only
 // clients inside one of its blocks. The lists themselves are canonicalised by provider/api/cidr.ts.
 import * as ipaddr from "ipaddr.js";
 

@@ -1,4 +1,4 @@
-// Authentication (seed, "Authentication"): Bearer keys `<prefix>-sk-<64 characters>`, looked up by
+// Authentication (docs/contract/authentication.md): Bearer keys `<prefix>-sk-<64 characters>`, looked up by
 // SHA-256; the key's IP allow list; the account in the path; suspended and deleted accounts.
 //
 // Account states, as the emulator reads them:
@@ -28,7 +28,7 @@ export function authenticate(ctx: Ctx, authorization: string | undefined): void 
   const acct = objects.get<AccountData>("account", key.account_id);
   if (!acct || acct.data.status === "deleted") throw unauthorized();
 
-  // Seed Authentication 7 / IP allow lists 6: before scopes, idempotency and everything else.
+  // Authentication rule 7 / allow-list rule 6 (docs/contract/authentication.md#rule-7): before scopes, idempotency and everything else.
   if (!ipAllowed(key.id, key.ip_allow_list, ctx.clientIp)) {
     throw forbidden(`client IP ${ctx.clientIp} is not in this API key's ip_allow_list`);
   }

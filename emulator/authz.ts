@@ -1,4 +1,4 @@
-// Scope checks (api-paths.md "Scope each endpoint requires"), on the scope grammar of
+// Scope checks (docs/contract/scopes.md#scope-each-endpoint-requires), on the scope grammar of
 // provider/api/scopes.ts. A 403 names the scope that would have allowed the operation.
 import { parseScope } from "../provider/api/scopes";
 import type { ScopeNeed } from "./context";

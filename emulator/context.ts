@@ -23,7 +23,7 @@ export type ScopeNeed = { fixed: string } | { family: string; verb: string };
 
 export interface RouteSpec {
   scope?: ScopeNeed;
-  /** POST creates declaring Idempotency-Key; "secret" = the two key-creation operations (rule 7). */
+  /** POST creates declaring Idempotency-Key; "secret" = the two key-creation operations (idempotency rule 7). */
   idempotent?: "plain" | "secret";
   /** Set on routes a sub-account key may not call at all, with the reason. */
   parentOnly?: string;

@@ -5,7 +5,7 @@ import { join } from "node:path";
 
 export const KEY_PREFIX = "txm";
 const ALPHANUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-/** `<prefix>-sk-<64 random characters>` (seed, Authentication 2). */
+/** `<prefix>-sk-<64 random characters>` (docs/contract/authentication.md#rule-2). */
 export const SECRET_KEY_FORMAT = /^[a-z0-9]+-sk-[A-Za-z0-9]{64}$/;
 
 export const uuid = (): string => randomUUID();

@@ -1,7 +1,7 @@
 // Injected faults, matched by method and path pattern, each firing `count` times:
 // - "error-before": a 5xx before anything executes (nothing committed, idempotency key untouched);
 // - "error-after": the request executes and commits, then the answer is a 5xx; per idempotency
-//   rule 6 the 5xx is not stored and the key is released, so a retry with the same key re-executes
+//   idempotency rule 6 (docs/contract/idempotency.md#rule-6) the 5xx is not stored and the key is released, so a retry with the same key re-executes
 //   (the service's documented behaviour: a client must reconcile before trusting a retry);
 // - "drop-after": the request executes and commits (its idempotent response stored), then the
 //   connection is destroyed without an answer: a retry with the same key replays;

@@ -1,4 +1,4 @@
-// Idempotency (seed, "Idempotency rules" 1–9, and the 409/422 rows of "Errors").
+// Idempotency (docs/contract/idempotency.md, rules 1–9, and the 409/422 rows of docs/contract/errors.md#statuses).
 //
 // 1. Only routes declaring Idempotency-Key (the POST creates) take part; elsewhere the header is ignored.
 // 2. A record is matched on account + key; its method, resolved path and SHA-256 of the raw body
@@ -13,7 +13,7 @@
 //    409 (terminal: no Idempotent-Replayed, no Retry-After) — re-executing would mint a second key,
 //    replaying is no longer allowed, so the only safe answer is a refusal that says what happened.
 //    A 4xx from them is not stored; the key stays in progress until its 5-minute lease ends.
-// 8. After 24 h the record is gone and the key is fresh again (the seed leaves this undefined).
+// 8. After 24 h the record is gone and the key is fresh again (idempotency rule 8 leaves this undefined).
 // 9. Records are per account.
 // In progress: a concurrent request with the same key (possible while a delay fault holds the first)
 // gets 409 + `Idempotent-Replayed: false` + `Retry-After` (1 s while executing; the remaining lease
@@ -128,7 +128,7 @@ export class Idempotency {
     }
   }
 
-  /** Releases a key: the stored record (if any) and the in-memory claim (rule 6). */
+  /** Releases a key: the stored record (if any) and the in-memory claim (idempotency rule 6). */
   release(claim: Claim): void {
     this.store.delete(claim.account, claim.key);
     this.done(claim);

@@ -1,5 +1,5 @@
-// Users and account membership. The seed's rule "a caller cannot remove itself and nobody can remove
-// the account owner" needs to know who the owner is and whom a key acts for; the emulator's model:
+// Users and account membership. The rule "a caller cannot remove itself and nobody can remove the
+// account owner" (docs/contract/endpoints/members.md#removal-restrictions) needs to know who the owner is and whom a key acts for; the emulator's model:
 // - a user is global, one per email address (the same person in two accounts has one user_id);
 // - every account has an owner, a member with role Administrator: the parent account's is a
 //   synthetic `owner@<website>` user made at bootstrap; a sub account is owned by the user the
@@ -21,7 +21,7 @@ export interface MemberData {
   role: MemberRole;
   created_at: string;
   updated_at: string;
-  /** Not in the record (api-paths.md: the member's email is not part of it); kept for uniqueness. */
+  /** Not in the record (docs/contract/endpoints/members.md#records: the member's email is not part of it); kept for uniqueness. */
   email: string;
   name: string | null;
 }

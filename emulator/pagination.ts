@@ -1,4 +1,4 @@
-// Cursor pagination (seed, "Pagination"): opaque cursors bound to their list, `after` / `before`
+// Cursor pagination (docs/contract/limits.md#pagination): opaque cursors bound to their list, `after` / `before`
 // mutually exclusive, `limit` 1–100 (default 100), stable order (creation order).
 //
 // A forward page (first page or `after`) has `has_more` = more items after it and `next_cursor`

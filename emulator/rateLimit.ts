@@ -1,4 +1,4 @@
-// Per-account token buckets (api-paths.md: per account, shared by all its keys): 100 rps, burst
+// Per-account token buckets (docs/contract/limits.md#rate-limits: per account, shared by all its keys): 100 rps, burst
 // 200 by default; statistics endpoints have their own bucket (1 rps, burst 1). Refill follows the
 // emulator clock, so advancing it refills the buckets.
 export interface RateSpec {

@@ -24,7 +24,7 @@ export interface AccountData {
 
 /**
  * `user_id`: the user the key acts for (emulator-internal, never in a record). A caller cannot remove
- * itself from an account (seed, "Remove account member"): with an API key, "itself" is this user.
+ * itself from an account (docs/contract/endpoints/members.md#removal-restrictions): with an API key, "itself" is this user.
  */
 export type KeyData = ApiKey & { scopes: string[]; user_id?: string };
 

@@ -5,7 +5,7 @@
 //   Idempotency-Key (400/409/422/replay) → [delay fault] → handler + stored response in one
 //   transaction → [after-commit fault: error-after, drop-after, delay-after] → reply.
 // Authentication, allow-list, scope and rate-limit failures happen before idempotency and are
-// never stored (seed, Authentication 7); validation and other handler 4xx are stored (rule 5).
+// never stored (authentication rule 7); validation and other handler 4xx are stored (idempotency rule 5).
 import { timingSafeEqual, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";

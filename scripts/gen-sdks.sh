@@ -16,7 +16,7 @@ sdkgen="$("$root/scripts/build-sdkgen.sh")"
 
 GOMODCACHE="$(go env GOMODCACHE)" "$sdkgen" -schema "$root/native/schema.json" -out "$out"
 # go.sum: seeded from the committed one when generating elsewhere, so tidy needs no checksum look-ups
-# for modules it already lists (tidy's result depends on go.mod's requirements, not on the seed).
+# for modules it already lists (tidy's result depends on go.mod's requirements, not on the copied go.sum).
 if [ "$out" != "$root" ] && [ -f "$root/sdk/go/go.sum" ] && [ ! -f "$out/sdk/go/go.sum" ]; then
   cp "$root/sdk/go/go.sum" "$out/sdk/go/go.sum"
 fi

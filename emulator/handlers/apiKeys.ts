@@ -79,7 +79,7 @@ function update(ctx: Ctx) {
   if (next.label === key.label && sameList(next.scopes, key.scopes) && sameList(next.ip_allow_list, key.ip_allow_list)) {
     throw badRequest("update changes nothing: every given value equals the stored one (send only what changed)");
   }
-  // Seed, IP allow lists 7: a key may not lock itself out; a parent updating a sub-account key may.
+  // Allow-list rule 7 (docs/contract/allow-lists.md#rule-7): a key may not lock itself out; a parent updating a sub-account key may.
   if (key.id === ctx.key.id && !listAdmits(next.ip_allow_list, ctx.clientIp)) {
     throw conflict(
       `self-lockout: the new ip_allow_list would exclude the calling client IP ${ctx.clientIp}; add it or update from another key`,

@@ -1,5 +1,4 @@
-// Account members (api-paths.md "account members", "UserAccount", "AddMember"; seed "Remove account
-// member"): list (not paginated), add, remove. No update endpoint: a role change is remove + add.
+// Account members (docs/contract/endpoints/members.md): list (not paginated), add, remove. No update endpoint: a role change is remove + add.
 // Who owns an account and whom a key acts for: emulator/members.ts.
 import { AddMember } from "../../provider/api";
 import type { Ctx, RouteSpec } from "../context";
@@ -16,7 +15,7 @@ function list(ctx: Ctx) {
 function add(ctx: Ctx) {
   const b = parseBody(AddMember, ctx.json());
   const email = normalEmail(b.email);
-  // A plain 409, no Idempotent-Replayed / Retry-After: terminal (api-paths.md "Retry safety").
+  // A plain 409, no Idempotent-Replayed / Retry-After: terminal (docs/contract/retries.md#terminal-answers).
   if (ctx.svc.objects.byName("member", ctx.account.id, email))
     throw conflict(`${email} is already a member of this account`);
   const user = userFor(ctx.svc.objects, email);
@@ -27,8 +26,8 @@ function remove(ctx: Ctx) {
   const userId = uuidParam("user_id", ctx.params.user_id!);
   const row = ctx.svc.objects.get<MemberData>("member", memberRowId(ctx.account.id, userId));
   if (!row) throw notFound("member not found");
-  // The seed's two restrictions. 403: the seed lists "ownership" among the conditions that share a
-  // status with scope and allow-list refusals.
+  // The two removal restrictions (docs/contract/endpoints/members.md#removal-restrictions). 403: error
+  // rule 1 lists "ownership" among the conditions that share a status with scope and allow-list refusals.
   if (userId === ctx.account.owner_user_id) throw forbidden("the account owner cannot be removed");
   if (userId === ctx.key.user_id) throw forbidden("a caller cannot remove itself: this API key acts for that member");
   ctx.svc.objects.delete(row.id);

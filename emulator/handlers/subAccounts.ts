@@ -1,4 +1,4 @@
-// Sub accounts (seed "Sub accounts", "States and transitions"): create, list (no deleted), get,
+// Sub accounts (docs/contract/endpoints/sub-accounts.md, its #states): create, list (no deleted), get,
 // partial update, soft delete, suspend {reason}, unsuspend, usage.
 //
 // Transitions: active -suspend-> suspended -unsuspend-> active; any non-deleted -delete-> deleted

@@ -1,4 +1,4 @@
-// Suppressions (api-paths.md "Suppression", "CreateSuppression"): list, create, delete (by email,
+// Suppressions (docs/contract/endpoints/suppressions.md): list, create, delete (by email,
 // optionally domain), delete all (optionally per domain). Record: object "suppression", id,
 // created_at, email, domain (null = every domain), reason (nullable), expires_at. A create answers
 // 201 with a list envelope of what it created.

@@ -1,4 +1,4 @@
-// Sub-account usage (seed, "Sub-account usage response"). The emulator's pooled invoice is
+// Sub-account usage (docs/contract/endpoints/sub-accounts.md#usage-response). The emulator's pooled invoice is
 // volume-based: USD 0.001 per reception (an accepted message, one per recipient) in the current
 // billing period (the calendar month, UTC, of the emulator clock). Allocation is proportional, so
 // each allocated_cost is reception_count × 0.001 and the parts add up to the total.

@@ -1,5 +1,5 @@
 // Event webhooks. `global` webhooks are tied to no domain (they need the `:all` scopes); `scoped`
-// ones to their `domains`. Update rules (api-paths.md): switching global → scoped needs a non-empty
+// ones to their `domains`. Update rules (docs/contract/endpoints/webhooks.md#records): switching global → scoped needs a non-empty
 // `domains` in the same request; switching to global clears the associations; `domains: []` clears
 // them; a given `domains` replaces them. `domains` sent with `global` is ignored (as on create).
 import { CreateWebhook, UpdateWebhook, WEBHOOK_EVENTS, type Webhook } from "../../provider/api";

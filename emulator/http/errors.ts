@@ -1,4 +1,4 @@
-// Errors and replies. Every v2 error body is exactly `{ message }` (seed, "Errors").
+// Errors and replies. Every v2 error body is exactly `{ message }` (docs/contract/errors.md#rule-1).
 import type { ServerResponse } from "node:http";
 
 export type Headers = Record<string, string>;

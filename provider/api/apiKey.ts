@@ -3,7 +3,7 @@ import { z } from "zod";
 import { Timestamp, Uuid } from "./common";
 
 /**
- * The seed shows `scopes` as strings; the public service has been seen returning objects with a
+ * The contract shows `scopes` as strings (docs/contract/endpoints/api-keys.md#records); the public service has been seen returning objects with a
  * `scope` string. Accept both and normalise to strings so nothing downstream sees the difference.
  */
 const ScopeEntry = z.union([z.string(), z.object({ scope: z.string() }).transform((s) => s.scope)]);

@@ -2,7 +2,7 @@
 // the policy pack, on ipaddr.js (no hand-written address parsing; the regular expressions below
 // only refuse spellings that parsers disagree about).
 //
-// Rules (the service's — seed, "IP allow lists" — plus choices where it is silent):
+// Rules (the service's — docs/contract/allow-lists.md — plus choices where it is silent):
 // - entries are CIDR blocks or bare addresses; a bare address becomes /32 or /128;
 // - host bits are cleared (10.1.2.3/8 → 10.0.0.0/8), not rejected: the service says entries are
 //   "canonicalized", and clearing is what common canonicalisers (Go's netip Prefix.Masked, Python's

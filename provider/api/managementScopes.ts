@@ -1,6 +1,6 @@
 // The scopes a key needs to manage (create, read, update, delete) one object of a sub account, in
-// the narrowest form the service accepts (spec "Scopes", api-paths.md "Scope each endpoint
-// requires"): a `{domain}` scope when the object is tied to a domain — a domain itself, a route
+// the narrowest form the service accepts (docs/contract/scopes.md, its
+// #scope-each-endpoint-requires): a `{domain}` scope when the object is tied to a domain — a domain itself, a route
 // whose recipient is in a domain, a `scoped` webhook or SMTP credential listing domains — and the
 // `:all` scope only for objects tied to no domain (a route with no recipient, a global webhook).
 // `domains:read` and `domains:write` have no `{domain}` form. The Tenant builds its bootstrap key
@@ -33,7 +33,7 @@ function narrowest(prefix: string, domain: string | undefined): string {
   return scoped !== undefined && parseScope(scoped)?.domain !== undefined ? scoped : `${prefix}all`;
 }
 
-/** The domains an object is tied to, as the service associates them (api-paths.md). */
+/** The domains an object is tied to, as the service associates them (docs/contract/scopes.md#domain-association). */
 function domainsOf(
   o: Extract<ManagedObject, { kind: "Route" | "Webhook" | "SmtpCredential" }>,
 ): (string | undefined)[] {

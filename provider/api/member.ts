@@ -1,4 +1,4 @@
-// Account members (api-paths.md "UserAccount", "AddMember"): who may log in to an account, with
+// Account members (docs/contract/endpoints/members.md): who may log in to an account, with
 // which role. The record carries no email or display name; there is no GET by id and no update
 // (a role change is remove + add).
 import { z } from "zod";

@@ -1,5 +1,5 @@
-// Message sending (seed, "Conversation message request", "Create message", "Message creation
-// response"). Request bodies are strict, like every request schema; rules that need the server's
+// Message sending (docs/contract/endpoints/messages.md: the conversation message, create message, the
+// message creation response). Request bodies are strict, like every request schema; rules that need the server's
 // clock (schedule windows) or the account's domains (sender) are checked by the service.
 import { z } from "zod";
 import { Timestamp } from "./common";

@@ -1,4 +1,4 @@
-// The service's scope grammar (seed, "Scopes"): fixed scopes, and templates ending in `{domain}`
+// The service's scope grammar (docs/contract/scopes.md#scope-list): fixed scopes, and templates ending in `{domain}`
 // that take one of the account's domain names. A `{domain}` scope for a domain this stack does not
 // manage is fine; a malformed one is not.
 
@@ -62,7 +62,7 @@ export const DOMAIN_SCOPE_PREFIXES: readonly string[] = [
   "statistics-transactional:read:",
 ];
 
-/** The `{domain}` scopes as the seed writes them (`routes:write:{domain}`), for messages and docs. */
+/** The `{domain}` scopes as the contract writes them (`routes:write:{domain}`), for messages and docs. */
 export const DOMAIN_SCOPE_TEMPLATES: readonly string[] = DOMAIN_SCOPE_PREFIXES.map((p) => `${p}{domain}`);
 
 const fixed = new Set(FIXED_SCOPES);

@@ -1,4 +1,4 @@
-// Suppressions (api-paths.md "Suppression", "CreateSuppression"): addresses an account must not
+// Suppressions (docs/contract/endpoints/suppressions.md): addresses an account must not
 // mail, for every domain (domain null) or one. No GET by id and no update; delete is by email and
 // domain. The create answers a list envelope of the suppressions it created.
 import { z } from "zod";

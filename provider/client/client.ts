@@ -53,7 +53,7 @@ export interface ApiResponse<T> {
   /**
    * What each failed attempt before the success was (empty when the first attempt succeeded). A fresh
    * (not replayed) create that follows a `server` failure may have executed twice: the API releases
-   * the Idempotency-Key after a 5xx and re-executes on retry (idempotency rule 6), so a 5xx produced
+   * the Idempotency-Key after a 5xx and re-executes on retry (docs/contract/idempotency.md#rule-6), so a 5xx produced
    * after the work was committed yields a second object. Providers can reconcile on that signal.
    */
   retriedAfter: ReadonlyArray<{ kind: ErrorKind; status?: number }>;

@@ -42,7 +42,7 @@ export interface TxmailApiErrorInit {
   code?: string;
   /**
    * The service answered with the stored outcome of an earlier request with the same Idempotency-Key
-   * (`Idempotent-Replayed: true`, idempotency rules 4–5), not with what this request would get today.
+   * (`Idempotent-Replayed: true`, idempotency rule 4 and rule 5: docs/contract/idempotency.md#rule-5), not with what this request would get today.
    */
   replayed?: boolean;
 }

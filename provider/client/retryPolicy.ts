@@ -1,5 +1,5 @@
-// Which requests may be retried, and which outcomes are worth retrying — exactly the "Retry safety"
-// rules of the API (shared/spec/api-paths.md). Pure functions, so the whole table is unit-tested.
+// Which requests may be retried, and which outcomes are worth retrying — exactly the retry-safety
+// rules of the API (docs/contract/retries.md). Pure functions, so the whole table is unit-tested.
 import { kindForStatus, type ErrorKind } from "./errors";
 import { parsePositiveIntegerSeconds, parseRetryAfter } from "./retryAfter";
 

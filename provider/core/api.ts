@@ -14,7 +14,7 @@ export interface Api {
     replayed: boolean;
     /**
      * A fresh execution that followed an attempt answered with a 5xx. The service does not store 5xx
-     * outcomes (idempotency rule 6) and re-executes the retry, so if that earlier attempt had
+     * outcomes (docs/contract/idempotency.md#rule-6) and re-executes the retry, so if that earlier attempt had
      * committed before failing, the object now exists twice.
      */
     uncertain?: boolean;

@@ -1,7 +1,7 @@
 // What a create does when it cannot know whether an earlier attempt created the object.
 //
 // The service stores 2xx/4xx outcomes under the Idempotency-Key, so a retry after a dropped
-// connection replays the stored response: no duplicate. A 5xx is *not* stored (idempotency rule 6):
+// connection replays the stored response: no duplicate. A 5xx is *not* stored (docs/contract/idempotency.md#rule-6):
 // if the attempt committed and then failed, the retry executes again and a second object exists.
 // The client tells us when that may have happened (`uncertain`); we then look for the twin — same
 // creation fields, created since this create started, not owned by another resource of this

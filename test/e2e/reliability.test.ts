@@ -154,7 +154,7 @@ describe("faults on every create path that the client absorbs (real engine, emul
 // run, drift read back — on both faces: the native one names resources and keeps the salt its own way.
 describe.each(FACES)("%s face", (face) => {
   describe("faults on every create path that the provider resolves (real engine, emulator faults)", () => {
-    test("5xx after commit (not stored, rule 6): the twin the first attempt made is found and deleted", async () => {
+    test("5xx after commit (not stored, idempotency rule 6): the twin the first attempt made is found and deleted", async () => {
       const s = await scenario({}, face);
       await injectOnEveryCreate(s.svc, { kind: "error-after", status: 500, count: 2 });
       const up = await s.t.up();

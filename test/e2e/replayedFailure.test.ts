@@ -1,4 +1,4 @@
-// A stored failure is not today's answer (idempotency rule 5), through the real engine: a Route
+// A stored failure is not today's answer (docs/contract/idempotency.md#rule-5), through the real engine: a Route
 // created with a sub-account key that lacks the route's domain scope fails with 403; the service
 // stores that 403 under the create's Idempotency-Key and replays it for 24 h. After the scope is
 // added to the key out of band, the next `pulumi up` must create the route — once.

@@ -18,7 +18,7 @@ import { sweepTwins } from "./twins";
 /**
  * How many derived idempotency keys one create may walk through. Every earlier attempt of the same
  * create within the service's 24 h record lifetime leaves one stored outcome on its key: the creation
- * of an object deleted since, or a 4xx (idempotency rule 5). A create steps past each in turn (one
+ * of an object deleted since, or a 4xx (docs/contract/idempotency.md#rule-5). A create steps past each in turn (one
  * cheap replayed request each) to the first key the service has not seen; this bound allows about one
  * destroyed or failed attempt per hour of that lifetime before giving up with a clear message.
  */

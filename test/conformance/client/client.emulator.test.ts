@@ -160,7 +160,7 @@ describe("client against the emulator", () => {
       expect(await countKeys(client, emu, "cc-delete")).toBe(0);
     });
 
-    test("5xx after the work committed: the service releases the key and re-executes (documented rule 6)", async () => {
+    test("5xx after the work committed: the service releases the key and re-executes (idempotency rule 6)", async () => {
       // Not a client bug but worth pinning down: the retry creates a second object, and the client
       // reports it through retriedAfter so a provider can reconcile (see the client's report).
       await ctl.fault({ method: "POST", path: KEYS, kind: "error-after", status: 500 });

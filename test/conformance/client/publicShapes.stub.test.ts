@@ -1,4 +1,4 @@
-// Responses shaped as the service's public description allows (../shared/spec/api-paths.md), which the
+// Responses shaped as the service's public description allows (docs/contract/conventions.md#ids, docs/contract/endpoints/messages.md), which the
 // emulator never sends, through the client over loopback: what the real service may send must parse.
 // - "Ids: … the public description only promises the 8-4-4-4-12 hex form; a client should accept any
 //   such string" — one id without RFC 4122 version/variant digits must not fail a whole list page;

@@ -1,5 +1,5 @@
 // The client against the emulator: a failure the service replays from its idempotency store
-// (`Idempotent-Replayed: true`, idempotency rule 5) is marked as such — `err.replayed` and
+// (`Idempotent-Replayed: true`, docs/contract/idempotency.md#rule-5) is marked as such — `err.replayed` and
 // "(replayed)" in the message and the log line — so neither the provider nor a reader takes an
 // answer stored up to 24 h ago for today's.
 import { RouteWithSecret, paths } from "../../../provider/api";

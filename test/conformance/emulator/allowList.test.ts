@@ -1,4 +1,4 @@
-// Seed "IP allow lists" 1–7 over real HTTP. A second emulator trusts X-Forwarded-For so tests can
+// IP allow lists (docs/contract/allow-lists.md), allow-list rules 1–7, over real HTTP. A second emulator trusts X-Forwarded-For so tests can
 // speak from any client address on loopback.
 import { type Emu, expectError, makeKey, makeSub, start, uniq } from "./helpers";
 
@@ -15,15 +15,15 @@ afterAll(async () => {
 
 const from = (ip: string) => ({ "x-forwarded-for": ip });
 
-describe("IP allow lists", () => {
-  test("IP allow lists 2: entries are canonicalised (bare → /32 or /128, host bits cleared, RFC 5952) and de-duplicated", async () => {
+describe("IP allow lists (docs/contract/allow-lists.md)", () => {
+  test("allow-list rule 2: entries are canonicalised (bare → /32 or /128, host bits cleared, RFC 5952) and de-duplicated", async () => {
     const k = await makeKey(emu, ["routes:read:all"], {
       ip_allow_list: ["10.1.2.3/8", "192.0.2.7", "2001:DB8:0:0::1", "10.0.0.0/8", "::ffff:198.51.100.0/120"],
     });
     expect(k.record.ip_allow_list).toEqual(["10.0.0.0/8", "192.0.2.7/32", "2001:db8::1/128", "198.51.100.0/24"]);
   });
 
-  test("IP allow lists 3: allow-all prefixes in any spelling are rejected with 400 naming the entry", async () => {
+  test("allow-list rule 3: allow-all prefixes in any spelling are rejected with 400 naming the entry", async () => {
     for (const [i, e] of [
       [1, "0.0.0.0/0"],
       [1, "::/0"],
@@ -37,7 +37,7 @@ describe("IP allow lists", () => {
     }
   });
 
-  test("IP allow lists 2: invalid entries are a 400 naming index and rule", async () => {
+  test("allow-list rule 2: invalid entries are a 400 naming index and rule", async () => {
     const r = await emu.req("POST", emu.acct("/api-keys"), {
       body: {
         label: "x",
@@ -52,7 +52,7 @@ describe("IP allow lists", () => {
     );
   });
 
-  test("IP allow lists 4: at most 100 entries after de-duplication (101 → 400; 100 + duplicates → 201)", async () => {
+  test("allow-list rule 4: at most 100 entries after de-duplication (101 → 400; 100 + duplicates → 201)", async () => {
     const hundred = Array.from({ length: 100 }, (_, i) => `10.0.${i}.0/24`);
     const r = await emu.req("POST", emu.acct("/api-keys"), {
       body: { label: "x", scopes: ["routes:read:all"], ip_allow_list: [...hundred, "10.1.0.0/24"] },
@@ -65,13 +65,13 @@ describe("IP allow lists", () => {
     expect(ok.body.ip_allow_list).toHaveLength(100);
   });
 
-  test("IP allow lists 5: an empty list (the default) imposes no restriction", async () => {
+  test("allow-list rule 5: an empty list (the default) imposes no restriction", async () => {
     const k = await makeKey(xff, ["routes:read:all"]);
     expect(k.record.ip_allow_list).toEqual([]);
     expect((await xff.req("GET", "/v2/ping", { key: k.secret, headers: from("203.0.113.9") })).status).toBe(200);
   });
 
-  test("IP allow lists 6: a client outside a non-empty list gets 403 on every v2 endpoint, whatever the scopes", async () => {
+  test("allow-list rule 6: a client outside a non-empty list gets 403 on every v2 endpoint, whatever the scopes", async () => {
     const all = ["api-keys:read", "routes:read:all", "sub-accounts:read", "domains:read"];
     const k = await makeKey(xff, all, { ip_allow_list: ["198.51.100.0/24", "2001:db8::/32"] });
     for (const path of [
@@ -99,7 +99,7 @@ describe("IP allow lists", () => {
     expect((await emu.req("GET", "/v2/ping", { key: k3.secret })).status).toBe(200);
   });
 
-  test("IP allow lists 7 / Authentication 7: allow-list failures come before idempotency and are never stored", async () => {
+  test("allow-list rule 7 / authentication rule 7: allow-list failures come before idempotency and are never stored", async () => {
     const k = await makeKey(xff, ["routes:write:all"], { ip_allow_list: ["198.51.100.0/24"] });
     const body = { name: "r", url: "https://h.example.com/", recipient: "" };
     const denied = await xff.req("POST", xff.acct("/routes"), {
@@ -119,7 +119,7 @@ describe("IP allow lists", () => {
     expect(ok.headers.get("idempotent-replayed")).toBeNull();
   });
 
-  test("IP allow lists 7: a key updating its own list to exclude the caller gets 409 (self-lockout guard)", async () => {
+  test("allow-list rule 7: a key updating its own list to exclude the caller gets 409 (self-lockout guard)", async () => {
     const k = await makeKey(xff, ["api-keys:write", "api-keys:read"]);
     const self = (list: string[], ip: string) =>
       xff.req("PUT", xff.acct(`/api-keys/${k.id}`), {
@@ -140,7 +140,7 @@ describe("IP allow lists", () => {
     expect(other.status).toBe(200);
   });
 
-  test("IP allow lists 7: a parent updating a sub-account key has no self-lockout guard", async () => {
+  test("allow-list rule 7: a parent updating a sub-account key has no self-lockout guard", async () => {
     const sub = await makeSub(xff);
     const sk = await makeKey(xff, ["routes:read:all"], {}, sub.id);
     const r = await xff.req("PUT", xff.acct(`/sub-accounts/${sub.id}/api-keys/${sk.id}`), {
@@ -152,7 +152,7 @@ describe("IP allow lists", () => {
     expectError(await xff.req("GET", "/v2/ping", { key: sk.secret, headers: from("203.0.113.5") }), 403);
   });
 
-  test("IP allow lists 1: sub-account key create and update manage ip_allow_list too; [] clears it", async () => {
+  test("allow-list rule 1: sub-account key create and update manage ip_allow_list too; [] clears it", async () => {
     const sub = await makeSub(emu);
     const sk = await makeKey(emu, ["routes:read:all"], { ip_allow_list: ["192.0.2.1"] }, sub.id);
     expect(sk.record.ip_allow_list).toEqual(["192.0.2.1/32"]);

@@ -1,4 +1,4 @@
-// Seed "Authentication" 1–7 and account states, over real HTTP.
+// Authentication (docs/contract/authentication.md): its rules 1–7 and account states, over real HTTP.
 import { ApiKey, ApiKeyWithSecret } from "../../../provider/api";
 import { type Emu, expectError, makeKey, makeSub, start, uniq } from "./helpers";
 
@@ -9,27 +9,27 @@ beforeAll(async () => {
 afterAll(() => emu.close());
 
 describe("Authentication", () => {
-  test("Authentication 1: requests without a Bearer key are 401", async () => {
+  test("authentication rule 1: requests without a Bearer key are 401", async () => {
     expectError(await emu.req("GET", "/v2/ping", { key: null }), 401);
     expectError(await emu.req("GET", emu.acct("/api-keys"), { key: null }), 401);
     const basic = await emu.req("GET", "/v2/ping", { key: null, headers: { authorization: `Basic ${emu.apiKey}` } });
     expectError(basic, 401);
   });
 
-  test("Authentication 1: an unknown or malformed key is 401 'Invalid API key'", async () => {
+  test("authentication rule 1: an unknown or malformed key is 401 'Invalid API key'", async () => {
     expectError(await emu.req("GET", "/v2/ping", { key: `txm-sk-${"a".repeat(64)}` }), 401, "Invalid API key");
     expectError(await emu.req("GET", "/v2/ping", { key: "not-a-key" }), 401, "Invalid API key");
     expectError(await emu.req("GET", "/v2/ping", { key: emu.apiKey.slice(0, -1) }), 401);
   });
 
-  test("Authentication 2: keys are <prefix>-sk-<64 random characters>", async () => {
+  test("authentication rule 2: keys are <prefix>-sk-<64 random characters>", async () => {
     expect(emu.apiKey).toMatch(/^[a-z0-9]+-sk-[A-Za-z0-9]{64}$/);
     const k = await makeKey(emu, ["routes:read:all"]);
     expect(k.secret).toMatch(/^txm-sk-[A-Za-z0-9]{64}$/);
     expect(k.secret).not.toBe(emu.apiKey);
   });
 
-  test("Authentication 3: the secret is shown only in the 201 of key creation", async () => {
+  test("authentication rule 3: the secret is shown only in the 201 of key creation", async () => {
     const r = await emu.req("POST", emu.acct("/api-keys"), { body: { label: uniq(), scopes: ["routes:read:all"] } });
     expect(r.status).toBe(201);
     expect(ApiKeyWithSecret.parse(r.body).secret_key).toBeTruthy();
@@ -54,7 +54,7 @@ describe("Authentication", () => {
     expect(r.body).toEqual({ message: expect.any(String) });
   });
 
-  test("Authentication 6: a sub-account key authenticates as the sub account, with its id in paths", async () => {
+  test("authentication rule 6: a sub-account key authenticates as the sub account, with its id in paths", async () => {
     const sub = await makeSub(emu);
     const k = await makeKey(emu, ["routes:read:all", "routes:write:all", "domains:read"], {}, sub.id);
     expect(k.record.account_id).toBe(sub.id);
@@ -71,7 +71,7 @@ describe("Authentication", () => {
     expect(parents.body.data.map((r: { id: string }) => r.id)).not.toContain(created.body.id);
   });
 
-  test("Authentication 6: account_id in the path must be the key's account (403), unknown accounts 404", async () => {
+  test("authentication rule 6: account_id in the path must be the key's account (403), unknown accounts 404", async () => {
     const sub = await makeSub(emu);
     const k = await makeKey(emu, ["routes:read:all"], {}, sub.id);
     expectError(await emu.req("GET", emu.acct("/routes"), { key: k.secret }), 403, /cannot act on account/);
@@ -80,7 +80,7 @@ describe("Authentication", () => {
     expectError(await emu.req("GET", emu.acct("/routes", "not-a-uuid")), 400, /account_id must be a uuid/);
   });
 
-  test("Authentication 6: a sub account's own credentials cannot manage API keys or sub accounts", async () => {
+  test("authentication rule 6: a sub account's own credentials cannot manage API keys or sub accounts", async () => {
     const sub = await makeSub(emu);
     const k = await makeKey(emu, ["routes:read:all"], {}, sub.id);
     expectError(
@@ -104,7 +104,7 @@ describe("Authentication", () => {
     expectError(bad, 400, /scopes\[1\]: 'sub-account-api-keys:write' cannot be granted to a sub-account key/);
   });
 
-  test("Authentication 6: only parent credentials with sub-account-api-keys:* scopes manage sub-account keys", async () => {
+  test("authentication rule 6: only parent credentials with sub-account-api-keys:* scopes manage sub-account keys", async () => {
     const sub = await makeSub(emu);
     const weak = await makeKey(emu, ["sub-accounts:read", "api-keys:write"]);
     const r = await emu.req("POST", emu.acct(`/sub-accounts/${sub.id}/api-keys`), {

@@ -1,5 +1,5 @@
-// Domain request bodies as the public description states them (api-paths.md, "CreateDomain" and
-// "UpdateDomain"), over real HTTP. The emulator validates with the shared contract schemas
+// Domain request bodies as the public description states them (docs/contract/endpoints/domains.md#records,
+// CreateDomain and UpdateDomain), over real HTTP. The emulator validates with the shared contract schemas
 // (provider/api/domain.ts), so these are also the provider's rules:
 // - "In requests the four subdomains and the rotation interval are omitted or given, never `null`
 //   (only the selector may be `null`)" — in a create; in an update `null` means unchanged;

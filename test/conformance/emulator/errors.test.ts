@@ -1,4 +1,4 @@
-// Seed "Errors": `{ message }` bodies only, verbatim delete messages, 404/405/400 for unknown paths,
+// Errors (docs/contract/errors.md): `{ message }` bodies only, verbatim delete messages, 404/405/400 for unknown paths,
 // wrong methods and malformed bodies; strict request bodies and query parameters.
 import { type Emu, expectError, makeKey, makeSub, start, uniq } from "./helpers";
 
@@ -9,7 +9,7 @@ beforeAll(async () => {
 afterAll(() => emu.close());
 
 describe("Errors", () => {
-  test("Errors 1: every error body is exactly { message }", async () => {
+  test("error rule 1: every error body is exactly { message }", async () => {
     expectError(await emu.req("GET", emu.acct("/routes/00000000-0000-4000-8000-000000000000")), 404, "route not found");
     expectError(await emu.req("GET", "/v2/ping", { key: null }), 401);
     expectError(await emu.req("GET", emu.acct("/domains/nope.example.com")), 404, "domain not found");
@@ -28,7 +28,7 @@ describe("Errors", () => {
     expectError(await emu.req("DELETE", emu.acct("/sub-accounts/usage")), 405);
   });
 
-  test("Errors 400: malformed JSON, wrong content type, empty body, non-object body", async () => {
+  test("400: malformed JSON, wrong content type, empty body, non-object body", async () => {
     expectError(await emu.req("POST", emu.acct("/routes"), { raw: "{not json" }), 400, /malformed JSON/);
     expectError(
       await emu.req("POST", emu.acct("/routes"), { raw: "{}", headers: { "content-type": "text/plain" } }),
@@ -39,7 +39,7 @@ describe("Errors", () => {
     expectError(await emu.req("POST", emu.acct("/routes"), { body: [1, 2] }), 400, /must be a JSON object/);
   });
 
-  test("Errors 400: strict bodies name the field and the rule; unknown fields are refused, not forgiven", async () => {
+  test("400: strict bodies name the field and the rule; unknown fields are refused, not forgiven", async () => {
     const r = await emu.req("POST", emu.acct("/api-keys"), {
       body: { label: "x", scopes: ["routes:read:all"], ipAllowList: [] },
     });
@@ -50,7 +50,7 @@ describe("Errors", () => {
     expectError(t, 400, /name: .*; url: /);
   });
 
-  test("Errors 400: unknown or repeated query parameters", async () => {
+  test("400: unknown or repeated query parameters", async () => {
     expectError(await emu.req("GET", emu.acct("/routes?afterr=x")), 400, "unknown query parameter 'afterr'");
     expectError(await emu.req("GET", emu.acct("/routes?limit=1&limit=2")), 400, /more than once/);
   });
@@ -84,7 +84,7 @@ describe("Errors", () => {
     expectError(await emu.req("GET", emu.acct(`/api-keys/not-a-uuid`)), 400, "key_id must be a uuid");
   });
 
-  test("Errors 409: a duplicate domain or suppression is a terminal 409 without retry headers", async () => {
+  test("409: a duplicate domain or suppression is a terminal 409 without retry headers", async () => {
     expect((await emu.req("POST", emu.acct("/domains"), { body: { domain: "dup.example.com" } })).status).toBe(201);
     const r = await emu.req("POST", emu.acct("/domains"), { body: { domain: "dup.example.com" } });
     expectError(r, 409, "domain already exists");

@@ -85,7 +85,7 @@ export async function verifiedDomain(emu: Emu, name: string, accountId?: string,
   await emu.control.setDomainVerified(name, true, { accountId });
 }
 
-/** The error body is exactly `{ message }` (seed, Errors 1). */
+/** The error body is exactly `{ message }` (error rule 1, docs/contract/errors.md#rule-1). */
 export function expectError(r: Res, status: number, message?: RegExp | string) {
   expect({ status: r.status, body: r.body }).toMatchObject({ status, body: { message: expect.any(String) } });
   expect(Object.keys(r.body)).toEqual(["message"]);

@@ -1,4 +1,5 @@
-// Seed "Idempotency rules" 1–9 and the 409/422 rows of "Errors", over real HTTP; lifetimes are
+// Idempotency (docs/contract/idempotency.md), rules 1–9, and the 409/422 rows of
+// docs/contract/errors.md#statuses, over real HTTP; lifetimes are
 // crossed by advancing the emulator clock, never by sleeping.
 import { type Emu, expectError, makeKey, start, uniq } from "./helpers";
 
@@ -61,7 +62,7 @@ describe("Idempotency", () => {
     expect(g.headers.get("idempotent-replayed")).toBeNull();
   });
 
-  test("Idempotency rules 2 and 3: a fresh execution has no Idempotent-Replayed header", async () => {
+  test("Idempotency rule 2 and rule 3: a fresh execution has no Idempotent-Replayed header", async () => {
     const r = await emu.req("POST", emu.acct("/routes"), { body: route(), idem: uniq() });
     expect(r.status).toBe(201);
     expect(r.headers.get("idempotent-replayed")).toBeNull();
@@ -126,7 +127,7 @@ describe("Idempotency", () => {
     expect(await countRoutes(body.name)).toBe(1);
   });
 
-  test("Idempotency rule 6 / Authentication 7: auth, scope and rate failures happen before idempotency and are not stored", async () => {
+  test("Idempotency rule 6 / authentication rule 7: auth, scope and rate failures happen before idempotency and are not stored", async () => {
     const key = uniq();
     const body = route();
     const weak = await makeKey(emu, ["routes:read:all"]);

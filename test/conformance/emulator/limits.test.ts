@@ -1,4 +1,4 @@
-// Seed "Limits": rate limits (per account, shared by its keys; 429 body and Retry-After; refilled
+// Limits (docs/contract/limits.md): rate limits (per account, shared by its keys; 429 body and Retry-After; refilled
 // by the emulator clock), message recipient and content limits, retention and schedule bounds.
 import { type Emu, expectError, makeKey, makeSub, start, verifiedDomain } from "./helpers";
 

@@ -1,5 +1,4 @@
-// api-paths.md "account members" / "UserAccount" / "AddMember" and the seed's "Remove account
-// member": list (not paginated), add (409 for an existing member, idempotent), remove (not yourself,
+// Account members (docs/contract/endpoints/members.md), their removal restrictions included: list (not paginated), add (409 for an existing member, idempotent), remove (not yourself,
 // never the owner), on the parent and on a sub account with its own key.
 import { type Emu, expectError, makeKey, makeSub, start, uniq } from "./helpers";
 
@@ -85,13 +84,13 @@ describe("Account members", () => {
     });
   });
 
-  test("Members (seed): nobody can remove the account owner", async () => {
+  test("Members (docs/contract/endpoints/members.md#removal-restrictions): nobody can remove the account owner", async () => {
     const owner = await ownerOf(emu.accountId);
     expectError(await emu.req("DELETE", emu.acct(`/members/${owner}`)), 403, "the account owner cannot be removed");
     expect((await members()).data.some((m) => m.user_id === owner)).toBe(true);
   });
 
-  test("Members (seed): a caller cannot remove itself (a key acting for a member other than the owner)", async () => {
+  test("Members (docs/contract/endpoints/members.md#removal-restrictions): a caller cannot remove itself (a key acting for a member other than the owner)", async () => {
     const email = `${uniq("self")}@corp.example.com`;
     const m = (await add({ email, role: "Administrator" })).body;
     const own = await emu.control.memberKey(emu.accountId, m.user_id, [

@@ -1,4 +1,5 @@
-// Seed "Pagination" and "List envelope": opaque cursors, after/before mutually exclusive, limit
+// Pagination (docs/contract/limits.md#pagination) and the list envelope
+// (docs/contract/conventions.md#list-envelope): opaque cursors, after/before mutually exclusive, limit
 // 1–100 (default 100), stable order, complete traversal in both directions.
 import { type Emu, expectError, start } from "./helpers";
 

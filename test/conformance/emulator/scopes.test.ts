@@ -1,4 +1,4 @@
-// Seed "Scopes" and api-paths.md "Scope each endpoint requires": every endpoint checks its scope;
+// Scopes (docs/contract/scopes.md), the scope each endpoint requires among them: every endpoint checks its scope;
 // `{domain}` scopes reach objects tied to the domain; a 403 names the scope needed.
 import { type Emu, expectError, makeKey, makeSub, start } from "./helpers";
 
@@ -166,7 +166,7 @@ describe("Scopes", () => {
         403,
         `${fam}:write:f.example.com`,
       );
-      // Delete: a delete scope for one associated domain suffices (seed, "Delete webhook").
+      // Delete: a delete scope for one associated domain suffices (docs/contract/scopes.md#scope-each-endpoint-requires).
       expect((await emu.req("DELETE", emu.acct(`/${fam}/${mine.body.id}`), { key: k.secret })).status).toBe(200);
     }
   });

@@ -1,4 +1,5 @@
-// Seed "States and transitions" and api-paths.md update rules: sub-account states, parent
+// Sub-account states (docs/contract/endpoints/sub-accounts.md#states) and partial updates
+// (docs/contract/conventions.md#partial-updates): sub-account states, parent
 // suspension, domain verification and the check-dns cache, partial updates, immutable fields,
 // webhook scope switching.
 import { Domain, SubAccount, Webhook } from "../../../provider/api";
@@ -12,7 +13,7 @@ afterAll(() => emu.close());
 
 const subPath = (id: string, rest = "") => emu.acct(`/sub-accounts/${id}${rest}`);
 
-describe("States and transitions", () => {
+describe("states and transitions (docs/contract/endpoints/sub-accounts.md#states)", () => {
   test("States: active → suspend {reason} → suspended → unsuspend → active; wrong-state moves are 409", async () => {
     const sub = await makeSub(emu);
     expect(sub.status).toBe("active");

@@ -1,4 +1,4 @@
-// api-paths.md "Suppression" / "CreateSuppression": the record, the create's list envelope, delete
+// Suppressions (docs/contract/endpoints/suppressions.md): the record, the create's list envelope, delete
 // by email and domain, and expiry (an expired suppression is gone: not listed, not deletable, and a
 // new create for the same address replaces it).
 import { type Emu, expectError, start, uniq } from "./helpers";

@@ -1,4 +1,4 @@
-// Seed "Sub-account usage response": receptions (accepted messages, one per recipient) per parent,
+// Sub-account usage (docs/contract/endpoints/sub-accounts.md#usage-response): receptions (accepted messages, one per recipient) per parent,
 // active and removed sub accounts, proportional allocated_cost, current billing period.
 import { SubAccountUsage } from "../../../provider/api";
 import { type Emu, expectError, makeKey, makeSub, start, verifiedDomain } from "./helpers";

@@ -1,4 +1,4 @@
-// Written from the service's rules (seed, "IP allow lists": CIDR or bare address, /32 or /128,
+// Written from the service's rules (docs/contract/allow-lists.md: CIDR or bare address, /32 or /128,
 // canonicalised, de-duplicated, allow-alls rejected, at most 100 after de-duplication) and the
 // choices documented at the top of cidr.ts (host bits cleared, ambiguous IPv4 refused, mapped
 // IPv6 folded to IPv4, prefix length 0 is the whole family in any spelling).

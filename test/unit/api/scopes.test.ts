@@ -1,4 +1,4 @@
-// Written from the seed's Scopes table: fixed scopes, and `{domain}` templates that take one of the
+// Written from the contract's scope table (docs/contract/scopes.md#scope-list): fixed scopes, and `{domain}` templates that take one of the
 // account's domain names (any well-formed lower-case domain is accepted; a malformed one is not).
 import {
   DOMAIN_SCOPE_PREFIXES,
@@ -8,8 +8,8 @@ import {
   scopeProblem,
 } from "../../../provider/api/scopes";
 
-// The seed's table, verbatim.
-const SEED_TABLE = [
+// The contract's table, verbatim.
+const CONTRACT_TABLE = [
   "messages:send:all, messages:send:{domain}, messages:cancel:all, messages:cancel:{domain}, messages:read:all, messages:read:{domain}",
   "domains:read, domains:write, domains:delete:all, domains:delete:{domain}",
   "accounts:read, accounts:write, accounts:billing, accounts:members:read, accounts:members:add, accounts:members:update, accounts:members:remove",
@@ -23,14 +23,14 @@ const SEED_TABLE = [
   "sub-account-api-keys:read, sub-account-api-keys:write, sub-account-api-keys:delete",
 ].flatMap((row) => row.split(", "));
 
-describe("the scope list matches the seed's table", () => {
+describe("the scope list matches the contract's table (docs/contract/scopes.md#scope-list)", () => {
   it("has every fixed scope and every {domain} template, and nothing else", () => {
     const ours = [...FIXED_SCOPES, ...DOMAIN_SCOPE_TEMPLATES].sort();
-    expect(ours).toEqual([...SEED_TABLE].sort());
+    expect(ours).toEqual([...CONTRACT_TABLE].sort());
     expect(DOMAIN_SCOPE_PREFIXES).toHaveLength(14);
   });
 
-  it.each(SEED_TABLE.map((s) => s.replace("{domain}", "mail.example.com")))("accepts %s", (scope) => {
+  it.each(CONTRACT_TABLE.map((s) => s.replace("{domain}", "mail.example.com")))("accepts %s", (scope) => {
     expect(scopeProblem(scope)).toBeUndefined();
   });
 });

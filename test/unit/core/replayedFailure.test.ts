@@ -1,4 +1,4 @@
-// Create after a stored failure (idempotency rule 5): the service keeps a keyed create's 4xx for 24 h
+// Create after a stored failure (docs/contract/idempotency.md#rule-5): the service keeps a keyed create's 4xx for 24 h
 // and replays it for the same key, although its cause may be gone (a scope added to the key since).
 // A replayed 4xx created nothing, so the provider asks again with the next derived key and reports
 // that answer. The fake service below stores and replays outcomes per key as the real one does, and

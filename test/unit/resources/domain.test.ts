@@ -1,4 +1,4 @@
-// The Domain resource sends exactly what the API takes (api-paths.md, "CreateDomain"/"UpdateDomain"):
+// The Domain resource sends exactly what the API takes (docs/contract/endpoints/domains.md#records):
 // a program's `null` for a subdomain, the rotation interval or the selector is "not set" and never
 // sent; the selector is checked and canonicalised as the service does (trimmed, lower case, one DNS
 // label of 1–62 characters, no edge hyphen; whitespace only = "" = the default selector), and the
