@@ -1,4 +1,4 @@
-// The service emulator: plain HTTP on loopback (the real service is HTTPS-only; see README), one
+// The service emulator: plain HTTP on loopback (the real service is HTTPS-only: docs/contract/conventions.md#emulator), one
 // request pipeline for every v2 route:
 //   route (404/405) → count → faults → authenticate + IP allow list (401/403) → account in path →
 //   parent-only routes → account suspension → rate limit (429) → query → scope (403) →

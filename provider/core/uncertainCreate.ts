@@ -12,7 +12,7 @@
 // this create. Concurrent creates of the same collection in this provider process are awaited
 // first and their objects are claimed, so one resource never deletes another's object. Two separate
 // `pulumi up` runs creating identical objects in the same account at the same moment are the
-// remaining ambiguity (documented in the README).
+// remaining ambiguity (docs/guide/behaviour.md#a-5xx-after-the-service-committed).
 import { deepEqual } from "./canonicalJson";
 
 /** Objects created or adopted by this provider process (never swept as twins). */
