@@ -18,20 +18,21 @@ export interface Services {
   parentAccountId: string;
 }
 
-/** A scope the route needs before the idempotency step: a fixed scope, or any scope of a family verb. */
+/** A scope the endpoint needs before the idempotency step: a fixed scope, or any scope of a family verb. */
 export type ScopeNeed = { fixed: string } | { family: string; verb: string };
 
-export interface RouteSpec {
+/** One `METHOD /template` of the service: what the pipeline checks before calling its handler. */
+export interface Endpoint {
   scope?: ScopeNeed;
   /** POST creates declaring Idempotency-Key; "secret" = the two key-creation operations (idempotency rule 7). */
   idempotent?: "plain" | "secret";
-  /** Set on routes a sub-account key may not call at all, with the reason. */
+  /** Set on endpoints a sub-account key may not call at all, with the reason. */
   parentOnly?: string;
-  /** Query parameters the route accepts; any other is a 400. */
+  /** Query parameters the endpoint accepts; any other is a 400. */
   query?: readonly string[];
-  /** "none": the route takes no body (a non-empty body is a 400). */
+  /** "none": the endpoint takes no body (a non-empty body is a 400). */
   body?: "none" | "json";
-  /** Unauthenticated route (none in v2 today). */
+  /** Unauthenticated endpoint (none in v2 today). */
   public?: boolean;
   handler(ctx: Ctx): Reply;
 }

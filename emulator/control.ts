@@ -78,7 +78,7 @@ export class EmulatorControl {
   async resetCounters(): Promise<void> {
     await this.call("DELETE", "/counters");
   }
-  /** Service requests in arrival order (method, path, route template, status sent), bounded. */
+  /** Service requests in arrival order (method, path, path template, status sent), bounded. */
   requests(): Promise<RequestLogSnapshot> {
     return this.call("GET", "/requests");
   }

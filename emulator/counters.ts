@@ -1,4 +1,4 @@
-// Per-endpoint request counters (method + route template), split into reads (GET) and writes; and,
+// Per-endpoint request counters (method + path template), split into reads (GET) and writes; and,
 // per API key, what the account's rate limit did with its requests — the limit is per account and
 // shared by every key, so a bench can tell one caller's share (and its 429s) from another's.
 export interface CounterSnapshot {

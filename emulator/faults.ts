@@ -12,7 +12,7 @@
 //   `delayMs`: the window in which a client can die having made an object it never heard of;
 // - "rate-limit": a 429 `Too many requests, rate limited.` with `Retry-After` (`retryAfter`
 //   seconds) or, with `retryAfter: null`, without it.
-// `path` is a route template (`/v2/accounts/{account_id}/routes`), an exact path, or a glob with
+// `path` is a path template (`/v2/accounts/{account_id}/routes`), an exact path, or a glob with
 // `*` (one segment or more, e.g. `/v2/accounts/*/api-keys`); `method` "*" matches any method.
 export type FaultKind =
   "error-before" | "error-after" | "drop-before" | "drop-after" | "delay" | "delay-after" | "rate-limit";

@@ -1,6 +1,6 @@
 // Idempotency (docs/contract/idempotency.md, rules 1–9, and the 409/422 rows of docs/contract/errors.md#statuses).
 //
-// 1. Only routes declaring Idempotency-Key (the POST creates) take part; elsewhere the header is ignored.
+// 1. Only endpoints declaring Idempotency-Key (the POST creates) take part; elsewhere the header is ignored.
 // 2. A record is matched on account + key; its method, resolved path and SHA-256 of the raw body
 //    must match, else 422 (no Idempotent-Replayed, no Retry-After).
 // 3. A fresh execution carries no Idempotent-Replayed header.
@@ -8,7 +8,7 @@
 // 5. 2xx and 4xx produced by the handler are stored (in the handler's own transaction for 2xx, so a
 //    committed object always has its stored response).
 // 6. 5xx and handler failures are not stored; the key is released and a retry re-executes.
-// 7. Key creation ("secret" routes): a 201 is stored sealed with AES-256-GCM (server secret in the
+// 7. Key creation ("secret" endpoints): a 201 is stored sealed with AES-256-GCM (server secret in the
 //    data dir) and replayed for 5 minutes; after that the sealed body is wiped and the key answers
 //    409 (terminal: no Idempotent-Replayed, no Retry-After) — re-executing would mint a second key,
 //    replaying is no longer allowed, so the only safe answer is a refusal that says what happened.

@@ -10,7 +10,7 @@ export interface RequestLogEntry {
   method: string;
   /** Path without the query string. */
   path: string;
-  /** The route template it matched, or null (404/405). */
+  /** The path template it matched, or null (404/405). */
   template: string | null;
   /** Status sent, or null while unanswered or when the connection was dropped without an answer. */
   status: number | null;

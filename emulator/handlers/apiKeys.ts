@@ -2,7 +2,7 @@
 // one record, one implementation; the owner differs.
 import { ApiKey, CreateApiKey, UpdateApiKey } from "../../provider/api";
 import { listAdmits } from "../allowList";
-import type { Ctx, RouteSpec } from "../context";
+import type { Ctx, Endpoint } from "../context";
 import { newSecretKey, randomChars, sha256, uuid } from "../crypto";
 import { conflict, notFound, badRequest } from "../http/errors";
 import { PAGE_QUERY, listPage } from "../pagination";
@@ -96,7 +96,7 @@ function remove(ctx: Ctx) {
   return ok({ message: `api key ${key.id} (${key.label}) deleted successfully` });
 }
 
-export const apiKeys: Record<string, RouteSpec> = {
+export const apiKeys: Record<string, Endpoint> = {
   "GET /v2/accounts/{account_id}/api-keys": {
     scope: { fixed: "api-keys:read" },
     parentOnly: KEYS_OF_SUB,

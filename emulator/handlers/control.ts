@@ -2,7 +2,7 @@
 // the server): faults, clock, counters, request log, domain verification, parent suspension, state
 // dump.
 import type { AccountData, KeyData } from "../records";
-import type { Runtime } from "../server";
+import type { Runtime } from "../runtime";
 import { type FaultSpec } from "../faults";
 import { HttpError, type Reply } from "../http/errors";
 import { setVerified, domainRecord, type DomainData } from "./domains";
@@ -12,7 +12,7 @@ import { memberRowId } from "../members";
 
 type ControlHandler = (body: Record<string, unknown>, query: URLSearchParams) => Reply;
 
-export function controlRoutes(
+export function controlEndpoints(
   rt: Runtime,
 ): (method: string, path: string, query: URLSearchParams, raw: Buffer) => Reply {
   const { svc } = rt;

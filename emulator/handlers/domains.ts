@@ -5,7 +5,7 @@
 import { createPrivateKey, createPublicKey } from "node:crypto";
 import { CreateDomain, type DnsRecord, type Domain, UpdateDomain } from "../../provider/api";
 import { requireDomains } from "../authz";
-import type { Ctx, RouteSpec, Services } from "../context";
+import type { Ctx, Endpoint, Services } from "../context";
 import { sha256, uuid } from "../crypto";
 import { badRequest, conflict, notFound } from "../http/errors";
 import { PAGE_QUERY, listPage } from "../pagination";
@@ -152,7 +152,7 @@ export function setVerified(svc: Services, accountId: string, name: string, veri
 }
 
 const base = "/v2/accounts/{account_id}/domains";
-export const domains: Record<string, RouteSpec> = {
+export const domains: Record<string, Endpoint> = {
   [`GET ${base}`]: { scope: { fixed: "domains:read" }, query: [...PAGE_QUERY, "dns_valid"], handler: list },
   [`POST ${base}`]: { scope: { fixed: "domains:write" }, idempotent: "plain", handler: create },
   [`GET ${base}/{domain}`]: { scope: { fixed: "domains:read" }, handler: (ctx) => ok(domainRecord(target(ctx))) },

@@ -1,7 +1,7 @@
 // Account members (docs/contract/endpoints/members.md): list (not paginated), add, remove. No update endpoint: a role change is remove + add.
 // Who owns an account and whom a key acts for: emulator/members.ts.
 import { AddMember } from "../../provider/api";
-import type { Ctx, RouteSpec } from "../context";
+import type { Ctx, Endpoint } from "../context";
 import { conflict, forbidden, notFound } from "../http/errors";
 import { type MemberData, addMembership, memberRecord, memberRowId, normalEmail, userFor } from "../members";
 import { parseBody, uuidParam } from "../validate";
@@ -35,7 +35,7 @@ function remove(ctx: Ctx) {
 }
 
 const base = "/v2/accounts/{account_id}/members";
-export const members: Record<string, RouteSpec> = {
+export const members: Record<string, Endpoint> = {
   [`GET ${base}`]: { scope: { fixed: "accounts:members:read" }, handler: list },
   [`POST ${base}`]: { scope: { fixed: "accounts:members:add" }, idempotent: "plain", handler: add },
   [`DELETE ${base}/{user_id}`]: { scope: { fixed: "accounts:members:remove" }, handler: remove },

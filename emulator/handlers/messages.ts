@@ -8,7 +8,7 @@ import {
   type MessageItem,
 } from "../../provider/api";
 import { requireDomains } from "../authz";
-import type { Ctx, RouteSpec } from "../context";
+import type { Ctx, Endpoint } from "../context";
 import { uuid } from "../crypto";
 import { badRequest } from "../http/errors";
 import type { AccountData } from "../records";
@@ -79,7 +79,7 @@ function create(ctx: Ctx) {
 }
 
 const base = "/v2/accounts/{account_id}/messages";
-export const messages: Record<string, RouteSpec> = {
+export const messages: Record<string, Endpoint> = {
   [`POST ${base}`]: { scope: { family: "messages", verb: "send" }, idempotent: "plain", handler: create },
   [`POST ${base}/conversation`]: { scope: { family: "messages", verb: "send" }, idempotent: "plain", handler: conversation },
 };

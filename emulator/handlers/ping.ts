@@ -1,6 +1,6 @@
-import type { RouteSpec } from "../context";
+import type { Endpoint } from "../context";
 import { ok } from "./common";
 
-export const ping: Record<string, RouteSpec> = {
+export const ping: Record<string, Endpoint> = {
   "GET /v2/ping": { handler: () => ok({ message: "pong" }) },
 };

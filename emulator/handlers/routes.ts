@@ -1,9 +1,10 @@
-// Inbound routes. A route's domain (for `routes:*:{domain}` scopes) is the domain of its
-// `recipient` address (`user@d` or `*@d`); a route with recipient "" is tied to no domain and needs
-// the `:all` scopes. The list takes `domain` (required with a domain-scoped read key).
+// The endpoints of the inbound-mail Route resource. A route's domain (for `routes:*:{domain}`
+// scopes) is the domain of its `recipient` address (`user@d` or `*@d`); a route with recipient ""
+// is tied to no domain and needs the `:all` scopes. The list takes `domain` (required with a
+// domain-scoped read key).
 import { CreateRoute, Hostname, type Route, UpdateRoute } from "../../provider/api";
 import { grant, requireDomains } from "../authz";
-import type { Ctx, RouteSpec } from "../context";
+import type { Ctx, Endpoint } from "../context";
 import { randomChars, sha256, uuid } from "../crypto";
 import { badRequest, forbidden, notFound } from "../http/errors";
 import { PAGE_QUERY, listPage } from "../pagination";
@@ -117,7 +118,7 @@ function remove(ctx: Ctx) {
 }
 
 const base = "/v2/accounts/{account_id}/routes";
-export const routes: Record<string, RouteSpec> = {
+export const routes: Record<string, Endpoint> = {
   [`GET ${base}`]: { scope: { family: "routes", verb: "read" }, query: [...PAGE_QUERY, "domain"], handler: list },
   [`POST ${base}`]: { scope: { family: "routes", verb: "write" }, idempotent: "plain", handler: create },
   [`GET ${base}/{route_id}`]: { scope: { family: "routes", verb: "read" }, handler: get },

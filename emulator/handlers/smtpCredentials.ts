@@ -1,7 +1,7 @@
 // SMTP credentials: create, list, get, delete. There is no update endpoint (PUT is a 405).
 import { CreateSmtpCredential, type SmtpCredential } from "../../provider/api";
 import { grant, requireDomains, sees } from "../authz";
-import type { Ctx, RouteSpec } from "../context";
+import type { Ctx, Endpoint } from "../context";
 import { randomChars, sha256, uuid } from "../crypto";
 import { notFound } from "../http/errors";
 import { PAGE_QUERY, listPage } from "../pagination";
@@ -71,7 +71,7 @@ function remove(ctx: Ctx) {
 }
 
 const base = "/v2/accounts/{account_id}/smtp-credentials";
-export const smtpCredentials: Record<string, RouteSpec> = {
+export const smtpCredentials: Record<string, Endpoint> = {
   [`GET ${base}`]: { scope: { family: "smtp-credentials", verb: "read" }, query: PAGE_QUERY, handler: list },
   [`POST ${base}`]: { scope: { family: "smtp-credentials", verb: "write" }, idempotent: "plain", handler: create },
   [`GET ${base}/{smtp_credential_id}`]: { scope: { family: "smtp-credentials", verb: "read" }, handler: get },

@@ -6,7 +6,7 @@
 // -parent reinstated-> active. Suspending a non-active or unsuspending a non-suspended sub
 // account is a 409 naming its status. A deleted sub account is a 404 everywhere.
 import { CreateSubAccount, SubAccount, SuspendSubAccount, UpdateSubAccount } from "../../provider/api";
-import type { Ctx, RouteSpec } from "../context";
+import type { Ctx, Endpoint } from "../context";
 import { uuid } from "../crypto";
 import { badRequest, conflict, notFound } from "../http/errors";
 import { PAGE_QUERY, listPage } from "../pagination";
@@ -125,7 +125,7 @@ function unsuspend(ctx: Ctx) {
 }
 
 const base = "/v2/accounts/{account_id}/sub-accounts";
-export const subAccounts: Record<string, RouteSpec> = {
+export const subAccounts: Record<string, Endpoint> = {
   [`GET ${base}`]: { scope: { fixed: "sub-accounts:read" }, parentOnly: NESTED, query: PAGE_QUERY, handler: list },
   [`POST ${base}`]: { scope: { fixed: "sub-accounts:write" }, parentOnly: NESTED, idempotent: "plain", handler: create },
   [`GET ${base}/usage`]: { scope: { fixed: "sub-accounts:usage" }, parentOnly: NESTED, handler: usage },

@@ -7,7 +7,7 @@
 // concerned: lists leave it out, a delete of it is a 404, and a new create for the same address and
 // domain replaces it (only a live one makes the create a 409).
 import { CreateSuppression, Hostname, type Suppression, Timestamp } from "../../provider/api";
-import type { Ctx, RouteSpec } from "../context";
+import type { Ctx, Endpoint } from "../context";
 import { uuid } from "../crypto";
 import { badRequest, conflict, notFound } from "../http/errors";
 import { PAGE_QUERY, listPage } from "../pagination";
@@ -113,7 +113,7 @@ function wipe(ctx: Ctx) {
 }
 
 const base = "/v2/accounts/{account_id}/suppressions";
-export const suppressions: Record<string, RouteSpec> = {
+export const suppressions: Record<string, Endpoint> = {
   [`GET ${base}`]: {
     scope: { fixed: "suppressions:read" },
     query: [...PAGE_QUERY, "domain", "email", "from_time", "to_time"],

@@ -1,34 +1,35 @@
-// Method + path template routing. Literal segments beat parameters (`/sub-accounts/usage` is not a
-// sub account id); a path that matches a template under another method is a 405.
+// Method + path template lookup of the emulator's endpoints. Literal segments beat parameters
+// (`/sub-accounts/usage` is not a sub account id); a path that matches a template under another
+// method is a 405.
 import { badRequest } from "./errors";
 
-export interface Match<R> {
-  route: R;
+export interface Match<E> {
+  endpoint: E;
   template: string;
   params: Record<string, string>;
 }
 
-export type RouteResult<R> = Match<R> | { status: 404 } | { status: 405; allow: string[] };
+export type Lookup<E> = Match<E> | { status: 404 } | { status: 405; allow: string[] };
 
-interface Entry<R> {
+interface Entry<E> {
   method: string;
   template: string;
   segments: string[];
-  route: R;
+  endpoint: E;
 }
 
-export class Router<R> {
-  private readonly entries: Entry<R>[] = [];
+export class EndpointTable<E> {
+  private readonly entries: Entry<E>[] = [];
 
-  add(method: string, template: string, route: R): void {
-    this.entries.push({ method, template, segments: template.split("/").slice(1), route });
+  add(method: string, template: string, endpoint: E): void {
+    this.entries.push({ method, template, segments: template.split("/").slice(1), endpoint });
   }
 
   templates(): { method: string; template: string }[] {
     return this.entries.map((e) => ({ method: e.method, template: e.template }));
   }
 
-  match(method: string, path: string): RouteResult<R> {
+  match(method: string, path: string): Lookup<E> {
     const raw = path.split("/").slice(1);
     let segs: string[];
     try {
@@ -37,7 +38,7 @@ export class Router<R> {
       throw badRequest("malformed percent-encoding in the path");
     }
     // The most specific template wins across methods: DELETE /sub-accounts/usage is a 405, not an id.
-    const matching: { e: Entry<R>; score: string }[] = [];
+    const matching: { e: Entry<E>; score: string }[] = [];
     for (const e of this.entries) {
       if (e.segments.length !== segs.length) continue;
       let score = "";
@@ -61,6 +62,6 @@ export class Router<R> {
     hit.e.segments.forEach((t, i) => {
       if (t.startsWith("{")) params[t.slice(1, -1)] = segs[i]!;
     });
-    return { route: hit.e.route, template: hit.e.template, params };
+    return { endpoint: hit.e.endpoint, template: hit.e.template, params };
   }
 }

@@ -1,6 +1,4 @@
 // Errors and replies. Every v2 error body is exactly `{ message }` (docs/contract/errors.md#rule-1).
-import type { ServerResponse } from "node:http";
-
 export type Headers = Record<string, string>;
 
 export interface Reply {
@@ -30,15 +28,4 @@ export const RATE_LIMITED = "Too many requests, rate limited.";
 
 export function errorReply(e: HttpError): Reply {
   return { status: e.status, body: { message: e.message }, headers: e.headers };
-}
-
-export function send(res: ServerResponse, reply: Reply): void {
-  const text = reply.body === undefined ? "" : JSON.stringify(reply.body);
-  const headers: Record<string, string | number> = { ...reply.headers };
-  if (text) {
-    headers["content-type"] = "application/json; charset=utf-8";
-  }
-  headers["content-length"] = Buffer.byteLength(text);
-  res.writeHead(reply.status, headers);
-  res.end(text);
 }
