@@ -1,5 +1,5 @@
 // Admission: who is calling and whether they may call now. Failures here (401, 403, 404 for a
-// foreign account, 429) happen before idempotency and are never stored (seed, Authentication 7).
+// foreign account, 429) happen before idempotency and are never stored (authentication rule 7).
 import { authenticate, checkAccountParam, checkSuspension, isSubAccountKey } from "../auth";
 import type { Ctx, Endpoint } from "../context";
 import type { Counters } from "../counters";
