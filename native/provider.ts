@@ -18,7 +18,7 @@ import { accountOf, configProblems, configureConnection } from "../provider/core
 import { markSecrets, type SecretPath } from "../provider/core/secretMarks";
 import type { Props } from "../provider/core/spec";
 import { provider as genericProvider, importObject, secretPathsOf } from "../provider/runtime";
-import { specs } from "../provider/resources";
+import { declarationOf } from "../provider/resources";
 import { kindOfUrn, unwrapSecrets } from "./wire";
 
 export interface CheckFailure {
@@ -46,12 +46,12 @@ function configSource(settings: Record<string, unknown>) {
   };
 }
 
-/** The spec and the generic provider of the resource a URN names. */
+/** The declaration and the generic provider of the resource a URN names. */
 function kindOf(urn: string) {
   const kind = kindOfUrn(urn);
-  const spec = specs[kind];
-  if (!spec) throw new Error(`txmail: unknown resource type 'txmail:index:${kind}'; upgrade the txmail plugin.`);
-  return { spec, impl: genericProvider(kind) };
+  const declaration = declarationOf(kind);
+  if (!declaration) throw new Error(`txmail: unknown resource type 'txmail:index:${kind}'; upgrade the txmail plugin.`);
+  return { declaration, impl: genericProvider(kind) };
 }
 
 /**
@@ -174,11 +174,11 @@ export async function read(
   props: Record<string, unknown> | undefined,
   inputs: Record<string, unknown> | undefined,
 ): Promise<{ id: string; props?: Record<string, unknown>; inputs?: Record<string, unknown> }> {
-  const { spec, impl } = kindOf(urn);
+  const { declaration, impl } = kindOf(urn);
   if (props === undefined || Object.keys(props).length === 0) {
     // `pulumi import` (or the `import` option): no state yet, the id as the user typed it
     // (provider/core/importId.ts), and the inputs a program declares (provider/core/importRead.ts).
-    const imported = await importObject(spec.kind, id, urn);
+    const imported = await importObject(declaration.kind, id, urn);
     return imported ? { id: imported.id, props: imported.props, inputs: imported.inputs } : { id: "" };
   }
   const p = unwrapSecrets(props);
@@ -186,7 +186,7 @@ export async function read(
   const r = await impl.read(id, p.plain);
   if (!r.id || !r.props) return { id: "" };
   const outs = remark(r.props, p.secretPaths);
-  return { id: r.id, props: outs, inputs: markSecrets(i.plain, [...secretPathsOf(spec), ...i.secretPaths]) };
+  return { id: r.id, props: outs, inputs: markSecrets(i.plain, [...secretPathsOf(declaration), ...i.secretPaths]) };
 }
 
 export async function update(id: string, urn: string, olds: Record<string, unknown>, news: Record<string, unknown>) {

@@ -4,11 +4,11 @@
 import { configureConnection } from "./core/connection";
 import { makeProvider, type Provider } from "./core/factory";
 import { markSecrets, type SecretPath } from "./core/secretMarks";
-import type { ResourceSpec } from "./core/spec";
+import type { AnyDeclaration } from "./core/spec";
 import { apiFor } from "./core/clientApi";
 import { readForImport, type Imported } from "./core/importRead";
 import { progress } from "./core/progress";
-import { specs } from "./resources";
+import { declarationOf } from "./resources";
 
 const providers = new Map<string, Provider>();
 
@@ -20,19 +20,20 @@ export function configure(req: { config: { get(key: string): string | undefined 
 export function provider(kind: string): Provider {
   let p = providers.get(kind);
   if (!p) {
-    const spec = specs[kind];
-    if (!spec) throw new Error(`pulumi-txmail: unknown resource kind '${kind}'; upgrade the pulumi-txmail package.`);
-    p = withSecretMarks(makeProvider(spec, apiFor), secretPathsOf(spec));
+    const declaration = declarationOf(kind);
+    if (!declaration)
+      throw new Error(`pulumi-txmail: unknown resource kind '${kind}'; upgrade the pulumi-txmail package.`);
+    p = withSecretMarks(makeProvider(declaration, apiFor), secretPathsOf(declaration));
     providers.set(kind, p);
   }
   return p;
 }
 
 /** Everything a resource's provider knows to be secret: one-time secrets, write-only inputs, its API key. */
-export function secretPathsOf(spec: ResourceSpec<Record<string, unknown>>): SecretPath[] {
+export function secretPathsOf(declaration: AnyDeclaration): SecretPath[] {
   return [
-    ...Object.keys(spec.createOnly ?? {}).map((k) => [k]),
-    ...(spec.writeOnly ?? []).map((k) => [k]),
+    ...Object.keys(declaration.createOnly ?? {}).map((k) => [k]),
+    ...(declaration.writeOnly ?? []).map((k) => [k]),
     ["connection", "apiKey"],
   ];
 }
@@ -67,11 +68,12 @@ export function withSecretMarks(p: Provider, paths: readonly SecretPath[]): Prov
  * Warns under `urn` about the one-time secrets the service never shows again.
  */
 export async function importObject(kind: string, importId: string, urn?: string): Promise<Imported | undefined> {
-  const spec = specs[kind];
-  if (!spec) throw new Error(`pulumi-txmail: unknown resource kind '${kind}'; upgrade the pulumi-txmail package.`);
-  const imported = await readForImport(spec, provider(kind), importId);
+  const declaration = declarationOf(kind);
+  if (!declaration)
+    throw new Error(`pulumi-txmail: unknown resource kind '${kind}'; upgrade the pulumi-txmail package.`);
+  const imported = await readForImport(declaration, provider(kind), importId);
   if (!imported) return undefined;
   for (const warning of imported.warnings) progress(warning, urn, "WARNING");
-  const paths = secretPathsOf(spec);
+  const paths = secretPathsOf(declaration);
   return { ...imported, props: markSecrets(imported.props, paths), inputs: markSecrets(imported.inputs, paths) };
 }

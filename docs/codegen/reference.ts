@@ -8,10 +8,11 @@
 // this writes.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { typeToken } from "../../provider/api/typeTokens";
+import { dynamicTypeToken } from "../../provider/api/typeTokens";
 import { uuidImportId } from "../../provider/core/importId";
-import type { Props, ResourceSpec as Declaration } from "../../provider/core/spec";
-import { specs } from "../../provider/resources";
+import { KINDS, type Kind } from "../../provider/api/kinds";
+import type { AnyDeclaration, Props } from "../../provider/core/spec";
+import { declarations } from "../../provider/resources";
 import { DATA_FUNCTIONS } from "../../native/schema/functions";
 import { packageSchema } from "../../native/schema/packageSchema";
 import type {
@@ -27,8 +28,6 @@ import { token } from "../../native/schema/tokens";
 
 export const REGENERATE = "npm run gen:docs";
 
-type AnySpec = Declaration<Record<string, unknown>>;
-
 /** The repository root: the nearest folder above this file with a package.json (source or dist/). */
 function repoRoot(): string {
   let dir = __dirname;
@@ -40,8 +39,8 @@ export const REPO_ROOT = repoRoot();
 export const REFERENCE_DIR = path.join(REPO_ROOT, "docs", "reference");
 export const EXAMPLES_DIR = path.join(REPO_ROOT, "docs", "examples");
 
-/** The resource kinds, in the registry's order (provider/resources/index.ts). */
-export const KINDS = Object.keys(specs);
+/** The resource kinds, in the list's order (provider/api/kinds.ts). */
+export { KINDS };
 export const COMPONENT = "Tenant";
 export const FUNCTIONS_PAGE = "functions";
 
@@ -168,26 +167,26 @@ const listJoined = (names: readonly string[], word: string) =>
  * The inputs that must stay equal for `deleteBeforeReplace` to hold, found by asking it: for each
  * input, olds and news that differ in that input alone.
  */
-function deleteFirstWhenSame(spec: AnySpec, inputs: string[]): string[] | undefined {
-  const decide = spec.deleteBeforeReplace;
+function deleteFirstWhenSame(declaration: AnyDeclaration, inputs: string[]): string[] | undefined {
+  const decide = declaration.deleteBeforeReplace;
   if (!decide) return undefined;
   const base: Props = Object.fromEntries(inputs.map((n) => [n, `a-${n}`]));
   if (!decide(base, { ...base })) return [];
   return inputs.filter((n) => !decide(base, { ...base, [n]: `b-${n}` }));
 }
 
-function replacementSection(spec: AnySpec, inputs: string[]): string {
-  const triggers = replaceTriggers(spec);
+function replacementSection(declaration: AnyDeclaration, inputs: string[]): string {
+  const triggers = replaceTriggers(declaration);
   const lines: string[] = [];
   if (triggers.length === 0) {
     lines.push("Nothing in the program replaces it: every input is updated in place.");
   } else {
     lines.push(
-      spec.immutable
+      declaration.immutable
         ? `The service cannot update it: a change of ${listJoined(triggers, "or")} replaces it.`
         : `A change of ${listJoined(triggers, "or")} replaces it; every other input is updated in place.`,
     );
-    const same = deleteFirstWhenSame(spec, inputs);
+    const same = deleteFirstWhenSame(declaration, inputs);
     if (same === undefined) {
       lines.push("The replacement is created before the old object is deleted.");
     } else if (same.length === 0) {
@@ -202,14 +201,14 @@ function replacementSection(spec: AnySpec, inputs: string[]): string {
   return `## Replacement\n\n${lines.join(" ")}\n`;
 }
 
-function importSection(spec: AnySpec): string {
-  const form = spec.importId ?? uuidImportId;
+function importSection(declaration: AnyDeclaration): string {
+  const form = declaration.importId ?? uuidImportId;
   return (
     "## Import\n\n" +
     `Through the native provider, with the id in the form \`${form.syntax}\`:\n\n` +
-    `\`\`\`sh\npulumi import ${token(spec.kind)} <name> '${form.syntax}'\n\`\`\`\n\n` +
+    `\`\`\`sh\npulumi import ${token(declaration.kind)} <name> '${form.syntax}'\n\`\`\`\n\n` +
     `Objects inside a sub account are imported through an explicit provider for that sub account; see ` +
-    `[Importing existing objects](${IMPORT_GUIDE}). With the dynamic provider (\`${typeToken(spec.kind)}\`), ` +
+    `[Importing existing objects](${IMPORT_GUIDE}). With the dynamic provider (\`${dynamicTypeToken(declaration.kind)}\`), ` +
     "declare the object and set `adoptId` instead.\n"
   );
 }
@@ -245,20 +244,20 @@ function secretsSection(
   return `## Secrets\n\nPulumi secrets: encrypted in state, masked in outputs and diffs.\n\n${text}\n`;
 }
 
-function kindPage(kind: string, schema: PackageSpec): string {
-  const spec = specs[kind]! as AnySpec;
+function kindPage(kind: Kind, schema: PackageSpec): string {
+  const declaration = declarations[kind];
   const res = schema.resources[token(kind)]!;
   const required = res.requiredInputs ?? [];
   const inputNames = Object.keys(res.inputProperties);
   const outputs = Object.fromEntries(Object.entries(res.properties).filter(([n]) => !(n in res.inputProperties)));
   const echoed = Object.keys(res.properties).filter((n) => n in res.inputProperties);
   const hidden = inputNames.filter((n) => !(n in res.properties));
-  const ownInputs = Object.keys((spec.inputs as unknown as { shape: Record<string, unknown> }).shape);
+  const ownInputs = Object.keys((declaration.inputs as unknown as { shape: Record<string, unknown> }).shape);
   return [
     HEADER,
     `# ${kind}\n\n`,
     `\`${token(kind)}\` (native provider, Pulumi YAML, the Python and Go SDKs) · ` +
-      `\`${typeToken(kind)}\` (the TypeScript classes' default, dynamic face)\n\n`,
+      `\`${dynamicTypeToken(kind)}\` (the TypeScript classes' default, dynamic face)\n\n`,
     `${res.description ?? ""}\n\n`,
     examplesSection(kind),
     "\n## Inputs\n\n",
@@ -270,13 +269,13 @@ function kindPage(kind: string, schema: PackageSpec): string {
     propertyTable(outputs, res.required ?? [], schema, {}),
     "\n",
     secretsSection(res.inputProperties, res.properties, schema, {
-      writeOnly: spec.writeOnly,
-      createOnly: Object.keys(spec.createOnly ?? {}),
+      writeOnly: declaration.writeOnly,
+      createOnly: Object.keys(declaration.createOnly ?? {}),
     }),
     "\n",
-    replacementSection(spec, ownInputs),
+    replacementSection(declaration, ownInputs),
     "\n",
-    importSection(spec),
+    importSection(declaration),
     "\n",
     typesSection(referencedTypes([res.inputProperties, res.properties], schema), schema),
   ].join("");

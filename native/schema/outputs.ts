@@ -4,22 +4,20 @@ import type { z } from "zod";
 import { deepEqual } from "../../provider/core/canonicalJson";
 import { recordOutputs } from "../../provider/core/operations/context";
 import { stateOf } from "../../provider/core/operations/state";
-import type { ResourceSpec } from "../../provider/core/spec";
+import type { AnyDeclaration } from "../../provider/core/spec";
 import type { Converter, JsonSchema } from "./jsonSchemaToPulumi";
 import type { PropertySpec } from "./pulumiSchema";
 import { sampleOf } from "./sample";
 import { camelSchema, jsonSchemaOf } from "./zodJson";
-
-type AnySpec = ResourceSpec<Record<string, unknown>>;
 
 /**
  * What the generic provider stores of a record — the same two steps its operations take
  * (`recordOutputs`, then `stateOf`) — plus the one-time secrets of the creation response under
  * their output names.
  */
-export function storedOutputs(spec: AnySpec, record: Record<string, unknown>): Record<string, unknown> {
-  const kept = stateOf(recordOutputs(spec, record));
-  for (const output of Object.keys(spec.createOnly ?? {})) kept[output] = "one-time secret";
+export function storedOutputs(declaration: AnyDeclaration, record: Record<string, unknown>): Record<string, unknown> {
+  const kept = stateOf(recordOutputs(declaration, record));
+  for (const output of Object.keys(declaration.createOnly ?? {})) kept[output] = "one-time secret";
   return kept;
 }
 
@@ -30,24 +28,24 @@ export interface Outputs {
 }
 
 /** The outputs of a kind that come from the service (not its inputs): types, secrets, which are always set. */
-export function serviceOutputs(spec: AnySpec, convert: Converter): Outputs {
-  const recordSchema = jsonSchemaOf(spec.record, "output");
+export function serviceOutputs(declaration: AnyDeclaration, convert: Converter): Outputs {
+  const recordSchema = jsonSchemaOf(declaration.record, "output");
   const camel = camelSchema(recordSchema);
-  const full = storedOutputs(spec, sampleOf(recordSchema, "full") as Record<string, unknown>);
-  const minimal = storedOutputs(spec, sampleOf(recordSchema, "minimal") as Record<string, unknown>);
-  const createdSchema = jsonSchemaOf(spec.created, "output");
+  const full = storedOutputs(declaration, sampleOf(recordSchema, "full") as Record<string, unknown>);
+  const minimal = storedOutputs(declaration, sampleOf(recordSchema, "minimal") as Record<string, unknown>);
+  const createdSchema = jsonSchemaOf(declaration.created, "output");
   const properties: Record<string, PropertySpec> = {};
   for (const [name, value] of Object.entries(full)) {
-    const createdField = spec.createOnly?.[name];
+    const createdField = declaration.createOnly?.[name];
     if (createdField !== undefined) {
       properties[name] = oneTimeSecret(createdSchema.properties?.[createdField]?.description);
       continue;
     }
-    const declared = spec.reshapedOutputs?.[name];
+    const declared = declaration.reshapedOutputs?.[name];
     const shape = declared
-      ? declaredShape(spec.kind, name, declared, value)
+      ? declaredShape(declaration.kind, name, declared, value)
       : shapeOf(value, minimal[name], camel.properties?.[name]);
-    properties[name] = convert.property(shape, { owner: spec.kind, field: name });
+    properties[name] = convert.property(shape, { owner: declaration.kind, field: name });
   }
   const required = Object.keys(full).filter((k) => minimal[k] !== undefined && minimal[k] !== null);
   return { properties, required };

@@ -4,7 +4,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { nativeTypeToken } from "../../provider/api/typeTokens";
-import { specs } from "../../provider/resources";
+import { declarations } from "../../provider/resources";
 import { CONFIG_VARIABLES } from "./common";
 import { functionSchemas } from "./functions";
 import type { PackageSpec } from "./pulumiSchema";
@@ -36,9 +36,9 @@ export function packageSchema(): PackageSpec {
   };
   const registry = new TypeRegistry();
   const resources = Object.fromEntries(
-    Object.values(specs)
+    Object.values(declarations)
       .sort((a, b) => a.kind.localeCompare(b.kind))
-      .map((spec) => [nativeTypeToken(spec.kind), resourceSchema(spec, registry)]),
+      .map((declaration) => [nativeTypeToken(declaration.kind), resourceSchema(declaration, registry)]),
   );
   resources[nativeTypeToken("Tenant")] = tenantSchema(registry);
   return {

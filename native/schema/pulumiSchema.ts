@@ -33,7 +33,8 @@ export interface EnumTypeSpec {
 
 export type ComplexTypeSpec = ObjectTypeSpec | EnumTypeSpec;
 
-export interface ResourceSpec {
+/** A resource in the package schema (the metaschema's `ResourceSpec`; "declaration" is ours, provider/core/spec.ts). */
+export interface SchemaResource {
   description?: string;
   isComponent?: boolean;
   inputProperties: Record<string, PropertySpec>;
@@ -59,9 +60,9 @@ export interface PackageSpec {
   repository: string;
   publisher: string;
   config: { variables: Record<string, PropertySpec> };
-  provider: ResourceSpec;
+  provider: SchemaResource;
   types: Record<string, ComplexTypeSpec>;
-  resources: Record<string, ResourceSpec>;
+  resources: Record<string, SchemaResource>;
   functions: Record<string, FunctionSpec>;
   /** Per-language settings for Pulumi's code generators (each language's PackageInfo). */
   language: {

@@ -1,38 +1,36 @@
 // One declaration (provider/resources/*.ts) → the resource in the package schema.
 import type { z } from "zod";
-import type { ResourceSpec as Declaration } from "../../provider/core/spec";
+import type { AnyDeclaration } from "../../provider/core/spec";
 import { commonInputs } from "./common";
 import { Converter } from "./jsonSchemaToPulumi";
 import { serviceOutputs } from "./outputs";
-import type { PropertySpec, ResourceSpec } from "./pulumiSchema";
+import type { PropertySpec, SchemaResource } from "./pulumiSchema";
 import type { TypeRegistry } from "./typeRegistry";
 import { jsonSchemaOf } from "./zodJson";
-
-type AnySpec = Declaration<Record<string, unknown>>;
 
 /**
  * Inputs whose change replaces the object, as the generic provider's diff decides: the declared
  * triggers, or every input the service receives or the provider keeps when the kind has no update.
  */
-export function replaceTriggers(spec: AnySpec): string[] {
-  if (!spec.immutable) return [...spec.replaceOn];
-  const local = spec.replaceOn.filter((f) => !spec.apiFields.includes(f));
-  return [...new Set([...spec.apiFields, ...local, ...(spec.stateFields ?? [])])];
+export function replaceTriggers(declaration: AnyDeclaration): string[] {
+  if (!declaration.immutable) return [...declaration.replaceOn];
+  const local = declaration.replaceOn.filter((f) => !declaration.apiFields.includes(f));
+  return [...new Set([...declaration.apiFields, ...local, ...(declaration.stateFields ?? [])])];
 }
 
-export function resourceSchema(spec: AnySpec, registry: TypeRegistry): ResourceSpec {
-  const writeOnly = [...(spec.writeOnly ?? [])];
-  const convert = new Converter(registry, {}, { [spec.kind]: writeOnly });
-  const inputSchema = jsonSchemaOf(spec.inputs as z.ZodType, "input");
-  const own = convert.object(inputSchema, spec.kind);
-  const triggers = new Set(replaceTriggers(spec));
+export function resourceSchema(declaration: AnyDeclaration, registry: TypeRegistry): SchemaResource {
+  const writeOnly = [...(declaration.writeOnly ?? [])];
+  const convert = new Converter(registry, {}, { [declaration.kind]: writeOnly });
+  const inputSchema = jsonSchemaOf(declaration.inputs as z.ZodType, "input");
+  const own = convert.object(inputSchema, declaration.kind);
+  const triggers = new Set(replaceTriggers(declaration));
   const inputs: Record<string, PropertySpec> = {};
   for (const [name, prop] of Object.entries(own.properties)) {
     inputs[name] = triggers.has(name) ? { ...prop, replaceOnChanges: true } : prop;
   }
   const common = commonInputs(registry);
 
-  const service = serviceOutputs(spec, convert);
+  const service = serviceOutputs(declaration, convert);
   // State keeps the canonical inputs (defaults applied) besides the service's outputs; an input's
   // own type and description win over the record field it is sent as. Write-only inputs are kept
   // only as a digest, which is nobody's business: not an output.
@@ -49,7 +47,7 @@ export function resourceSchema(spec: AnySpec, registry: TypeRegistry): ResourceS
   const required = Object.keys(properties).filter((name) => alwaysSet.has(name) && !writeOnly.includes(name));
 
   return {
-    ...(spec.description ? { description: spec.description } : {}),
+    ...(declaration.description ? { description: declaration.description } : {}),
     inputProperties: sortKeys({ ...inputs, ...common }),
     ...(own.required ? { requiredInputs: own.required } : {}),
     properties,

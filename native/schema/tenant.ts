@@ -3,18 +3,19 @@
 // domain takes exactly what a Domain takes — so a field added to a declaration reaches the Tenant
 // too. Exported as zod, so the provider can validate a construct's inputs with the same schema.
 import { z } from "zod";
-import { specs } from "../../provider/resources";
+import type { Kind } from "../../provider/api/kinds";
+import { declarations } from "../../provider/resources";
 import { commonInputs } from "./common";
 import { Converter, type JsonSchema } from "./jsonSchemaToPulumi";
-import type { PropertySpec, ResourceSpec } from "./pulumiSchema";
+import type { PropertySpec, SchemaResource } from "./pulumiSchema";
 import { ANY_REF, resourceRef } from "./tokens";
 import type { TypeRegistry } from "./typeRegistry";
 import { jsonSchemaOf } from "./zodJson";
 
-const inputsOf = (kind: string) => specs[kind]!.inputs as unknown as z.ZodObject;
+const inputsOf = (kind: Kind) => declarations[kind].inputs as unknown as z.ZodObject;
 
 /** A tenant's part: the kind's inputs, under a type name of its own (`meta({ id })`). */
-const part = (kind: string, id: string, description: string) => inputsOf(kind).meta({ id, description });
+const part = (kind: Kind, id: string, description: string) => inputsOf(kind).meta({ id, description });
 const byName = (schema: z.ZodType, what: string) => z.record(z.string(), schema).optional().describe(what);
 
 const TenantKey = inputsOf("ApiKey")
@@ -101,9 +102,9 @@ function tenantOutputs(): { properties: Record<string, PropertySpec>; required: 
   };
 }
 
-export function tenantSchema(registry: TypeRegistry): ResourceSpec {
+export function tenantSchema(registry: TypeRegistry): SchemaResource {
   const json = jsonSchemaOf(TenantInputs, "input");
-  const secrets = { TenantDomain: [...(specs.Domain!.writeOnly ?? [])] };
+  const secrets = { TenantDomain: [...(declarations.Domain.writeOnly ?? [])] };
   const own = new Converter(registry, (json.$defs ?? {}) as Record<string, JsonSchema>, secrets).object(json, "Tenant");
   const { connection } = commonInputs(registry);
   return {

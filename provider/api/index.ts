@@ -10,3 +10,4 @@ export * from "./member";
 export * from "./suppression";
 export * from "./message";
 export * from "./paths";
+export * from "./kinds";

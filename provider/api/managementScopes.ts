@@ -6,6 +6,7 @@
 // `domains:read` and `domains:write` have no `{domain}` form. The Tenant builds its bootstrap key
 // from this, and the policy pack uses it to tell a management key's needed scopes from broad ones.
 // Plain values only (no Pulumi outputs, no zod): `import "pulumi-txmail"` stays light.
+import type { KIND_FACTS, Kind } from "./kinds";
 import { parseScope } from "./scopes";
 
 export type ManagedObject =
@@ -14,6 +15,13 @@ export type ManagedObject =
   | { kind: "Suppression" }
   | { kind: "Route"; recipient?: string }
   | { kind: "Webhook" | "SmtpCredential"; scope?: string; domains?: readonly string[] };
+
+/** The kinds the list of kinds says a key manages (provider/api/kinds.ts). */
+type ManagedKind = { [K in Kind]: (typeof KIND_FACTS)[K] extends { managed: true } ? K : never }[Kind];
+/** Compiles only while each managed kind has a form above and no other kind has one. */
+const sameKinds: [ManagedKind, ManagedObject["kind"]] extends [ManagedObject["kind"], ManagedKind] ? true : never =
+  true;
+void sameKinds;
 
 const FAMILY = { Route: "routes", Webhook: "webhooks", SmtpCredential: "smtp-credentials" } as const;
 

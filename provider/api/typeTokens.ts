@@ -1,15 +1,20 @@
-// How each kind is named to Pulumi, its policies and `pulumi stack`. Two faces, one name each:
+// How each kind is named to Pulumi, its policies and `pulumi stack`. Two faces, one type token each:
 // - dynamic (the default for TypeScript): `pulumi-nodejs:dynamic/txmail:<Kind>` (Pulumi forms it
 //   from the module "txmail" and the kind);
 // - native (the `txmail` provider plugin): `txmail:index:<Kind>`.
 // The SDK registers resources under them and the policy pack matches on both, so all take them from
-// here. No imports: the SDK loads this at `import "pulumi-txmail"` time.
-export const typeToken = (kind: string) => `pulumi-nodejs:dynamic/txmail:${kind}`;
+// here. Imports only the list of kinds: the SDK loads this at `import "pulumi-txmail"` time.
+import { type Kind, isKind } from "./kinds";
+
+export const dynamicTypeToken = (kind: string) => `pulumi-nodejs:dynamic/txmail:${kind}`;
 
 export const nativeTypeToken = (kind: string) => `txmail:index:${kind}`;
 
+/** @deprecated The dynamic face's token: use `dynamicTypeToken` (the same function). */
+export const typeToken = dynamicTypeToken;
+
 /** The kind a type token of either face names (`Route`), or undefined for other tokens. */
-export function kindOfToken(token: string): string | undefined {
+export function kindOfToken(token: string): Kind | undefined {
   const m = /^(?:pulumi-nodejs:dynamic\/txmail|txmail:index):([A-Za-z]+)$/.exec(token);
-  return m?.[1];
+  return m && isKind(m[1]!) ? m[1] : undefined;
 }

@@ -1,4 +1,4 @@
-// One generic provider, driven by a ResourceSpec: every resource gets the same semantics. The
+// One generic provider, driven by a Declaration: every resource gets the same semantics. The
 // operations live one a file in ./operations (check, diff, create and adopt, read, update, delete,
 // the twin sweep and conflict recovery), each taking the kind's context, so the dynamic face (this
 // Provider, through provider/runtime.ts) and the native face call the same code.
@@ -15,7 +15,7 @@ import {
   read,
   update,
 } from "./operations";
-import type { Props, ResourceSpec } from "./spec";
+import type { Props, Declaration } from "./spec";
 
 export { type CheckFailure, toFailures } from "./operations";
 
@@ -29,10 +29,10 @@ export interface Provider {
 }
 
 export function makeProvider<I extends Record<string, unknown>>(
-  spec: ResourceSpec<I>,
+  declaration: Declaration<I>,
   apiFor: (conn: Connection) => Api,
 ): Provider {
-  const k = kindContext(spec, apiFor);
+  const k = kindContext(declaration, apiFor);
   return {
     check: (olds, news) => check(k, olds, news),
     diff: (_id, olds, news) => diff(k, olds, news),

@@ -7,7 +7,7 @@
 import type { z } from "zod";
 import type { Provider } from "./factory";
 import { type ImportIdForm, parseImportId, uuidImportId } from "./importId";
-import type { Props, ResourceSpec } from "./spec";
+import type { AnyDeclaration, Props } from "./spec";
 
 export interface Imported {
   /** The Pulumi id, as a create would have recorded it. */
@@ -21,16 +21,16 @@ export interface Imported {
 }
 
 export async function readForImport(
-  spec: ResourceSpec<Record<string, unknown>>,
+  declaration: AnyDeclaration,
   provider: Pick<Provider, "read">,
   importId: string,
 ): Promise<Imported | undefined> {
-  const form: ImportIdForm = spec.importId ?? uuidImportId;
-  const { id, props } = parseImportId(spec.kind, form, importId);
+  const form: ImportIdForm = declaration.importId ?? uuidImportId;
+  const { id, props } = parseImportId(declaration.kind, form, importId);
   const read = await provider.read(id, props);
   if (!read.id || !read.props) return undefined;
-  const inputs = declaredInputs(spec, read.props);
-  return { id: read.id, props: { ...read.props, ...inputs }, inputs, warnings: oneTimeSecretWarnings(spec) };
+  const inputs = declaredInputs(declaration, read.props);
+  return { id: read.id, props: { ...read.props, ...inputs }, inputs, warnings: oneTimeSecretWarnings(declaration) };
 }
 
 /**
@@ -39,9 +39,9 @@ export async function readForImport(
  * object check would refuse as reported (a suspended sub account, whose reason the service does not
  * report) gets them all the same, so check names the missing field when the program is run.
  */
-export function declaredInputs(spec: ResourceSpec<Record<string, unknown>>, state: Props): Props {
-  const shape = (spec.inputs as unknown as z.ZodObject).shape as Record<string, unknown>;
-  const writeOnly = new Set<string>(spec.writeOnly ?? []);
+export function declaredInputs(declaration: AnyDeclaration, state: Props): Props {
+  const shape = (declaration.inputs as unknown as z.ZodObject).shape as Record<string, unknown>;
+  const writeOnly = new Set<string>(declaration.writeOnly ?? []);
   const reported: Props = {};
   for (const key of Object.keys(shape)) {
     const value = state[key];
@@ -52,12 +52,12 @@ export function declaredInputs(spec: ResourceSpec<Record<string, unknown>>, stat
 }
 
 /** One-time secrets the import cannot bring along, and how to get one under management. */
-function oneTimeSecretWarnings(spec: ResourceSpec<Record<string, unknown>>): string[] {
-  return Object.keys(spec.createOnly ?? {}).map(
+function oneTimeSecretWarnings(declaration: AnyDeclaration): string[] {
+  return Object.keys(declaration.createOnly ?? {}).map(
     (output) =>
-      `${spec.kind}: '${output}' is shown by the service only when the object is created, so the imported ` +
+      `${declaration.kind}: '${output}' is shown by the service only when the object is created, so the imported ` +
       `state holds it empty. To have one under management, replace the object: \`pulumi up --replace <urn>\`` +
-      (spec.kind.endsWith("ApiKey") ? " (or change its `rotation`)" : "") +
+      (declaration.kind.endsWith("ApiKey") ? " (or change its `rotation`)" : "") +
       `, then move its users to the new ${output}.`,
   );
 }

@@ -1,6 +1,8 @@
-// The short declaration each resource file makes; provider/core/factory.ts turns it into a full
-// dynamic provider (check, diff, create, read, update, delete, adoption).
+// The declaration each resource file makes (provider/resources): one per kind, from which every
+// face derives. provider/core/factory.ts turns it into a full provider (check, diff, create, read,
+// update, delete, adoption); the package schema, the SDK's classes and the docs are generated from it.
 import type { z } from "zod";
+import type { Kind } from "../api/kinds";
 import type { Api } from "./api";
 import type { Connection } from "./connection";
 import type { ImportIdForm } from "./importId";
@@ -29,9 +31,9 @@ export interface Ctx {
   conn: Connection;
 }
 
-export interface ResourceSpec<I extends Record<string, unknown>> {
-  /** Type name: the token is `pulumi-nodejs:dynamic/txmail:<kind>`. */
-  kind: string;
+export interface Declaration<I extends Record<string, unknown>> {
+  /** Which kind it declares (provider/api/kinds.ts): the last part of its type tokens. */
+  kind: Kind;
   /** What the resource is, for people: the package schema's description (Markdown). */
   description?: string;
   /** Zod schema of the resource's own inputs (camelCase); its output is the canonical form. */
@@ -112,3 +114,9 @@ export interface ResourceSpec<I extends Record<string, unknown>> {
   /** Update method; defaults to PUT. */
   updateMethod?: "PUT";
 }
+
+/** A declaration of some inputs: what registries and generators hold (they do not need its input type). */
+export type AnyDeclaration = Declaration<Record<string, unknown>>;
+
+/** @deprecated The old name of `Declaration`. */
+export type ResourceSpec<I extends Record<string, unknown>> = Declaration<I>;

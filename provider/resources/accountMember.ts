@@ -5,7 +5,7 @@
 // before the old one is removed. The record has neither email nor name: both are kept from inputs.
 import { z } from "zod";
 import { AccountMember, AddMember, MemberList, paths } from "../api";
-import type { ResourceSpec } from "../core/spec";
+import type { Declaration } from "../core/spec";
 import { pairImportId } from "../core/importId";
 
 const inputs = z.object({
@@ -66,4 +66,4 @@ export const accountMember = {
     write: () => ["accounts:members:add"],
     delete: () => ["accounts:members:remove"],
   },
-} satisfies ResourceSpec<z.infer<typeof inputs>>;
+} satisfies Declaration<z.infer<typeof inputs>>;

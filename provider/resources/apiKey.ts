@@ -3,7 +3,7 @@
 // without a working key.
 import { z } from "zod";
 import { ApiKey, ApiKeyWithSecret, paths } from "../api";
-import type { ResourceSpec } from "../core/spec";
+import type { Declaration } from "../core/spec";
 import { AllowList, KeyLabel, Rotation, Scopes, keyOutputs } from "./fields";
 
 const inputs = z.object({ label: KeyLabel, scopes: Scopes, ipAllowList: AllowList, rotation: Rotation });
@@ -25,4 +25,4 @@ export const apiKey = {
   itemPath: (c, _p, id) => paths.apiKey(c.accountId, id),
   scopes: { read: () => ["api-keys:read"], write: () => ["api-keys:write"], delete: () => ["api-keys:delete"] },
   outputsOf: keyOutputs,
-} satisfies ResourceSpec<z.infer<typeof inputs>>;
+} satisfies Declaration<z.infer<typeof inputs>>;

@@ -3,7 +3,7 @@
 // bounded, until the service sees valid DNS (check-dns answers from a 60 s cache).
 import { z } from "zod";
 import { CreateDomain, DkimSelector, DnsRecord, Domain, paths } from "../api";
-import type { Ctx, Props, ResourceSpec } from "../core/spec";
+import type { Ctx, Props, Declaration } from "../core/spec";
 import { keysToCamel } from "../core/casing";
 import { Uuid } from "../api/common";
 import { progress } from "../core/progress";
@@ -140,7 +140,7 @@ export const domain = {
     if (waitSeconds <= 0 || record.dns_valid === true) return record;
     return waitForDns(ctx, props, record, waitSeconds * 1000);
   },
-} satisfies ResourceSpec<z.infer<typeof inputs>>;
+} satisfies Declaration<z.infer<typeof inputs>>;
 
 async function waitForDns(
   { api, conn }: Ctx,

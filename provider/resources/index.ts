@@ -1,5 +1,7 @@
-// Every resource the provider implements, by kind (the last part of its type token).
-import type { ResourceSpec } from "../core/spec";
+// Every resource the provider implements: one declaration per kind of the list in
+// provider/api/kinds.ts (the type below fails to compile while one is missing or extra).
+import type { Kind } from "../api/kinds";
+import type { AnyDeclaration } from "../core/spec";
 import { accountMember } from "./accountMember";
 import { apiKey } from "./apiKey";
 import { domain } from "./domain";
@@ -10,11 +12,24 @@ import { subAccountApiKey } from "./subAccountApiKey";
 import { suppression } from "./suppression";
 import { webhook } from "./webhook";
 
-// Specs differ in their input types; the registry only needs them as specs of some inputs.
-type AnySpec = ResourceSpec<Record<string, unknown>>;
+const byKind = {
+  AccountMember: accountMember,
+  ApiKey: apiKey,
+  Domain: domain,
+  Route: route,
+  SmtpCredential: smtpCredential,
+  SubAccount: subAccount,
+  SubAccountApiKey: subAccountApiKey,
+  Suppression: suppression,
+  Webhook: webhook,
+} satisfies { [K in Kind]: { kind: K } };
 
-export const specs: Record<string, AnySpec> = Object.fromEntries(
-  [apiKey, subAccount, subAccountApiKey, domain, route, webhook, smtpCredential, accountMember, suppression].map(
-    (s) => [s.kind, s as unknown as AnySpec],
-  ),
-);
+/** The declarations by kind (their input types differ; the registry holds them as declarations of some inputs). */
+export const declarations = byKind as unknown as Readonly<Record<Kind, AnyDeclaration>>;
+
+/** The declaration of `kind`, or undefined when it is no kind of this version. */
+export const declarationOf = (kind: string): AnyDeclaration | undefined =>
+  Object.hasOwn(declarations, kind) ? declarations[kind as Kind] : undefined;
+
+/** @deprecated The old name of `declarations`, keyed by any string. */
+export const specs: Readonly<Record<string, AnyDeclaration>> = declarations;

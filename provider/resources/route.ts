@@ -2,7 +2,7 @@
 // refreshes); the delivery counters are outputs that never become a diff.
 import { z } from "zod";
 import { CreateRoute, Route, RouteWithSecret, paths } from "../api";
-import type { ResourceSpec } from "../core/spec";
+import type { Declaration } from "../core/spec";
 
 const inputs = z.object({
   name: CreateRoute.shape.name.describe("The route's name. Updated in place."),
@@ -48,4 +48,4 @@ export const route = {
     write: (p) => ["routes:write:all", `routes:write:${domainOf(p)}`],
     delete: (p) => ["routes:delete:all", `routes:delete:${domainOf(p)}`],
   },
-} satisfies ResourceSpec<z.infer<typeof inputs>>;
+} satisfies Declaration<z.infer<typeof inputs>>;

@@ -2,7 +2,7 @@
 // create-before-delete (a sender switches to the new password while the old one still works).
 import { z } from "zod";
 import { Hostname, Name, ObjectScope, SmtpCredential, SmtpCredentialWithPassword, paths } from "../api";
-import type { ResourceSpec } from "../core/spec";
+import type { Declaration } from "../core/spec";
 import { scopedDomains } from "./fields";
 import { domainScopes } from "./webhook";
 
@@ -39,4 +39,4 @@ export const smtpCredential = {
     write: (p) => ["smtp-credentials:write:all", ...domainScopes("smtp-credentials:write", p)],
     delete: (p) => ["smtp-credentials:delete:all", ...domainScopes("smtp-credentials:delete", p)],
   },
-} satisfies ResourceSpec<z.infer<typeof inputs>>;
+} satisfies Declaration<z.infer<typeof inputs>>;

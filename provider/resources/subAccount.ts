@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { CreateSubAccount, SubAccount, paths } from "../api";
 import { keysToCamel } from "../core/casing";
-import type { ResourceSpec } from "../core/spec";
+import type { Declaration } from "../core/spec";
 
 const inputs = z.object({
   name: CreateSubAccount.shape.name.describe("Display name, 1–255 characters. Updated in place."),
@@ -68,4 +68,4 @@ export const subAccount = {
     }
     return record;
   },
-} satisfies ResourceSpec<z.infer<typeof inputs>>;
+} satisfies Declaration<z.infer<typeof inputs>>;

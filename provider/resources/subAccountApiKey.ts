@@ -2,7 +2,7 @@
 // account's own key cannot manage them). Same lifecycle as account keys.
 import { z } from "zod";
 import { ApiKey, ApiKeyWithSecret, Uuid, paths } from "../api";
-import type { ResourceSpec } from "../core/spec";
+import type { Declaration } from "../core/spec";
 import { pairImportId } from "../core/importId";
 import { AllowList, KeyLabel, Rotation, Scopes, keyOutputs } from "./fields";
 
@@ -77,4 +77,4 @@ export const subAccountApiKey = {
   },
   // The record's account_id is the sub account; keep the input name for it.
   outputsOf: (r) => ({ ...keyOutputs(r), subAccountId: r.account_id }),
-} satisfies ResourceSpec<z.infer<typeof inputs>>;
+} satisfies Declaration<z.infer<typeof inputs>>;

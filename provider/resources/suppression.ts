@@ -5,7 +5,7 @@
 // the next `pulumi up` recreates it only if the program still declares it (with a later expiresAt).
 import { z } from "zod";
 import { CreateSuppression, Suppression, SuppressionsCreated, paths } from "../api";
-import type { Props, ResourceSpec } from "../core/spec";
+import type { Props, Declaration } from "../core/spec";
 import { keysToCamel } from "../core/casing";
 
 /** One spelling of an instant (the service may echo another): what state keeps and diff compares. */
@@ -29,7 +29,7 @@ const expired = (r: { expires_at?: unknown }) => Date.parse(String(r.expires_at)
 const sameTarget = (a: Props, b: Props) => a.email === b.email && (a.domain ?? null) === (b.domain ?? null);
 
 /** The live suppression of the program's address and domain, if any. */
-async function findLive({ api, conn }: Parameters<NonNullable<ResourceSpec<never>["fetch"]>>[0], p: Props) {
+async function findLive({ api, conn }: Parameters<NonNullable<Declaration<never>["fetch"]>>[0], p: Props) {
   const list = `${paths.suppressions(conn.accountId)}?${new URLSearchParams({
     email: String(p.email),
     ...(p.domain ? { domain: String(p.domain) } : {}),
@@ -41,7 +41,7 @@ async function findLive({ api, conn }: Parameters<NonNullable<ResourceSpec<never
 }
 
 /** The live suppression with this id, if any (the service has no GET by id). */
-async function findById({ api, conn }: Parameters<NonNullable<ResourceSpec<never>["fetch"]>>[0], id: string) {
+async function findById({ api, conn }: Parameters<NonNullable<Declaration<never>["fetch"]>>[0], id: string) {
   for await (const s of api.list(paths.suppressions(conn.accountId), Suppression)) {
     if (s.id === id) return expired(s) ? undefined : s;
   }
@@ -100,4 +100,4 @@ export const suppression = {
     write: () => ["suppressions:write"],
     delete: () => ["suppressions:delete"],
   },
-} satisfies ResourceSpec<z.infer<typeof inputs>>;
+} satisfies Declaration<z.infer<typeof inputs>>;

@@ -13,7 +13,7 @@ import {
   paths,
 } from "../api";
 import { type SnakeToCamel, snakeToCamel } from "../core/casing";
-import type { ResourceSpec } from "../core/spec";
+import type { Declaration } from "../core/spec";
 import { scopedDomains } from "./fields";
 
 const EVENT_INPUTS = WEBHOOK_EVENTS.map(snakeToCamel) as SnakeToCamel<WebhookEvent>[];
@@ -61,7 +61,7 @@ export const webhook = {
     write: (p) => ["webhooks:write:all", ...domainScopes("webhooks:write", p)],
     delete: (p) => ["webhooks:delete:all", ...domainScopes("webhooks:delete", p)],
   },
-} satisfies ResourceSpec<z.infer<typeof inputs>>;
+} satisfies Declaration<z.infer<typeof inputs>>;
 
 export function domainScopes(prefix: string, p: Record<string, unknown>): string[] {
   return (Array.isArray(p.domains) ? (p.domains as string[]) : []).map((d) => `${prefix}:${d}`);

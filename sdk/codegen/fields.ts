@@ -8,7 +8,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { z } from "zod";
-import { specs } from "../../provider/resources";
+import { KINDS, type Kind } from "../../provider/api/kinds";
+import { declarations } from "../../provider/resources";
 
 export const REGENERATE = "npm run gen:sdk";
 
@@ -40,9 +41,9 @@ function tsdoc(text: string, indent: string): string {
 /** A field a program may leave out (optional, or defaulted by the schema). */
 const omittable = (schema: z.ZodType) => (schema as unknown as { _zod: { optin?: string } })._zod.optin !== undefined;
 
-function kindInterface(kind: string): string {
-  const spec = specs[kind]!;
-  const shape = (spec.inputs as unknown as z.ZodObject).shape as Record<string, z.ZodType>;
+function kindInterface(kind: Kind): string {
+  const declaration = declarations[kind];
+  const shape = (declaration.inputs as unknown as z.ZodObject).shape as Record<string, z.ZodType>;
   const fields = Object.entries(shape).map(([name, schema]) => {
     const doc = schema.description ? tsdoc(schema.description, "  ") : "";
     return `${doc}  ${name}${omittable(schema) ? "?" : ""}: unknown;\n`;
@@ -54,8 +55,8 @@ function kindInterface(kind: string): string {
     tsdoc(`What the \`${kind}\` class registers, from its declaration.`, "") +
     `export const ${kind}Registration = {\n` +
     `  inputs: ${list(Object.keys(shape))},\n` +
-    `  writeOnly: ${list(spec.writeOnly ?? [])},\n` +
-    `  secretOutputs: ${list(Object.keys(spec.createOnly ?? {}))},\n` +
+    `  writeOnly: ${list(declaration.writeOnly ?? [])},\n` +
+    `  secretOutputs: ${list(Object.keys(declaration.createOnly ?? {}))},\n` +
     `} as const;\n`
   );
 }
@@ -66,5 +67,5 @@ export function fieldsText(): string {
     REGENERATE +
     "` from the declarations in provider/resources (sdk/codegen/fields.ts); do not edit.\n" +
     "// test/unit/sdk/fields.test.ts fails while this file is stale.\n";
-  return [header, ...Object.keys(specs).sort().map(kindInterface)].join("\n");
+  return [header, ...[...KINDS].sort().map(kindInterface)].join("\n");
 }

@@ -1,6 +1,6 @@
 // Inputs and options every txmail resource shares.
 import * as pulumi from "@pulumi/pulumi";
-import { typeToken } from "../../provider/api/typeTokens";
+import { dynamicTypeToken } from "../../provider/api/typeTokens";
 import { stackSalt } from "./stackSalt";
 
 /** Credentials for one resource, overriding the `txmail:*` config (for stacks that manage several accounts). */
@@ -35,7 +35,7 @@ export function commonProps(
     ...nativeCommonProps(args),
     // Identity for stable idempotency keys: the URN this resource will have, and what makes it
     // unique to this stack (see stackSalt.ts). Only create reads them; diff ignores both.
-    __urn: urnOf(name, typeToken(kind), opts?.parent),
+    __urn: urnOf(name, dynamicTypeToken(kind), opts?.parent),
     __stackSalt: stackSalt(),
   };
 }

@@ -1,30 +1,14 @@
 // The provider object each resource class passes to pulumi.dynamic.Resource: one module per kind
-// (provider/kinds/), so that an installed package serializes as a short `require(...)`.
+// (provider/kinds/<kind>.ts, whose whole exports it is), so that an installed package serializes as
+// a short `require(...)` (see provider/kinds/lazyProvider.ts). Found by the kind's name: a kind of
+// the list (provider/api/kinds.ts) needs only its module there.
 import type * as pulumi from "@pulumi/pulumi";
-import accountMember = require("../../provider/kinds/accountMember");
-import apiKey = require("../../provider/kinds/apiKey");
-import domain = require("../../provider/kinds/domain");
-import route = require("../../provider/kinds/route");
-import smtpCredential = require("../../provider/kinds/smtpCredential");
-import subAccount = require("../../provider/kinds/subAccount");
-import subAccountApiKey = require("../../provider/kinds/subAccountApiKey");
-import suppression = require("../../provider/kinds/suppression");
-import webhook = require("../../provider/kinds/webhook");
+import type { Kind } from "../../provider/api/kinds";
 
-const providers = {
-  AccountMember: accountMember,
-  ApiKey: apiKey,
-  Domain: domain,
-  Route: route,
-  SmtpCredential: smtpCredential,
-  SubAccount: subAccount,
-  SubAccountApiKey: subAccountApiKey,
-  Suppression: suppression,
-  Webhook: webhook,
-} satisfies Record<string, pulumi.dynamic.ResourceProvider>;
-
-export type Kind = keyof typeof providers;
+/** The module of a kind's provider object, relative to this file: `SmtpCredential` → provider/kinds/smtpCredential. */
+export const kindModule = (kind: Kind) => `../../provider/kinds/${kind[0]!.toLowerCase()}${kind.slice(1)}`;
 
 export function dynamicProvider(kind: Kind): pulumi.dynamic.ResourceProvider {
-  return providers[kind];
+  // Node's module cache makes this one object per kind, the module's exports.
+  return require(kindModule(kind)) as pulumi.dynamic.ResourceProvider;
 }

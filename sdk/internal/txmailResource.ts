@@ -4,7 +4,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { nativeTypeToken } from "../../provider/api/typeTokens";
 import { type CommonArgs, commonProps, nativeCommonProps, withSecretOutputs } from "./common";
-import { type Kind, dynamicProvider } from "./dynamicProvider";
+import type { Kind } from "../../provider/api/kinds";
+import { dynamicProvider } from "./dynamicProvider";
 import { configuredFace } from "./face";
 import { Provider } from "../provider";
 

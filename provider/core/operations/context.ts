@@ -1,17 +1,15 @@
-// What every operation needs to know about one kind, worked out once from its declaration: the spec,
+// What every operation needs to know about one kind, worked out once from its declaration: the declaration itself,
 // how to reach the service, and the views of its fields the operations keep asking for. Each face
 // (the dynamic provider, the native provider) builds one context per kind and hands it to the
 // operations in this folder, so both run the same code.
 import type { Api } from "../api";
 import { keysToCamel } from "../casing";
 import { type Connection, resolveConnection } from "../connection";
-import type { Ctx, Props, ResourceSpec } from "../spec";
-
-/** A spec as the operations see it (they do not need its input type). */
-export type AnySpec = ResourceSpec<Record<string, unknown>>;
+import type { AnyDeclaration, Ctx, Declaration, Props } from "../spec";
 
 export interface KindContext {
-  readonly spec: AnySpec;
+  /** The kind's declaration (as any declaration: the operations do not need its input type). */
+  readonly spec: AnyDeclaration;
   /** The API for a resolved connection (one client per connection in a provider process). */
   readonly apiFor: (conn: Connection) => Api;
   /** The Pulumi id of a record (its uuid unless the spec says otherwise). */
@@ -27,10 +25,10 @@ export interface KindContext {
 }
 
 export function kindContext<I extends Record<string, unknown>>(
-  declared: ResourceSpec<I>,
+  declared: Declaration<I>,
   apiFor: (conn: Connection) => Api,
 ): KindContext {
-  const spec = declared as unknown as AnySpec;
+  const spec = declared as unknown as AnyDeclaration;
   const writeOnly = new Set<string>(spec.writeOnly ?? []);
   const inputOnly = new Set<string>(spec.inputOnly ?? []);
   return {
@@ -45,7 +43,7 @@ export function kindContext<I extends Record<string, unknown>>(
 }
 
 /** A service record as outputs: the spec's own mapping (else camelCase), without the `object` tag. */
-export function recordOutputs(spec: AnySpec, record: Record<string, unknown>): Record<string, unknown> {
+export function recordOutputs(spec: AnyDeclaration, record: Record<string, unknown>): Record<string, unknown> {
   const base = spec.outputsOf ? spec.outputsOf(record) : keysToCamel(record);
   delete base.object;
   return base;

@@ -1,6 +1,6 @@
 // The generic provider's operations, one file each, all taking a kind's context (context.ts): what
 // both faces (sdk's dynamic provider via provider/runtime.ts, and the native provider) call.
-export { type AnySpec, type KindContext, collectionOf, connect, kindContext } from "./context";
+export { type KindContext, collectionOf, connect, kindContext } from "./context";
 export { type CheckFailure, check, toFailures } from "./check";
 export { type DiffResult, diff } from "./diff";
 export { MAX_GENERATIONS, create } from "./create";

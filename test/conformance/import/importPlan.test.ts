@@ -8,8 +8,7 @@ import { closeSharedDispatchers } from "../../../provider/client";
 import { apiFor } from "../../../provider/core/clientApi";
 import { makeProvider } from "../../../provider/core/factory";
 import { readForImport } from "../../../provider/core/importRead";
-import type { ResourceSpec } from "../../../provider/core/spec";
-import { specs } from "../../../provider/resources";
+import { declarationOf } from "../../../provider/resources";
 import { REPO_ROOT } from "../../e2e/harness";
 import { type Emu, makeKey, makeSub, start } from "../emulator/helpers";
 
@@ -92,7 +91,7 @@ describe("txmail-import-plan", () => {
     process.env.TXMAIL_BASE_URL = emu.baseUrl;
     for (const res of file.resources as Array<{ type: string; id: string }>) {
       const kind = res.type.split(":")[2]!;
-      const spec = specs[kind] as ResourceSpec<Record<string, unknown>>;
+      const spec = declarationOf(kind)!;
       await expect(readForImport(spec, makeProvider(spec, apiFor), res.id)).resolves.toMatchObject({
         inputs: expect.any(Object),
       });

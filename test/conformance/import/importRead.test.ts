@@ -8,13 +8,13 @@ import { closeSharedDispatchers } from "../../../provider/client";
 import { apiFor } from "../../../provider/core/clientApi";
 import { makeProvider, type Provider } from "../../../provider/core/factory";
 import { readForImport } from "../../../provider/core/importRead";
-import type { Props, ResourceSpec } from "../../../provider/core/spec";
-import { specs } from "../../../provider/resources";
+import type { AnyDeclaration, Props } from "../../../provider/core/spec";
+import { declarationOf, declarations } from "../../../provider/resources";
 import { startEmulator, type RunningEmulator } from "../../../emulator/server";
 
 let emu: RunningEmulator;
 const providers: Record<string, Provider> = {};
-const providerOf = (kind: string) => (providers[kind] ??= makeProvider(specs[kind]!, apiFor));
+const providerOf = (kind: string) => (providers[kind] ??= makeProvider(declarationOf(kind)!, apiFor));
 
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, control: true });
@@ -40,12 +40,12 @@ async function created(kind: string, program: Props): Promise<{ id: string; inpu
 
 /** The import of one object, with the spec's form of id. */
 async function imported(kind: string, importId: string) {
-  const result = await readForImport(specs[kind] as ResourceSpec<Record<string, unknown>>, providerOf(kind), importId);
+  const result = await readForImport(declarationOf(kind)!, providerOf(kind), importId);
   if (!result) throw new Error(`${kind} ${importId}: not found`);
   return result;
 }
 
-const oneTimeSecrets = (kind: string) => Object.keys(specs[kind]!.createOnly ?? {});
+const oneTimeSecrets = (kind: string) => Object.keys(declarationOf(kind)!.createOnly ?? {});
 const without = (props: Props, keys: string[]) =>
   Object.fromEntries(Object.entries(props).filter(([k]) => !keys.includes(k)));
 
@@ -115,11 +115,7 @@ describe("import ids a user types wrongly are refused naming the kind and the fo
   });
 
   it("an id of no object is not found (the engine then says the resource does not exist)", async () => {
-    const none = await readForImport(
-      specs.Route as ResourceSpec<Record<string, unknown>>,
-      providerOf("Route"),
-      "0f8fad5b-d9cb-469f-a165-70867728950e",
-    );
+    const none = await readForImport(declarations.Route, providerOf("Route"), "0f8fad5b-d9cb-469f-a165-70867728950e");
     expect(none).toBeUndefined();
   });
 });

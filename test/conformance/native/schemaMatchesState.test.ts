@@ -7,7 +7,7 @@ import { closeSharedDispatchers } from "../../../provider/client";
 import { apiFor } from "../../../provider/core/clientApi";
 import { makeProvider } from "../../../provider/core/factory";
 import type { Props } from "../../../provider/core/spec";
-import { specs } from "../../../provider/resources";
+import { declarationOf, declarations } from "../../../provider/resources";
 import { packageSchema } from "../../../native/schema/packageSchema";
 import type { PropertySpec } from "../../../native/schema/pulumiSchema";
 import { startEmulator, type RunningEmulator } from "../../../emulator/server";
@@ -31,7 +31,7 @@ afterAll(async () => {
 
 /** Creates through the generic provider, after its check (so inputs are canonical, defaults applied). */
 async function create(kind: string, program: Props): Promise<{ id: string; outs: Props }> {
-  const provider = makeProvider(specs[kind]!, apiFor);
+  const provider = makeProvider(declarationOf(kind)!, apiFor);
   const checked = await provider.check({}, program);
   if (!checked.inputs) throw new Error(`${kind}: ${JSON.stringify(checked.failures)}`);
   return provider.create({ ...checked.inputs, __urn: `urn:pulumi:test::schema::txmail:index:${kind}::x` });
@@ -81,11 +81,11 @@ function fits(value: unknown, prop: PropertySpec): boolean {
 }
 
 test.each(Object.keys(PROGRAMS))("%s: the state a create records is what the schema declares", async (kind) => {
-  expect(Object.keys(PROGRAMS).sort()).toEqual(Object.keys(specs).sort()); // every kind is covered
+  expect(Object.keys(PROGRAMS).sort()).toEqual(Object.keys(declarations).sort()); // every kind is covered
   const { outs } = await create(kind, PROGRAMS[kind]!());
   const declared = schema.resources[`txmail:index:${kind}`]!;
   // Kept for the dynamic face's idempotency keys, and write-only inputs (a digest): not outputs.
-  const hidden = new Set(["__urn", "__stackSalt", ...(specs[kind]!.writeOnly ?? [])]);
+  const hidden = new Set(["__urn", "__stackSalt", ...(declarationOf(kind)!.writeOnly ?? [])]);
   const state = Object.fromEntries(Object.entries(outs).filter(([k]) => !hidden.has(k)));
 
   expect(Object.keys(state).filter((k) => !(k in declared.properties))).toEqual([]);

@@ -4,7 +4,8 @@
 import { z } from "zod";
 import type { Api } from "../../../provider/core/api";
 import { makeProvider } from "../../../provider/core/factory";
-import type { ResourceSpec } from "../../../provider/core/spec";
+import type { Kind } from "../../../provider/api/kinds";
+import type { Declaration } from "../../../provider/core/spec";
 import { UNKNOWN } from "../../../provider/core/unknowns";
 
 const ACCOUNT = "11111111-1111-4111-8111-111111111111";
@@ -89,8 +90,8 @@ const inputs = z.object({
   rotation: z.string().optional(),
 });
 
-const spec: ResourceSpec<z.infer<typeof inputs>> = {
-  kind: "Widget",
+const spec: Declaration<z.infer<typeof inputs>> = {
+  kind: "Widget" as Kind, // made up: no kind of the list
   inputs,
   apiFields: ["name", "size", "color"],
   replaceOn: ["color", "rotation"],

@@ -7,7 +7,8 @@ import { z } from "zod";
 import { TxmailApiError } from "../../../provider/client/errors";
 import type { Api } from "../../../provider/core/api";
 import { makeProvider } from "../../../provider/core/factory";
-import type { ResourceSpec } from "../../../provider/core/spec";
+import type { Kind } from "../../../provider/api/kinds";
+import type { Declaration } from "../../../provider/core/spec";
 
 const ACCOUNT = "11111111-1111-4111-8111-111111111111";
 const urn = "urn:pulumi:dev::p::pulumi-nodejs:dynamic/txmail:Gadget::g";
@@ -61,8 +62,8 @@ class StoringApi implements Api {
 }
 
 const Gadget = z.object({ id: z.string(), name: z.string(), created_at: z.string() });
-const spec: ResourceSpec<{ name: string }> = {
-  kind: "Gadget",
+const spec: Declaration<{ name: string }> = {
+  kind: "Gadget" as Kind, // made up: no kind of the list
   inputs: z.object({ name: z.string() }),
   apiFields: ["name"],
   replaceOn: [],

@@ -1,7 +1,7 @@
 import { SECRET_SIG, SIG_KEY, isSecretValue, markSecrets, secretValue } from "../../../provider/core/secretMarks";
 import { UNKNOWN } from "../../../provider/core/unknowns";
 import { secretPathsOf, withSecretMarks } from "../../../provider/runtime";
-import { specs } from "../../../provider/resources";
+import { declarations } from "../../../provider/resources";
 import type { Provider } from "../../../provider/core/factory";
 
 describe("markSecrets", () => {
@@ -28,11 +28,13 @@ describe("markSecrets", () => {
 
 describe("withSecretMarks / secretPathsOf", () => {
   test("every resource with one-time secrets or write-only inputs has them in its paths, plus the connection key", () => {
-    expect(secretPathsOf(specs.ApiKey!)).toEqual(expect.arrayContaining([["secretKey"], ["connection", "apiKey"]]));
-    expect(secretPathsOf(specs.SmtpCredential!)).toEqual(expect.arrayContaining([["password"]]));
-    expect(secretPathsOf(specs.Route!)).toEqual(expect.arrayContaining([["secret"]]));
-    expect(secretPathsOf(specs.Webhook!)).toEqual(expect.arrayContaining([["secret"]]));
-    expect(secretPathsOf(specs.Domain!)).toEqual(expect.arrayContaining([["dkimPrivateKey"]]));
+    expect(secretPathsOf(declarations.ApiKey!)).toEqual(
+      expect.arrayContaining([["secretKey"], ["connection", "apiKey"]]),
+    );
+    expect(secretPathsOf(declarations.SmtpCredential!)).toEqual(expect.arrayContaining([["password"]]));
+    expect(secretPathsOf(declarations.Route!)).toEqual(expect.arrayContaining([["secret"]]));
+    expect(secretPathsOf(declarations.Webhook!)).toEqual(expect.arrayContaining([["secret"]]));
+    expect(secretPathsOf(declarations.Domain!)).toEqual(expect.arrayContaining([["dkimPrivateKey"]]));
   });
 
   test("signs what check, create, read and update return; passes diff and delete through", async () => {

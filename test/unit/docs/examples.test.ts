@@ -12,7 +12,7 @@ import * as path from "node:path";
 import { parse } from "yaml";
 import { EXAMPLES_DIR, PAGES, REPO_ROOT, examplePath } from "../../../docs/codegen/reference";
 import { z } from "zod";
-import { specs } from "../../../provider/resources";
+import { declarationOf, declarations } from "../../../provider/resources";
 import { DATA_FUNCTIONS } from "../../../native/schema/functions";
 import { packageSchema } from "../../../native/schema/packageSchema";
 import { TenantInputs } from "../../../native/schema/tenant";
@@ -217,7 +217,7 @@ function yamlCheckProblems(text: string): string[] {
   const problems: string[] = [];
   for (const [name, r] of Object.entries(program.resources ?? {})) {
     const kind = r.type.replace(/^txmail:index:/, "");
-    const spec = specs[kind];
+    const spec = declarationOf(kind);
     const schema = (kind === "Tenant" ? TenantInputs : spec?.inputs) as z.ZodObject | undefined;
     if (!schema) continue; // an unknown token is yamlProblems' to report
     problems.push(...checkProblems(schema, r.properties ?? {}, `resources.${name}`, spec?.validate?.bind(spec)));

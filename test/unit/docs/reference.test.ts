@@ -4,7 +4,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { uuidImportId } from "../../../provider/core/importId";
-import { specs } from "../../../provider/resources";
+import { declarations } from "../../../provider/resources";
 import { DATA_FUNCTIONS } from "../../../native/schema/functions";
 import {
   EXAMPLE_FILES,
@@ -68,7 +68,7 @@ describe("docs/reference", () => {
 
   test("each kind's page gives its import id form, replace triggers and one-time secrets from the declaration", () => {
     for (const kind of KINDS) {
-      const spec = specs[kind]!;
+      const spec = declarations[kind]!;
       const page = pages[`${kind}.md`]!;
       expect(page).toContain(`pulumi import txmail:index:${kind} <name> '${(spec.importId ?? uuidImportId).syntax}'`);
       for (const trigger of spec.replaceOn) expect(page).toMatch(new RegExp(`## Replacement\\n\\n[^#]*\`${trigger}\``));

@@ -2,16 +2,17 @@
 // secrets (one-time outputs, write-only inputs, the connection's key), replace triggers, and the
 // outputs state keeps — on a made-up kind (each rule alone) and on the real declarations.
 import { z } from "zod";
-import type { ResourceSpec } from "../../../provider/core/spec";
-import { specs } from "../../../provider/resources";
+import type { Kind } from "../../../provider/api/kinds";
+import type { AnyDeclaration } from "../../../provider/core/spec";
+import { declarationOf, declarations } from "../../../provider/resources";
 import { secretPathsOf } from "../../../provider/runtime";
 import { resourceSchema } from "../../../native/schema/resource";
 import { packageSchema } from "../../../native/schema/packageSchema";
 import { TypeRegistry } from "../../../native/schema/typeRegistry";
 
 /** A made-up kind with one of each: required, optional, enum with default, write-only, replace trigger. */
-const gadget: ResourceSpec<Record<string, unknown>> = {
-  kind: "Gadget",
+const gadget: AnyDeclaration = {
+  kind: "Gadget" as Kind, // made up: no kind of the list
   description: "A gadget.",
   inputs: z.object({
     name: z.string().min(1).describe("The gadget's name."),
@@ -103,11 +104,11 @@ describe("the real declarations", () => {
   const schema = packageSchema();
   const res = (kind: string) => schema.resources[`txmail:index:${kind}`]!;
 
-  test.each(Object.keys(specs))("%s: every path the provider marks secret is secret in the schema", (kind) => {
-    for (const path of secretPathsOf(specs[kind]!)) {
+  test.each(Object.keys(declarations))("%s: every path the provider marks secret is secret in the schema", (kind) => {
+    for (const path of secretPathsOf(declarationOf(kind)!)) {
       if (path[0] === "connection") {
         expect(schema.types["txmail:index:Connection"]).toMatchObject({ properties: { apiKey: { secret: true } } });
-      } else if ((specs[kind]!.writeOnly ?? []).includes(path[0]!)) {
+      } else if ((declarationOf(kind)!.writeOnly ?? []).includes(path[0]!)) {
         expect(res(kind).inputProperties[path[0]!]!.secret).toBe(true);
       } else {
         expect(res(kind).properties[path[0]!]!.secret).toBe(true);

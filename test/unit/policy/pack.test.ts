@@ -56,8 +56,9 @@ describe("txmail-policies", () => {
     }
   });
 
-  it("matches the SDK's dynamic resource type tokens", () => {
+  it("matches the SDK's dynamic resource type tokens, one per kind of the list", () => {
     expect(TYPES).toEqual({
+      SubAccount: "pulumi-nodejs:dynamic/txmail:SubAccount",
       ApiKey: "pulumi-nodejs:dynamic/txmail:ApiKey",
       AccountMember: "pulumi-nodejs:dynamic/txmail:AccountMember",
       Suppression: "pulumi-nodejs:dynamic/txmail:Suppression",

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import type { Api } from "../../../provider/core/api";
 import { makeProvider } from "../../../provider/core/factory";
-import { specs } from "../../../provider/resources";
+import { declarations } from "../../../provider/resources";
 
 const ACCOUNT = "11111111-1111-4111-8111-111111111111";
 const urn = "urn:pulumi:dev::p::pulumi-nodejs:dynamic/txmail:Domain::d";
@@ -62,7 +62,7 @@ function setup() {
   process.env.TXMAIL_API_KEY = "test-sk-key";
   process.env.TXMAIL_ACCOUNT_ID = ACCOUNT;
   const api = new DomainsApi();
-  return { api, provider: makeProvider(specs.Domain!, () => api) };
+  return { api, provider: makeProvider(declarations.Domain!, () => api) };
 }
 
 describe("Domain inputs as the API takes them", () => {

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { Api } from "../../../provider/core/api";
 import { makeProvider } from "../../../provider/core/factory";
-import { specs } from "../../../provider/resources";
+import { declarations } from "../../../provider/resources";
 
 const ACCOUNT = "11111111-1111-4111-8111-111111111111";
 const USER = "22222222-2222-4222-8222-222222222222";
@@ -35,7 +35,7 @@ function fakeApi(records: { members?: unknown[]; suppressions?: unknown[] }): Ap
 function provider(kind: "AccountMember" | "Suppression", api: Api) {
   process.env.TXMAIL_API_KEY = "test-sk-key";
   process.env.TXMAIL_ACCOUNT_ID = ACCOUNT;
-  return makeProvider(specs[kind]!, () => api);
+  return makeProvider(declarations[kind]!, () => api);
 }
 
 const suppression = (expiresAt: string) => ({

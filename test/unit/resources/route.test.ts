@@ -4,7 +4,7 @@
 import { z } from "zod";
 import type { Api } from "../../../provider/core/api";
 import { makeProvider } from "../../../provider/core/factory";
-import { specs } from "../../../provider/resources";
+import { declarations } from "../../../provider/resources";
 
 const ACCOUNT = "11111111-1111-4111-8111-111111111111";
 
@@ -51,7 +51,7 @@ async function sweepQuery(recipient: string) {
   process.env.TXMAIL_API_KEY = "test-sk-key";
   process.env.TXMAIL_ACCOUNT_ID = ACCOUNT;
   const api = new SweepApi();
-  const provider = makeProvider(specs.Route!, () => api);
+  const provider = makeProvider(declarations.Route!, () => api);
   const urn = `urn:pulumi:dev::p::pulumi-nodejs:dynamic/txmail:Route::r-${recipient}`;
   const checked = await provider.check({}, { name: "r", url: "https://x.example.com/in", recipient, __urn: urn });
   await provider.create(checked.inputs!);

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import type { Api } from "../../../provider/core/api";
 import { makeProvider } from "../../../provider/core/factory";
-import { specs } from "../../../provider/resources";
+import { declarations } from "../../../provider/resources";
 
 const ACCOUNT = "11111111-1111-4111-8111-111111111111";
 const SUB = "22222222-2222-4222-8222-222222222222";
@@ -48,7 +48,7 @@ async function keyWith(defer: boolean, scopes: string[]) {
   process.env.TXMAIL_API_KEY = "test-sk-key";
   process.env.TXMAIL_ACCOUNT_ID = ACCOUNT;
   const api = new KeyApi();
-  const provider = makeProvider(specs.SubAccountApiKey!, () => api);
+  const provider = makeProvider(declarations.SubAccountApiKey!, () => api);
   const inputs = (s: string[]) => ({ subAccountId: SUB, label: "k", scopes: s, deferScopeRemoval: defer, __urn: urn });
   const created = await provider.create((await provider.check({}, inputs(scopes))).inputs!);
   let state = created.outs!;

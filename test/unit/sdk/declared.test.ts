@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { secretValue } from "../../../provider/core/secretMarks";
-import { specs } from "../../../provider/resources";
+import { declarationOf, declarations } from "../../../provider/resources";
 import { registeredProps } from "../../../sdk/internal/declared";
 import * as txmail from "../../../sdk";
 
@@ -24,17 +24,17 @@ pulumi.runtime.setMocks(
   false,
 );
 
-const fieldsOf = (kind: string) => Object.keys((specs[kind]!.inputs as unknown as z.ZodObject).shape);
+const fieldsOf = (kind: string) => Object.keys((declarationOf(kind)!.inputs as unknown as z.ZodObject).shape);
 const classes = txmail as unknown as Record<string, new (name: string, args: object) => pulumi.CustomResource>;
 
 describe("SDK classes derived from the declarations", () => {
-  it.each(Object.keys(specs))("%s registers every input its declaration has, and exposes it", async (kind) => {
+  it.each(Object.keys(declarations))("%s registers every input its declaration has, and exposes it", async (kind) => {
     const args = Object.fromEntries(fieldsOf(kind).map((f) => [f, `value of ${f}`]));
     const name = `every-${kind}`;
     const r = new classes[kind]!(name, args);
     await new Promise((resolve) => r.id.apply(resolve));
     const sent = registered.get(name)!;
-    const writeOnly: readonly string[] = specs[kind]!.writeOnly ?? [];
+    const writeOnly: readonly string[] = declarationOf(kind)!.writeOnly ?? [];
     for (const field of fieldsOf(kind)) {
       // Write-only inputs travel signed as secrets (the engine stores them encrypted).
       const value = `value of ${field}`;

@@ -3,7 +3,7 @@
 // committed file differs (a declaration changed and the file was not regenerated).
 import * as fs from "node:fs";
 import type { z } from "zod";
-import { specs } from "../../../provider/resources";
+import { declarations } from "../../../provider/resources";
 import { FIELDS_FILE, REGENERATE, fieldsText } from "../../../sdk/codegen/fields";
 
 describe("sdk/generated/fields.ts", () => {
@@ -19,7 +19,7 @@ describe("sdk/generated/fields.ts", () => {
   });
 
   test("lists every declared input of every kind, optional where the schema lets a program omit it", () => {
-    for (const [kind, spec] of Object.entries(specs)) {
+    for (const [kind, spec] of Object.entries(declarations)) {
       const body = new RegExp(`export interface ${kind}Fields \\{\\n([\\s\\S]*?)\\n\\}\\n`).exec(generated)?.[1] ?? "";
       const listed = [...body.matchAll(/^ {2}(\w+)(\??): unknown;$/gm)].map((m) => `${m[1]}${m[2]}`);
       const shape = (spec.inputs as unknown as z.ZodObject).shape as Record<string, z.ZodType>;

@@ -1,8 +1,9 @@
 // The SDK's resource base class: which provider object each kind gets (the per-kind module whose
 // exports Pulumi can store as a require), and the stack-trace limit it lowers while registering.
 import * as pulumi from "@pulumi/pulumi";
-import { specs } from "../../../provider/resources";
-import { dynamicProvider, type Kind } from "../../../sdk/internal/dynamicProvider";
+import { declarations } from "../../../provider/resources";
+import type { Kind } from "../../../provider/api/kinds";
+import { dynamicProvider } from "../../../sdk/internal/dynamicProvider";
 import * as txmail from "../../../sdk";
 
 pulumi.runtime.setMocks(
@@ -18,7 +19,7 @@ pulumi.runtime.setMocks(
 const camel = (kind: string) => kind[0]!.toLowerCase() + kind.slice(1);
 
 describe("dynamicProvider", () => {
-  it.each(Object.keys(specs))("gives %s the whole exports of provider/kinds/<kind>", (kind) => {
+  it.each(Object.keys(declarations))("gives %s the whole exports of provider/kinds/<kind>", (kind) => {
     const mod = require(`../../../provider/kinds/${camel(kind)}`);
     expect(dynamicProvider(kind as Kind)).toBe(mod);
     for (const m of ["configure", "check", "diff", "create", "read", "update", "delete"]) {
