@@ -24,12 +24,12 @@ function sources(dir: string): string[] {
 /** Relative imports of a file (import/export … from, import x = require, require()), resolved to repository paths. */
 export function localImports(file: string): string[] {
   const text = fs.readFileSync(path.join(REPO_ROOT, file), "utf8");
-  const declarations = [
+  const specs = [
     ...text.matchAll(/(?:import|export)\s[^;]*?from\s+"([^"]+)"/g),
     ...text.matchAll(/require\(\s*"([^"]+)"\s*\)/g),
     ...text.matchAll(/import\(\s*"([^"]+)"\s*\)/g),
   ].map((m) => m[1]!);
-  return declarations.filter((s) => s.startsWith(".")).map((s) => path.normalize(path.join(path.dirname(file), s)));
+  return specs.filter((s) => s.startsWith(".")).map((s) => path.normalize(path.join(path.dirname(file), s)));
 }
 
 /** [layer, what it may import besides itself] */

@@ -47,8 +47,7 @@ let placementFile: string;
 /** What the emulator holds before the fleet (its root key). */
 let baseline: Set<string>;
 
-const writeTenants = (declarations: Spec[]) =>
-  fs.writeFileSync(tenantsFile, stringify({ tenants: declarations.map(tenant) }));
+const writeTenants = (specs: Spec[]) => fs.writeFileSync(tenantsFile, stringify({ tenants: specs.map(tenant) }));
 const fleet = (...args: string[]) => runFleet(args, { cwd: dir, stateDir, svc });
 const placement = () =>
   JSON.parse(fs.readFileSync(placementFile, "utf8")) as {
@@ -258,8 +257,8 @@ describe.each(FACES)("txmail-fleet on the real engine, %s face", (face) => {
   });
 
   it("--tenant applies one tenant's change and runs only its shard", async () => {
-    const declarations = () => [...nine().filter((s) => s.name !== "t6"), { name: "t10" }];
-    writeTenants(declarations().map((s) => (s.name === "t1" || s.name === "t9" ? { ...s, credit: 500 } : s)));
+    const specs = () => [...nine().filter((s) => s.name !== "t6"), { name: "t10" }];
+    writeTenants(specs().map((s) => (s.name === "t1" || s.name === "t9" ? { ...s, credit: 500 } : s)));
     const run = await fleet("up", "--tenant", "t1");
     expectOk(run);
     expect(Object.keys(run.rows).sort()).toEqual(["shard-001", "total"]);
@@ -282,12 +281,12 @@ describe.each(FACES)("txmail-fleet on the real engine, %s face", (face) => {
 
   it("one shard failing (its calls fail at the service) while the others finish: non-zero exit, then resume", async () => {
     // Every tenant gains a second webhook; t5's sub account (shard-002) answers 503 to every webhook create.
-    const declarations = [...nine().filter((s) => s.name !== "t6"), { name: "t10" }].map((s) => ({
+    const specs = [...nine().filter((s) => s.name !== "t6"), { name: "t10" }].map((s) => ({
       ...s,
       ...(s.name === "t1" || s.name === "t9" ? { credit: 500 } : {}),
       moreHooks: true,
     }));
-    writeTenants(declarations);
+    writeTenants(specs);
     await control.injectFault({
       method: "POST",
       path: `/v2/accounts/${ids.t5}/webhooks`,
