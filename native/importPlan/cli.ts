@@ -3,18 +3,11 @@
 // (sub) account that the native provider can import; says on stderr what it found, what it left out
 // and why, and which secrets the service will not show again.
 import { createClient } from "../../provider/client";
+import type { Kind } from "../../provider/api/kinds";
+import { declarations } from "../../provider/resources";
 import { collectImportables } from "./collect";
 import { USAGE, parseOptions } from "./options";
 import { importPlan } from "./plan";
-
-/** Kinds whose secret the service shows only at creation (imported with it empty). */
-const ONE_TIME_SECRETS: Record<string, string> = {
-  ApiKey: "secretKey",
-  SubAccountApiKey: "secretKey",
-  Route: "secret",
-  Webhook: "secret",
-  SmtpCredential: "password",
-};
 
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2), process.env);
@@ -30,15 +23,18 @@ async function main(): Promise<number> {
   );
   process.stdout.write(`${JSON.stringify(importPlan(found, options.provider), null, 2)}\n`);
 
-  const counts = new Map<string, number>();
+  const counts = new Map<Kind, number>();
   for (const o of found) counts.set(o.kind, (counts.get(o.kind) ?? 0) + 1);
   const summary = [...counts].map(([kind, n]) => `${n} ${kind}`).join(", ") || "nothing";
   process.stderr.write(`txmail-import-plan: account ${options.accountId}: ${summary}.\n`);
   for (const s of skipped) process.stderr.write(`txmail-import-plan: ${s.kind} skipped: ${s.reason}.\n`);
-  const secretKinds = [...counts.keys()].filter((k) => ONE_TIME_SECRETS[k]);
-  if (secretKinds.length > 0) {
+  // The outputs the service shows only at creation (imported empty), of the kinds found.
+  const oneTime = [...counts.keys()].flatMap((k) =>
+    Object.keys(declarations[k].createOnly ?? {}).map((o) => `${k}.${o}`),
+  );
+  if (oneTime.length > 0) {
     process.stderr.write(
-      `txmail-import-plan: the service shows ${secretKinds.map((k) => `${k}.${ONE_TIME_SECRETS[k]}`).join(", ")} ` +
+      `txmail-import-plan: the service shows ${oneTime.join(", ")} ` +
         `only at creation: they are imported empty. Replace an object (\`pulumi up --replace <urn>\`) to get a new one.\n`,
     );
   }

@@ -1,20 +1,15 @@
 // What a (sub) account holds that `pulumi import` can take under management, found through the
 // service's list endpoints: one entry per object, with the id `pulumi import` takes for its kind
-// (see importIds.ts) and the name a person knows it by. Families the key may not read are skipped
-// with the scope that would let them be listed, so a narrow key still yields a useful plan.
-import type { z } from "zod";
-import {
-  ApiKey,
-  Domain,
-  MemberList,
-  Route,
-  SmtpCredential,
-  SubAccount,
-  Suppression,
-  Webhook,
-  paths,
-} from "../../provider/api";
+// (see importIds.ts) and the name a person knows it by. Everything per kind — its collection's path,
+// its record, the scope that lists it, how an object is titled — comes from the kind's declaration
+// (its `listing`), for every kind of the list (provider/api/kinds.ts). Families the key may not read
+// are skipped with the scope that would let them be listed, so a narrow key still yields a useful plan.
+import { z } from "zod";
+import { KINDS, type Kind } from "../../provider/api/kinds";
 import { errorKind } from "../../provider/core/api";
+import type { Connection } from "../../provider/core/connection";
+import type { AnyDeclaration } from "../../provider/core/spec";
+import { declarations } from "../../provider/resources";
 import { importIdOf } from "./importIds";
 
 /** The part of the HTTP client the collector uses (the real client, or a fake in unit tests). */
@@ -25,7 +20,7 @@ export interface ObjectSource {
 
 export interface Importable {
   /** The kind (last part of the type token). */
-  kind: string;
+  kind: Kind;
   /** What `pulumi import` takes as the id of this kind. */
   importId: string;
   /** What a person calls the object; the plan derives the resource name from it. */
@@ -33,7 +28,7 @@ export interface Importable {
 }
 
 export interface Skipped {
-  kind: string;
+  kind: Kind;
   reason: string;
 }
 
@@ -42,82 +37,72 @@ export interface Collected {
   skipped: Skipped[];
 }
 
+/** A listed object: its record, and what a person calls it. */
+interface Listed {
+  record: Record<string, unknown>;
+  title: string;
+}
+
+/** Any list answer, for counting what a kind's collection holds. */
+const AnyList = z.object({ data: z.array(z.unknown()) });
+
 /** Every importable object of `accountId`, in a stable order (kind, then the service's listing order). */
 export async function collectImportables(
   source: ObjectSource,
   accountId: string,
   now = Date.now(),
 ): Promise<Collected> {
+  // Only the account id is used: paths are relative to the client's base URL.
+  const conn = { accountId } as Connection;
   const found: Importable[] = [];
   const skipped: Skipped[] = [];
-  const add = (kind: string, record: Record<string, unknown>, title: string) =>
-    found.push({ kind, importId: importIdOf(kind, record), title });
+  const listedByKind = new Map<Kind, Listed[]>();
 
-  /** Runs one family's listing; a 403 (or a sub-account feature the account lacks) skips the family. */
-  async function family(kind: string, scope: string, run: () => Promise<void>): Promise<void> {
-    try {
-      await run();
-    } catch (err) {
-      const k = errorKind(err);
-      if (k !== "forbidden" && k !== "not-found") throw err;
-      skipped.push({
-        kind,
-        reason:
-          k === "forbidden"
-            ? `the API key may not list them (needs ${scope}, or its IP allow list excludes this machine)`
-            : "the account has no such collection (sub accounts are a partner feature)",
-      });
-    }
-  }
-
-  const subAccounts: z.output<typeof SubAccount>[] = [];
-  await family("SubAccount", "sub-accounts:read", async () => {
-    for await (const s of source.list(paths.subAccounts(accountId), SubAccount)) {
-      if (s.status === "deleted") continue;
-      subAccounts.push(s);
-      add("SubAccount", s, s.name);
-    }
-  });
-  await family("SubAccountApiKey", "sub-account-api-keys:read", async () => {
-    for (const s of subAccounts) {
-      for await (const k of source.list(paths.subAccountApiKeys(accountId, s.id), ApiKey)) {
-        add("SubAccountApiKey", { ...k, account_id: s.id }, `${s.name}-${k.label}`);
+  /** One kind's objects: under each listed sub account, or in the account itself. */
+  async function listKind(declaration: AnyDeclaration): Promise<Listed[]> {
+    const listing = declaration.listing;
+    if ("unlisted" in listing) return [];
+    const under = listing.subAccountInput;
+    const places: Array<Listed | undefined> = under ? (listedByKind.get("SubAccount") ?? []) : [undefined];
+    const out: Listed[] = [];
+    for (const parent of places) {
+      const props = parent && under ? { [under]: String(parent.record.id) } : {};
+      for await (const item of source.list(declaration.collectionPath(conn, props), declaration.record)) {
+        // An object listed under a sub account belongs to it, whatever the record says.
+        const record = parent ? { ...item, account_id: parent.record.id } : item;
+        if (listing.live && !listing.live(record, now)) continue;
+        out.push({ record, title: parent ? `${parent.title}-${listing.title(record)}` : listing.title(record) });
       }
     }
-  });
-  await family("ApiKey", "api-keys:read", async () => {
-    for await (const k of source.list(paths.apiKeys(accountId), ApiKey)) add("ApiKey", k, k.label);
-  });
-  await family("Domain", "domains:read", async () => {
-    for await (const d of source.list(paths.domains(accountId), Domain)) add("Domain", d, d.domain);
-  });
-  await family("Route", "routes:read:all", async () => {
-    for await (const r of source.list(paths.routes(accountId), Route)) add("Route", r, r.name);
-  });
-  await family("Webhook", "webhooks:read:all", async () => {
-    for await (const w of source.list(paths.webhooks(accountId), Webhook)) add("Webhook", w, w.name);
-  });
-  await family("SmtpCredential", "smtp-credentials:read:all", async () => {
-    for await (const c of source.list(paths.smtpCredentials(accountId), SmtpCredential))
-      add("SmtpCredential", c, c.name);
-  });
-  await family("Suppression", "suppressions:read", async () => {
-    for await (const s of source.list(paths.suppressions(accountId), Suppression)) {
-      // An expired suppression no longer exists for the service's senders, nor for the provider.
-      if (Date.parse(s.expires_at) <= now) continue;
-      add("Suppression", s, `suppression-${s.email}${s.domain ? `-${s.domain}` : ""}`);
+    return out;
+  }
+
+  /** Why a kind is left out: a 403 (the key may not list it) or a sub-account feature the account lacks. */
+  function skipReason(declaration: AnyDeclaration, err: unknown): string {
+    const k = errorKind(err);
+    if (k === "forbidden") {
+      const scope = declaration.scopes.read({})[0];
+      return `the API key may not list them (needs ${scope}, or its IP allow list excludes this machine)`;
     }
-  });
-  await family("AccountMember", "accounts:members:read", async () => {
-    const { data } = await source.get(paths.members(accountId), MemberList);
-    if (data.length > 0) {
-      skipped.push({
-        kind: "AccountMember",
-        reason:
-          `${data.length} member(s) not listed: the service's member record carries no email, which the resource ` +
-          `needs; import one with its email in the id (\`pulumi import txmail:index:AccountMember <name> <email>/<userId>\`)`,
-      });
+    if (k === "not-found") return "the account has no such collection (sub accounts are a partner feature)";
+    throw err;
+  }
+
+  for (const kind of KINDS) {
+    const declaration = declarations[kind];
+    const listing = declaration.listing;
+    try {
+      if ("unlisted" in listing) {
+        const { data } = await source.get(declaration.collectionPath(conn, {}), AnyList);
+        if (data.length > 0) skipped.push({ kind, reason: listing.unlisted(data.length) });
+        continue;
+      }
+      const listed = await listKind(declaration);
+      listedByKind.set(kind, listed);
+      for (const { record, title } of listed) found.push({ kind, importId: importIdOf(kind, record), title });
+    } catch (err) {
+      skipped.push({ kind, reason: skipReason(declaration, err) });
     }
-  });
+  }
   return { found, skipped };
 }

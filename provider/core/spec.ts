@@ -31,6 +31,27 @@ export interface Ctx {
   conn: Connection;
 }
 
+/**
+ * How txmail-import-plan (native/importPlan/collect.ts) finds a kind's objects: it lists the kind's
+ * collection (`collectionPath`), skipping the kind with its first read scope when the key may not.
+ */
+export type Listing =
+  | {
+      /** What a person calls a listed object; the plan names its resource after it. */
+      title(record: Record<string, unknown>): string;
+      /** Whether a listed record still is an object (default: every listed record is). */
+      live?(record: Record<string, unknown>, now: number): boolean;
+      /**
+       * The kind lives under each sub account: the input that names the sub account (its collection
+       * path takes it). Listed records belong to that sub account; titles start with its title.
+       */
+      subAccountInput?: string;
+    }
+  | {
+      /** Why the `count` objects listed cannot be planned: what the plan says instead of planning them. */
+      unlisted(count: number): string;
+    };
+
 export interface Declaration<I extends Record<string, unknown>> {
   /** Which kind it declares (provider/api/kinds.ts): the last part of its type tokens. */
   kind: Kind;
@@ -109,6 +130,8 @@ export interface Declaration<I extends Record<string, unknown>> {
     news: Props,
     body: Record<string, unknown>,
   ): { body: Record<string, unknown>; state: Props };
+  /** How the bulk import plan (txmail-import-plan) finds this kind's objects. */
+  listing: Listing;
   /** The id `pulumi import` takes for this kind (importId.ts); default: the object's uuid. */
   importId?: ImportIdForm;
   /** Update method; defaults to PUT. */

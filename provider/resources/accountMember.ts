@@ -42,6 +42,11 @@ export const accountMember = {
     },
     normalize: (email) => email.trim().toLowerCase(),
   }),
+  listing: {
+    unlisted: (count) =>
+      `${count} member(s) not listed: the service's member record carries no email, which the resource needs; ` +
+      "import one with its email in the id (`pulumi import txmail:index:AccountMember <name> <email>/<userId>`)",
+  },
   record: AccountMember,
   created: AccountMember,
   idOf: (r) => String(r.user_id),

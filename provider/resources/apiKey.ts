@@ -19,6 +19,7 @@ export const apiKey = {
     /** The key itself (a Pulumi secret). Empty for an adopted key: its secret cannot be retrieved. */
     secretKey: "secret_key",
   },
+  listing: { title: (r) => String(r.label) },
   record: ApiKey,
   created: ApiKeyWithSecret,
   collectionPath: (c) => paths.apiKeys(c.accountId),

@@ -104,6 +104,7 @@ export const domain = {
         : { problem: "must be a domain name such as mail.example.com" };
     },
   },
+  listing: { title: (r) => String(r.domain) },
   record: Domain,
   created: Domain,
   collectionPath: (c) => paths.domains(c.accountId),

@@ -36,6 +36,7 @@ export const route = {
     /** Signs the route's requests (a Pulumi secret, returned once at creation; empty when adopted). */
     secret: "secret",
   },
+  listing: { title: (r) => String(r.name) },
   record: Route,
   created: RouteWithSecret,
   collectionPath: (c) => paths.routes(c.accountId),

@@ -30,6 +30,7 @@ export const smtpCredential = {
     password: "password",
   },
   validate: scopedDomains,
+  listing: { title: (r) => String(r.name) },
   record: SmtpCredential,
   created: SmtpCredentialWithPassword,
   collectionPath: (c) => paths.smtpCredentials(c.accountId),

@@ -36,6 +36,8 @@ export const subAccount = {
   apiFields: ["name", "website", "monthlyCredit"],
   stateFields: ["suspended"],
   replaceOn: [],
+  // A deleted sub account is the service's soft delete: no object to import.
+  listing: { title: (r) => String(r.name), live: (r) => r.status !== "deleted" },
   record: SubAccount,
   created: SubAccount,
   collectionPath: (c) => paths.subAccounts(c.accountId),

@@ -44,6 +44,7 @@ export const subAccountApiKey = {
     idOf: (r) => r.id,
     firstProblem: (sub) => (Uuid.safeParse(sub).success ? undefined : `'${sub}' is not a sub account id`),
   }),
+  listing: { title: (r) => String(r.label), subAccountInput: "subAccountId" },
   record: ApiKey,
   created: ApiKeyWithSecret,
   collectionPath: (c, p) => paths.subAccountApiKeys(c.accountId, String(p.subAccountId)),

@@ -74,6 +74,11 @@ export const suppression = {
     }
     return [];
   },
+  listing: {
+    title: (r) => `suppression-${String(r.email)}${r.domain ? `-${String(r.domain)}` : ""}`,
+    // An expired suppression no longer exists for the service's senders, nor for the provider.
+    live: (r, now) => Date.parse(String(r.expires_at)) > now,
+  },
   record: Suppression,
   created: SuppressionsCreated.refine(
     (l) => l.data.length === 1,

@@ -52,6 +52,7 @@ export const webhook = {
     secret: "secret",
   },
   validate: scopedDomains,
+  listing: { title: (r) => String(r.name) },
   record: Webhook,
   created: WebhookWithSecret,
   collectionPath: (c) => paths.webhooks(c.accountId),

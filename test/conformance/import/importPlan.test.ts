@@ -63,11 +63,11 @@ describe("txmail-import-plan", () => {
 
     const r = await plan([], { TXMAIL_API_KEY: emu.apiKey, TXMAIL_ACCOUNT_ID: emu.accountId });
     expect(r.stderr).toMatch(
-      /account .*: 1 SubAccount, 1 SubAccountApiKey, \d+ ApiKey, 1 Domain, 1 Route, 1 Webhook, 1 SmtpCredential, 1 Suppression\./,
+      /account .*: \d+ ApiKey, 1 SubAccount, 1 SubAccountApiKey, 1 Domain, 1 Route, 1 Webhook, 1 SmtpCredential, 1 Suppression\./,
     );
     expect(r.stderr).toMatch(/AccountMember skipped: \d+ member\(s\) not listed: .*<email>\/<userId>/);
     expect(r.stderr).toMatch(
-      /SubAccountApiKey\.secretKey, ApiKey\.secretKey, Route\.secret, Webhook\.secret, SmtpCredential\.password only at creation/,
+      /ApiKey\.secretKey, SubAccountApiKey\.secretKey, Route\.secret, Webhook\.secret, SmtpCredential\.password only at creation/,
     );
     expect(r.stderr).not.toContain(emu.apiKey);
     expect(r.status).toBe(0);

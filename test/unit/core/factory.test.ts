@@ -92,6 +92,7 @@ const inputs = z.object({
 
 const spec: Declaration<z.infer<typeof inputs>> = {
   kind: "Widget" as Kind, // made up: no kind of the list
+  listing: { title: (r) => String(r.name) },
   inputs,
   apiFields: ["name", "size", "color"],
   replaceOn: ["color", "rotation"],

@@ -3,7 +3,7 @@
 import { slug, uniqueNamer } from "../../../native/importPlan/names";
 import { importPlan } from "../../../native/importPlan/plan";
 import { parseOptions } from "../../../native/importPlan/options";
-import { collectImportables, type ObjectSource } from "../../../native/importPlan/collect";
+import { collectImportables, type Importable, type ObjectSource } from "../../../native/importPlan/collect";
 
 const ACCOUNT = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const PROVIDER_URN = "urn:pulumi:dev::tenants::pulumi:providers:txmail::acme";
@@ -31,7 +31,7 @@ describe("names", () => {
 });
 
 describe("the import file", () => {
-  const found = [
+  const found: Importable[] = [
     { kind: "Domain", importId: "mail.acme.example.com", title: "mail.acme.example.com" },
     { kind: "Route", importId: "r-1", title: "inbound" },
     { kind: "Webhook", importId: "w-1", title: "inbound" },
