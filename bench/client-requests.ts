@@ -17,7 +17,8 @@
 import { Route, RouteWithSecret, paths } from "../provider/api";
 import { closeSharedDispatchers, createClient, type TxmailApiError } from "../provider/client";
 import { startEmulator } from "../emulator/server";
-import { control, type FaultSpec } from "../test/conformance/client/emulatorControl";
+import { controlClient } from "../emulator/control";
+import type { FaultKind, FaultSpec } from "../emulator/faults";
 
 const CREATES = Number(process.env.BENCH_CREATES ?? 1000);
 const SEED = 42;
@@ -35,11 +36,12 @@ function prng(seed: number): () => number {
   };
 }
 
-type Kind = "error-before" | "drop-before" | "drop-after" | "rate-limit" | "error-after";
+/** The faults this bench injects. */
+type Injected = Extract<FaultKind, "error-before" | "drop-before" | "drop-after" | "rate-limit" | "error-after">;
 interface Scenario {
   name: string;
   /** Probability per create of each fault kind. */
-  p: Partial<Record<Kind, number>>;
+  p: Partial<Record<Injected, number>>;
 }
 
 const scenarios: Scenario[] = [
@@ -58,7 +60,7 @@ const scenarios: Scenario[] = [
   },
 ];
 
-function faultFor(kind: Kind): FaultSpec {
+function faultFor(kind: Injected): FaultSpec {
   const base = { method: "POST", path: ROUTES, count: 1 };
   if (kind === "error-before") return { ...base, kind, status: 503 };
   if (kind === "error-after") return { ...base, kind, status: 500 };
@@ -69,7 +71,7 @@ function faultFor(kind: Kind): FaultSpec {
 async function run(s: Scenario): Promise<Record<string, string | number>> {
   const rnd = prng(SEED);
   const emu = await startEmulator({ port: 0, control: true });
-  const ctl = control(emu);
+  const ctl = controlClient(emu);
   const client = createClient({
     apiKey: emu.apiKey,
     accountId: emu.accountId,
@@ -86,9 +88,9 @@ async function run(s: Scenario): Promise<Record<string, string | number>> {
   for (let i = 0; i < CREATES; i++) {
     if (i % 250 === 0) process.stderr.write(`[bench] ${s.name}: create ${i}\n`);
     let r = rnd();
-    for (const [kind, p] of Object.entries(s.p) as Array<[Kind, number]>) {
+    for (const [kind, p] of Object.entries(s.p) as Array<[Injected, number]>) {
       if (r < p) {
-        await ctl.fault(faultFor(kind));
+        await ctl.injectFault(faultFor(kind));
         injected[kind] = (injected[kind] ?? 0) + 1;
         break;
       }
@@ -116,7 +118,7 @@ async function run(s: Scenario): Promise<Record<string, string | number>> {
   await ctl.resetCounters();
   const names: string[] = [];
   for await (const route of client.list(paths.routes(emu.accountId), Route)) names.push(route.name);
-  const listRequests = (await ctl.counters()).endpoints[`GET ${ROUTES}`] ?? 0;
+  const listRequests = await ctl.requestCount(`GET ${ROUTES}`);
   await emu.close();
 
   return {

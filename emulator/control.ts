@@ -78,6 +78,10 @@ export class EmulatorControl {
   async resetCounters(): Promise<void> {
     await this.call("DELETE", "/counters");
   }
+  /** Requests counted for one endpoint (method and path template, e.g. `POST /v2/accounts/{account_id}/api-keys`). */
+  async requestCount(endpoint: string): Promise<number> {
+    return (await this.counters()).endpoints[endpoint] ?? 0;
+  }
   /** Service requests in arrival order (method, path, path template, status sent), bounded. */
   requests(): Promise<RequestLogSnapshot> {
     return this.call("GET", "/requests");

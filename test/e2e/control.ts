@@ -1,27 +1,32 @@
 // The emulator's control surface (counters, faults, clock, request log, state dump) for e2e tests and benches.
+// The one client is emulator/control.ts; this adds what e2e tests ask of its answers.
 import type { RequestLogSnapshot, StateDump } from "../../emulator/control";
+import { KINDS, type Kind } from "../../provider/api/kinds";
 export { controlClient, type EmulatorControl } from "../../emulator/control";
 
-/** Every live object in the service's state dump, with the Pulumi resource kind it corresponds to. */
-export function serviceObjects(d: StateDump): Array<{ kind: string; id: string }> {
-  return [
-    ...d.accounts
-      .filter((a) => a.parent_account_id !== null && a.status !== "deleted")
-      .map((a) => ({ kind: "SubAccount", id: a.id })),
-    ...d.api_keys.map((k) => ({
-      kind: k.account_id === d.parent_account_id ? "ApiKey" : "SubAccountApiKey",
-      id: k.id,
-    })),
-    ...d.domains.map((x) => ({ kind: "Domain", id: x.id })),
-    ...d.routes.map((x) => ({ kind: "Route", id: x.id })),
-    ...d.webhooks.map((x) => ({ kind: "Webhook", id: x.id })),
-    ...d.smtp_credentials.map((x) => ({ kind: "SmtpCredential", id: x.id })),
-    ...d.suppressions.map((x) => ({ kind: "Suppression", id: x.id })),
-    // Every account has its owner as a member; only the others can be resources.
-    ...d.members
+/**
+ * Where each kind's live objects are in the emulator's state dump: every kind of the list
+ * (provider/api/kinds.ts) has an entry, or this does not compile.
+ */
+const OBJECTS_OF: { readonly [K in Kind]: (d: StateDump) => string[] } = {
+  ApiKey: (d) => d.api_keys.filter((k) => k.account_id === d.parent_account_id).map((k) => k.id),
+  SubAccount: (d) => d.accounts.filter((a) => a.parent_account_id !== null && a.status !== "deleted").map((a) => a.id),
+  SubAccountApiKey: (d) => d.api_keys.filter((k) => k.account_id !== d.parent_account_id).map((k) => k.id),
+  Domain: (d) => d.domains.map((x) => x.id),
+  Route: (d) => d.routes.map((x) => x.id),
+  Webhook: (d) => d.webhooks.map((x) => x.id),
+  SmtpCredential: (d) => d.smtp_credentials.map((x) => x.id),
+  // Every account has its owner as a member; only the others can be resources.
+  AccountMember: (d) =>
+    d.members
       .filter((m) => !d.accounts.some((a) => a.id === m.account_id && a.owner_user_id === m.user_id))
-      .map((m) => ({ kind: "AccountMember", id: m.user_id })),
-  ];
+      .map((m) => m.user_id),
+  Suppression: (d) => d.suppressions.map((x) => x.id),
+};
+
+/** Every live object in the service's state dump, with the Pulumi resource kind it corresponds to. */
+export function serviceObjects(d: StateDump): Array<{ kind: Kind; id: string }> {
+  return KINDS.flatMap((kind) => OBJECTS_OF[kind](d).map((id) => ({ kind, id })));
 }
 
 /**

@@ -14,7 +14,8 @@ import {
   type TxmailClient,
   type TxmailClientOptions,
 } from "../../../provider/client";
-import { control, startEmulator, type Emulator } from "./emulatorControl";
+import { controlClient, type EmulatorControl } from "../../../emulator/control";
+import { startEmulator, type RunningEmulator } from "../../../emulator/server";
 
 const KEYS = "/v2/accounts/{account_id}/api-keys";
 const POST_KEYS = `POST ${KEYS}`;
@@ -37,7 +38,7 @@ async function caught(p: Promise<unknown>): Promise<TxmailApiError> {
   throw new Error("expected a TxmailApiError");
 }
 
-function clientFor(emu: Emulator, over: Partial<TxmailClientOptions> = {}): TxmailClient {
+function clientFor(emu: RunningEmulator, over: Partial<TxmailClientOptions> = {}): TxmailClient {
   return createClient({
     apiKey: emu.apiKey,
     accountId: emu.accountId,
@@ -50,20 +51,20 @@ function clientFor(emu: Emulator, over: Partial<TxmailClientOptions> = {}): Txma
 
 const keyBody = (label: string) => ({ label, scopes: ["routes:read:all"] });
 
-async function countKeys(c: TxmailClient, emu: Emulator, label: string): Promise<number> {
+async function countKeys(c: TxmailClient, emu: RunningEmulator, label: string): Promise<number> {
   let n = 0;
   for await (const k of c.list(paths.apiKeys(emu.accountId), ApiKey)) if (k.label === label) n++;
   return n;
 }
 
 describe("client against the emulator", () => {
-  let emu: Emulator;
-  let ctl: ReturnType<typeof control>;
+  let emu: RunningEmulator;
+  let ctl: EmulatorControl;
   let client: TxmailClient;
 
   beforeAll(async () => {
     emu = await startEmulator({ port: 0, control: true });
-    ctl = control(emu);
+    ctl = controlClient(emu);
     client = clientFor(emu);
   });
   afterEach(async () => {
@@ -81,29 +82,29 @@ describe("client against the emulator", () => {
 
   describe("idempotent creates survive faults without duplicates", () => {
     test("injected 5xx before execution: retried with the same key, one key created", async () => {
-      await ctl.fault({ method: "POST", path: KEYS, kind: "error-before", status: 503, count: 2 });
+      await ctl.injectFault({ method: "POST", path: KEYS, kind: "error-before", status: 503, count: 2 });
       const r = await client.post(paths.apiKeys(emu.accountId), keyBody("cc-5xx"), ApiKeyWithSecret, {
         idempotencyKey: "idem-cc-5xx",
       });
       secrets.push(r.data.secret_key);
       expect(r).toMatchObject({ status: 201, attempts: 3, replayed: false });
-      expect(await ctl.count(POST_KEYS)).toBe(3);
+      expect(await ctl.requestCount(POST_KEYS)).toBe(3);
       expect(await countKeys(client, emu, "cc-5xx")).toBe(1);
     });
 
     test("response dropped after execution: the retry replays the stored 201, one key", async () => {
-      await ctl.fault({ method: "POST", path: KEYS, kind: "drop-after" });
+      await ctl.injectFault({ method: "POST", path: KEYS, kind: "drop-after" });
       const r = await client.post(paths.apiKeys(emu.accountId), keyBody("cc-drop"), ApiKeyWithSecret, {
         idempotencyKey: "idem-cc-drop",
       });
       secrets.push(r.data.secret_key);
       expect(r).toMatchObject({ status: 201, attempts: 2, replayed: true });
-      expect(await ctl.count(POST_KEYS)).toBe(2);
+      expect(await ctl.requestCount(POST_KEYS)).toBe(2);
       expect(await countKeys(client, emu, "cc-drop")).toBe(1);
     });
 
     test("connection dropped before execution: retried, one key", async () => {
-      await ctl.fault({ method: "POST", path: KEYS, kind: "drop-before" });
+      await ctl.injectFault({ method: "POST", path: KEYS, kind: "drop-before" });
       const r = await client.post(paths.apiKeys(emu.accountId), keyBody("cc-drop-before"), ApiKeyWithSecret, {
         idempotencyKey: "idem-cc-drop-before",
       });
@@ -113,7 +114,7 @@ describe("client against the emulator", () => {
     });
 
     test("409 in progress (a concurrent call with the same key): Retry-After honoured, then the replay", async () => {
-      await ctl.fault({ method: "POST", path: KEYS, kind: "delay", delayMs: 1500 });
+      await ctl.injectFault({ method: "POST", path: KEYS, kind: "delay", delayMs: 1500 });
       const call = () =>
         client.post(paths.apiKeys(emu.accountId), keyBody("cc-inprogress"), ApiKeyWithSecret, {
           idempotencyKey: "idem-cc-inprogress",
@@ -137,7 +138,7 @@ describe("client against the emulator", () => {
 
     test("headers timeout while the emulator still works -> retry -> in-progress 409 -> replay", async () => {
       // undici's headers timer has ~1 s resolution: 250 ms fires after 1–1.5 s; the work takes 2.5 s.
-      await ctl.fault({ method: "POST", path: KEYS, kind: "delay", delayMs: 2500 });
+      await ctl.injectFault({ method: "POST", path: KEYS, kind: "delay", delayMs: 2500 });
       const c = clientFor(emu, { timeouts: { headersMs: 250 } });
       const r = await c.post(paths.apiKeys(emu.accountId), keyBody("cc-timeout"), ApiKeyWithSecret, {
         idempotencyKey: "idem-cc-timeout",
@@ -154,7 +155,7 @@ describe("client against the emulator", () => {
         idempotencyKey: "idem-cc-delete",
       });
       secrets.push(r.data.secret_key);
-      await ctl.fault({ method: "DELETE", path: `${KEYS}/{key_id}`, kind: "drop-after" });
+      await ctl.injectFault({ method: "DELETE", path: `${KEYS}/{key_id}`, kind: "drop-after" });
       const e = await caught(client.delete(paths.apiKey(emu.accountId, r.data.id)));
       expect(e).toMatchObject({ kind: "not-found", attempts: 2 });
       expect(await countKeys(client, emu, "cc-delete")).toBe(0);
@@ -163,7 +164,7 @@ describe("client against the emulator", () => {
     test("5xx after the work committed: the service releases the key and re-executes (idempotency rule 6)", async () => {
       // Not a client bug but worth pinning down: the retry creates a second object, and the client
       // reports it through retriedAfter so a provider can reconcile (see the client's report).
-      await ctl.fault({ method: "POST", path: KEYS, kind: "error-after", status: 500 });
+      await ctl.injectFault({ method: "POST", path: KEYS, kind: "error-after", status: 500 });
       const r = await client.post(paths.apiKeys(emu.accountId), keyBody("cc-error-after"), ApiKeyWithSecret, {
         idempotencyKey: "idem-cc-error-after",
       });
@@ -173,10 +174,10 @@ describe("client against the emulator", () => {
     });
 
     test("a POST without a key is never retried", async () => {
-      await ctl.fault({ method: "POST", path: KEYS, kind: "error-before", status: 503 });
+      await ctl.injectFault({ method: "POST", path: KEYS, kind: "error-before", status: 503 });
       const e = await caught(client.post(paths.apiKeys(emu.accountId), keyBody("cc-nokey"), ApiKeyWithSecret));
       expect(e).toMatchObject({ kind: "server", status: 503, attempts: 1 });
-      expect(await ctl.count(POST_KEYS)).toBe(1);
+      expect(await ctl.requestCount(POST_KEYS)).toBe(1);
     });
   });
 
@@ -184,7 +185,7 @@ describe("client against the emulator", () => {
     test("404", async () => {
       const e = await caught(client.get(paths.apiKey(emu.accountId, "00000000-0000-4000-8000-000000000000"), ApiKey));
       expect(e).toMatchObject({ kind: "not-found", status: 404, attempts: 1 });
-      expect(await ctl.count(`GET ${KEYS}/{key_id}`)).toBe(1);
+      expect(await ctl.requestCount(`GET ${KEYS}/{key_id}`)).toBe(1);
     });
 
     test("400 carries the service's message", async () => {
@@ -195,7 +196,7 @@ describe("client against the emulator", () => {
       );
       expect(e).toMatchObject({ kind: "validation", status: 400, attempts: 1 });
       expect(e.serviceMessage).toBeTruthy();
-      expect(await ctl.count(POST_KEYS)).toBe(1);
+      expect(await ctl.requestCount(POST_KEYS)).toBe(1);
     });
 
     test("422: same key, different body; the message names the derivation bug", async () => {
@@ -207,7 +208,7 @@ describe("client against the emulator", () => {
       );
       expect(e).toMatchObject({ kind: "idempotency-mismatch", status: 422, attempts: 1 });
       expect(e.message).toMatch(/bug in idempotency-key derivation/);
-      expect(await ctl.count(POST_KEYS)).toBe(2);
+      expect(await ctl.requestCount(POST_KEYS)).toBe(2);
     });
 
     test("401 with a wrong key, which is not in the message", async () => {
@@ -215,19 +216,19 @@ describe("client against the emulator", () => {
       const e = await caught(clientFor(emu, { apiKey: wrong }).get(paths.apiKeys(emu.accountId), z.unknown()));
       expect(e).toMatchObject({ kind: "unauthorized", status: 401, attempts: 1 });
       expect(e.message).not.toContain(wrong);
-      expect(await ctl.count(GET_KEYS)).toBe(1);
+      expect(await ctl.requestCount(GET_KEYS)).toBe(1);
     });
   });
 
   describe("rate limiting", () => {
     test("injected 429s (Retry-After: 0 and none) are absorbed", async () => {
-      await ctl.fault({ method: "GET", path: KEYS, kind: "rate-limit", retryAfter: 0, count: 5 });
-      await ctl.fault({ method: "GET", path: KEYS, kind: "rate-limit", retryAfter: null, count: 5 });
+      await ctl.injectFault({ method: "GET", path: KEYS, kind: "rate-limit", retryAfter: 0, count: 5 });
+      await ctl.injectFault({ method: "GET", path: KEYS, kind: "rate-limit", retryAfter: null, count: 5 });
       const results = await Promise.allSettled(
         Array.from({ length: 20 }, () => client.get(paths.apiKeys(emu.accountId), z.unknown())),
       );
       expect(results.filter((r) => r.status === "rejected")).toEqual([]);
-      expect(await ctl.count(GET_KEYS)).toBe(30);
+      expect(await ctl.requestCount(GET_KEYS)).toBe(30);
     });
 
     test("20 × 429 across two parallel creates: both succeed within the default 8 attempts, then the pace recovers", async () => {
@@ -235,7 +236,13 @@ describe("client against the emulator", () => {
       // client exactly as the provider builds it: default retry and pacing.
       const busy = await startEmulator({ port: 0, control: true, rateLimit: { rps: 100, burst: 200 } });
       try {
-        await control(busy).fault({ method: "*", path: "/v2/*", kind: "rate-limit", retryAfter: 0, count: 20 });
+        await controlClient(busy).injectFault({
+          method: "*",
+          path: "/v2/*",
+          kind: "rate-limit",
+          retryAfter: 0,
+          count: 20,
+        });
         const seen: Array<LogEntry & { at: number; pace: number }> = [];
         const c = createClient({
           apiKey: busy.apiKey,
@@ -262,7 +269,7 @@ describe("client against the emulator", () => {
         }
         expect(recoveredAfterMs).toBeGreaterThanOrEqual(0);
         expect(recoveredAfterMs).toBeLessThan(2_500); // 1.6 s of doubling from the 1 rps floor, plus slack
-        expect(await control(busy).count(POST_KEYS)).toBe(22); // 20 answered 429, then one create each
+        expect(await controlClient(busy).requestCount(POST_KEYS)).toBe(22); // 20 answered 429, then one create each
         expect(results.map((r) => r.attempts).reduce((a, b) => a + b)).toBe(22);
         expect(results.every((r) => r.retriedAfter.every((f) => f.kind === "rate-limited"))).toBe(true);
         expect(seen.filter((l) => /busy: not an attempt/.test(l.message))).toHaveLength(20);
@@ -281,7 +288,7 @@ describe("client against the emulator", () => {
           Array.from({ length: 60 }, () => c.get(paths.apiKeys(limited.accountId), z.unknown())),
         );
         expect(results.filter((r) => r.status === "rejected")).toEqual([]);
-        expect(await control(limited).count(GET_KEYS)).toBe(60); // not a single 429
+        expect(await controlClient(limited).requestCount(GET_KEYS)).toBe(60); // not a single 429
       } finally {
         await limited.close();
       }
@@ -295,7 +302,7 @@ describe("client against the emulator", () => {
           Array.from({ length: 60 }, () => c.get(paths.apiKeys(slow.accountId), z.unknown())),
         );
         expect(results.filter((r) => r.status === "rejected")).toEqual([]);
-        const total = await control(slow).count(GET_KEYS);
+        const total = await controlClient(slow).requestCount(GET_KEYS);
         expect(total).toBeGreaterThan(60); // there were 429s...
         expect(total).toBeLessThan(240); // ...and the shared bucket kept them from multiplying
       } finally {
@@ -316,17 +323,17 @@ describe("client against the emulator", () => {
           });
           secrets.push(r.data.secret_key);
         }
-        const fctl = control(fresh);
+        const fctl = controlClient(fresh);
         await fctl.resetCounters();
         const ids: string[] = [];
         for await (const k of c.list(paths.apiKeys(fresh.accountId), ApiKey)) ids.push(k.id);
         expect(ids).toHaveLength(250);
         expect(new Set(ids).size).toBe(250);
-        expect(await fctl.count(GET_KEYS)).toBe(3);
+        expect(await fctl.requestCount(GET_KEYS)).toBe(3);
 
         await fctl.resetCounters();
         expect(await c.findById(paths.apiKeys(fresh.accountId), ApiKey, ids[150]!)).toMatchObject({ id: ids[150] });
-        expect(await fctl.count(GET_KEYS)).toBe(2);
+        expect(await fctl.requestCount(GET_KEYS)).toBe(2);
       } finally {
         await fresh.close();
       }
