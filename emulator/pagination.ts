@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import type { Pagination } from "../provider/api";
 import { badRequest } from "./http/errors";
-import type { Kind, Objects, Row } from "./store/objects";
+import type { ObjectType, Objects, Row } from "./store/objects";
 
 export const MAX_LIMIT = 100;
 
@@ -57,7 +57,8 @@ export function pageRequest(query: URLSearchParams, listKey: string): PageReques
   const l = query.get("limit");
   let limit = MAX_LIMIT;
   if (l !== null) {
-    if (!/^\d{1,4}$/.test(l) || Number(l) < 1 || Number(l) > MAX_LIMIT) throw badRequest("limit must be between 1 and 100");
+    if (!/^\d{1,4}$/.test(l) || Number(l) < 1 || Number(l) > MAX_LIMIT)
+      throw badRequest("limit must be between 1 and 100");
     limit = Number(l);
   }
   if (before !== null) return { dir: "before", seq: decodeCursor("before", before, listKey), limit, fromCursor: true };
@@ -92,7 +93,7 @@ export function envelope<S, T>(rows: Row<S>[], req: PageRequest, listKey: string
 /** A page of one kind of an account, optionally filtered (filtering scans, bounded by the table). */
 export function listPage<S, T>(
   objects: Objects,
-  kind: Kind,
+  kind: ObjectType,
   accountId: string,
   query: URLSearchParams,
   map: (r: Row<S>) => T,

@@ -5,7 +5,8 @@
 import type { StatementSync } from "node:sqlite";
 import type { Db } from "./db";
 
-export type Kind =
+/** What a stored row is (mostly its record's `object` value): no resource kind (provider/api/kinds.ts). */
+export type ObjectType =
   | "account"
   | "api_key"
   | "domain"
@@ -20,7 +21,7 @@ export type Kind =
 export interface Row<T> {
   seq: number;
   id: string;
-  kind: Kind;
+  kind: ObjectType;
   account_id: string | null;
   data: T;
 }
@@ -28,7 +29,7 @@ export interface Row<T> {
 interface RawRow {
   seq: number;
   id: string;
-  kind: Kind;
+  kind: ObjectType;
   account_id: string | null;
   data: string;
 }
@@ -62,7 +63,14 @@ export class Objects {
     };
   }
 
-  insert<T>(kind: Kind, id: string, accountId: string | null, data: T, name?: string | null, lookup?: string | null): void {
+  insert<T>(
+    kind: ObjectType,
+    id: string,
+    accountId: string | null,
+    data: T,
+    name?: string | null,
+    lookup?: string | null,
+  ): void {
     this.s.insert!.run(id, kind, accountId, name ?? null, lookup ?? null, JSON.stringify(data));
   }
 
@@ -70,29 +78,29 @@ export class Objects {
     this.s.update!.run(JSON.stringify(data), id);
   }
 
-  get<T>(kind: Kind, id: string): Row<T> | undefined {
+  get<T>(kind: ObjectType, id: string): Row<T> | undefined {
     return toRow<T>(this.s.get!.get(id, kind) as RawRow | undefined);
   }
 
-  byName<T>(kind: Kind, accountId: string, name: string): Row<T> | undefined {
+  byName<T>(kind: ObjectType, accountId: string, name: string): Row<T> | undefined {
     return toRow<T>(this.s.byName!.get(kind, accountId, name) as RawRow | undefined);
   }
 
-  byLookup<T>(kind: Kind, lookup: string): Row<T> | undefined {
+  byLookup<T>(kind: ObjectType, lookup: string): Row<T> | undefined {
     return toRow<T>(this.s.byLookup!.get(lookup, kind) as RawRow | undefined);
   }
 
   /** Up to `limit` rows after `seq` (ascending), or before it (descending). */
-  page<T>(kind: Kind, accountId: string, dir: "after" | "before", seq: number, limit: number): Row<T>[] {
+  page<T>(kind: ObjectType, accountId: string, dir: "after" | "before", seq: number, limit: number): Row<T>[] {
     const st = dir === "after" ? this.s.after! : this.s.before!;
     return (st.all(kind, accountId, seq, limit) as unknown as RawRow[]).map((r) => toRow<T>(r)!);
   }
 
-  all<T>(kind: Kind, accountId: string): Row<T>[] {
+  all<T>(kind: ObjectType, accountId: string): Row<T>[] {
     return (this.s.allOf!.all(kind, accountId) as unknown as RawRow[]).map((r) => toRow<T>(r)!);
   }
 
-  count(kind: Kind, accountId: string): number {
+  count(kind: ObjectType, accountId: string): number {
     return (this.s.count!.get(kind, accountId) as { n: number }).n;
   }
 
@@ -100,7 +108,7 @@ export class Objects {
     this.s.del!.run(id);
   }
 
-  deleteAllOf(kind: Kind, accountId: string): void {
+  deleteAllOf(kind: ObjectType, accountId: string): void {
     this.s.delAccountKind!.run(kind, accountId);
   }
 

@@ -1,0 +1,113 @@
+// docs/development/adding-a-kind.md, kept honest: every path it names exists (per kind where it
+// names one per kind), and every kind of the list (provider/api/kinds.ts) is in each place that
+// derives from it or that the checklist says to write — the declaration, the provider module, the
+// SDK class and its generated fields, the native schema and the generated SDKs, the policy pack's
+// tokens, the import plan, the reference docs and their examples.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { KINDS, KIND_FACTS, type Kind, type KindFacts } from "../../../provider/api/kinds";
+import { dynamicTypeToken } from "../../../provider/api/typeTokens";
+import type { z } from "zod";
+import { collectImportables, type ObjectSource } from "../../../native/importPlan/collect";
+import { TYPES } from "../../../policy/lib/resources";
+import { declarations } from "../../../provider/resources";
+import * as sdk from "../../../sdk";
+import * as generatedFields from "../../../sdk/generated/fields";
+import { REPO_ROOT } from "../../e2e/harness";
+
+const CHECKLIST = "docs/development/adding-a-kind.md";
+const checklist = fs.readFileSync(path.join(REPO_ROOT, CHECKLIST), "utf8");
+
+const camel = (kind: Kind) => kind[0]!.toLowerCase() + kind.slice(1);
+const snake = (kind: Kind) => kind.replace(/(?<!^)([A-Z])/g, "_$1").toLowerCase();
+const exists = (file: string) => fs.existsSync(path.join(REPO_ROOT, file));
+
+/** The repository paths the checklist names in backticks (with `<kind>`/`<Kind>` placeholders). */
+const named = [...new Set([...checklist.matchAll(/`([^`\s]+)`/g)].map((m) => m[1]!))].filter((p) =>
+  /^(provider|emulator|native|policy|sdk|docs|test)\//.test(p),
+);
+
+describe(CHECKLIST, () => {
+  it("names the places to write (it is not empty)", () => {
+    expect(named).toEqual(expect.arrayContaining(["provider/api/kinds.ts", "provider/resources/<kind>.ts"]));
+  });
+
+  it("names only paths that exist, for every kind where a path is per kind", () => {
+    const missing = named.flatMap((p) =>
+      /<kind>|<Kind>/.test(p)
+        ? KINDS.map((k) => p.replace("<kind>", camel(k)).replace("<Kind>", k)).filter((f) => !exists(f))
+        : exists(p)
+          ? []
+          : [p],
+    );
+    expect(missing).toEqual([]);
+  });
+});
+
+/** The package schema the native plugin serves. */
+const schema = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "native", "schema.json"), "utf8")) as {
+  resources: Record<string, unknown>;
+};
+const referenceIndex = fs.readFileSync(path.join(REPO_ROOT, "docs", "reference", "README.md"), "utf8");
+
+describe.each(KINDS)("the kind %s", (kind) => {
+  it("has its declaration, its provider module and its SDK class", () => {
+    expect(declarations[kind].kind).toBe(kind);
+    expect(exists(`provider/kinds/${camel(kind)}.ts`)).toBe(true);
+    expect(typeof (sdk as Record<string, unknown>)[kind]).toBe("function");
+    expect((generatedFields as Record<string, unknown>)[`${kind}Registration`]).toBeDefined();
+  });
+
+  it("is in the native schema and the generated Python and Go SDKs", () => {
+    expect(schema.resources[`txmail:index:${kind}`]).toBeDefined();
+    expect(exists(`sdk/python/pulumi_txmail/${snake(kind)}.py`)).toBe(true);
+    expect(exists(`sdk/go/txmail/${camel(kind)}.go`)).toBe(true);
+  });
+
+  it("has its reference page, listed in the index, and an example in every language", () => {
+    expect(exists(`docs/reference/${kind}.md`)).toBe(true);
+    expect(referenceIndex).toContain(`[${kind}](${kind}.md)`);
+    for (const file of ["index.ts", "__main__.py", "main.go", "Pulumi.yaml"]) {
+      expect(exists(`docs/examples/${kind}/${file}`)).toBe(true);
+    }
+  });
+
+  it("is matched by the policy pack under its dynamic token", () => {
+    expect(TYPES[kind]).toBe(dynamicTypeToken(kind));
+  });
+
+  it("has the facts its declaration's inputs show (a key: scopes and ipAllowList; an endpoint: url)", () => {
+    const inputs = Object.keys((declarations[kind].inputs as unknown as z.ZodObject).shape);
+    const facts: KindFacts = KIND_FACTS[kind];
+    expect({ key: facts.key === true, endpoint: facts.endpoint === true }).toEqual({
+      key: inputs.includes("scopes") && inputs.includes("ipAllowList"),
+      endpoint: inputs.includes("url"),
+    });
+  });
+});
+
+describe("the import plan", () => {
+  /** A service whose every collection holds one object with every field a title may use. */
+  const record = {
+    id: "0f8fad5b-d9cb-469f-a165-70867728950e",
+    name: "n",
+    label: "l",
+    domain: "mail.example.com",
+    email: "a@example.com",
+    status: "active",
+    account_id: "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+    expires_at: "2999-01-01T00:00:00Z",
+  };
+  const source = {
+    async *list() {
+      yield record;
+    },
+    get: async () => ({ data: [record] }),
+  } as unknown as ObjectSource;
+
+  it("plans every kind of the list, or says why it cannot", async () => {
+    const { found, skipped } = await collectImportables(source, "b1c4a89e-4905-4b2c-8a1e-2f6d1e9a0c11");
+    const covered = new Set([...found.map((f) => f.kind), ...skipped.map((s) => s.kind)]);
+    expect(KINDS.filter((k) => !covered.has(k))).toEqual([]);
+  });
+});
