@@ -8,9 +8,11 @@ import type { AnyDeclaration } from "./core/spec";
 import { apiFor } from "./core/clientApi";
 import { readForImport, type Imported } from "./core/importRead";
 import { progress } from "./core/progress";
+import { onceInDynamicHost } from "./dynamicHost";
 import { declarationOf } from "./resources";
 
 const providers = new Map<string, Provider>();
+const dynamicProviders = new Map<string, Provider>();
 
 /** Called once per provider process with the stack config (secrets decrypted by the engine). */
 export function configure(req: { config: { get(key: string): string | undefined } }): void {
@@ -25,6 +27,16 @@ export function provider(kind: string): Provider {
       throw new Error(`pulumi-txmail: unknown resource kind '${kind}'; upgrade the pulumi-txmail package.`);
     p = withSecretMarks(makeProvider(declaration, apiFor), secretPathsOf(declaration));
     providers.set(kind, p);
+  }
+  return p;
+}
+
+/** `provider(kind)` as the dynamic face serves it: each error said once (dynamicHost.ts). */
+export function dynamicProvider(kind: string): Provider {
+  let p = dynamicProviders.get(kind);
+  if (!p) {
+    p = onceInDynamicHost(provider(kind));
+    dynamicProviders.set(kind, p);
   }
   return p;
 }

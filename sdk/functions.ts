@@ -35,7 +35,9 @@ function lookup(name: LookupName, args: LookupArgs | undefined): pulumi.Output<R
       const key = conn.apiKey ?? apiKey;
       const account = conn.accountId ?? accountId;
       if (!key || !account)
-        throw new Error("txmail: set txmail:apiKey and txmail:accountId (or pass connection) to use look-ups");
+        throw new pulumi.RunError(
+          "txmail: set txmail:apiKey and txmail:accountId (or pass connection) to use look-ups",
+        );
       const { createClient } = require("../provider/client") as typeof ClientModule;
       const { LOOKUPS } = require("../provider/core/lookups") as typeof LookupsModule;
       const client = createClient({ apiKey: key, accountId: account, baseUrl: conn.baseUrl ?? baseUrl });

@@ -2,14 +2,15 @@
 // in internal/tenantsFileParser.ts and is loaded on first use: a program that only declares
 // resources does not load yaml and zod at startup.
 import * as fs from "node:fs";
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import type * as Parser from "./internal/tenantsFileParser";
 import type { TenantEntry } from "./internal/tenantsFileParser";
 import type { TenantArgs } from "./tenant";
 
 export type { TenantEntry, TenantsFile } from "./internal/tenantsFileParser";
 
-export class TenantsFileError extends Error {
+/** A RunError: a program that lets it escape shows its message once, on the stack, with no stack trace. */
+export class TenantsFileError extends pulumi.RunError {
   override readonly name = "TenantsFileError";
 }
 

@@ -17,7 +17,7 @@ import type * as runtime from "../runtime";
 
 export function lazyProvider(kind: string): pulumi.dynamic.ResourceProvider {
   // Resolved at call time inside the provider process; only `kind` is captured.
-  const impl = () => (require("pulumi-txmail/provider/runtime") as typeof runtime).provider(kind);
+  const impl = () => (require("pulumi-txmail/provider/runtime") as typeof runtime).dynamicProvider(kind);
   return {
     async configure(req) {
       (require("pulumi-txmail/provider/runtime") as typeof runtime).configure(req);

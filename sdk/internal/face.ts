@@ -17,5 +17,6 @@ export function configuredFace(): Face {
       : [process.env.TXMAIL_FACE ?? "", "TXMAIL_FACE"];
   if (value === "" || value === "dynamic") return "dynamic";
   if (value === "native") return "native";
-  throw new Error(`${where}: must be "dynamic" or "native", got '${value}'`);
+  // A RunError: the engine prints its message once, on the stack, without a JavaScript stack trace.
+  throw new pulumi.RunError(`${where}: must be "dynamic" or "native", got '${value}'`);
 }

@@ -66,8 +66,10 @@ export async function check(
   if (failures.length > 0) return { failures };
   // The connection this resource would use, wherever each field comes from: a preview that
   // passes is an up that can reach the service (issue: a bad txmail:accountId used to pass).
+  // Answered as a failure of the resource, not thrown: the engine then says it once, on the
+  // resource, where a thrown error is also printed by the dynamic-provider host with its stack.
   const connection = connectionProblems(news.connection as Record<string, unknown> | undefined);
-  if (connection.length > 0) throw new Error(connection.join("; "));
+  if (connection.length > 0) return { failures: [{ property: "", reason: connection.join("; ") }] };
   const inputs: Props = { ...(parsed.data as Record<string, unknown>), ...unknown };
   const crossField = k.spec.validate?.(inputs, olds) ?? [];
   if (crossField.length > 0) return { failures: crossField };

@@ -75,9 +75,10 @@ describe("Configure", () => {
     expect(await client.get(paths.route(emu.accountId, id), Route)).toMatchObject({ name: "vars" });
   });
 
-  it("without settings, a resource's check names the missing one", async () => {
+  it("without settings, a resource's check fails naming the missing one (a failure of the resource)", async () => {
     await p.configure({});
-    await expect(p.check(urnOf("Route", "nothing"), {}, ROUTE)).rejects.toThrow(/txmail:apiKey: not set/);
+    const { failures } = await p.check(urnOf("Route", "nothing"), {}, ROUTE);
+    expect(failures).toEqual([{ property: "", reason: expect.stringMatching(/^txmail:apiKey: not set/) }]);
   });
 });
 
