@@ -166,7 +166,9 @@ resources:
 
 describe("each error once", () => {
   // The dynamic face reports a bad setting on each resource that would use it; the plugin (native
-  // TypeScript, YAML, and so Python and Go) on the provider resource that holds it.
+  // TypeScript, YAML, and so Python and Go) on the provider resource that holds it. (The native
+  // case is also the native face's "malformed setting fails the preview without calling the
+  // service", which lived in native/lifecycle.test.ts.)
   it.each([
     ["dynamic", "pulumi-nodejs:dynamic/txmail:Route::it"],
     ["native", "pulumi:providers:txmail::default"],

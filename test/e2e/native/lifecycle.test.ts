@@ -112,23 +112,6 @@ describe("the native face", () => {
   });
 });
 
-describe("provider configuration", () => {
-  it("a malformed setting fails the preview naming the key and the rule, without calling the service", async () => {
-    const t = await createTestStack({
-      programDir: PROGRAM,
-      name: "native-bad-config",
-      config: { ...svc.config(), "txmail:accountId": { value: "acct-1" }, "txmail:face": { value: "native" } },
-    });
-    stacks.push(t);
-    const control = controlClient(svc);
-    await control.resetCounters();
-    await expect(t.preview()).rejects.toThrow(
-      /txmail:accountId: must be an account id \(8-4-4-4-12 hexadecimal digits\), got 'acct-1'/,
-    );
-    expect((await control.counters()).total).toBe(0);
-  });
-});
-
 describe("explicit providers", () => {
   it("manage two accounts in one program", async () => {
     const second = await startService();
