@@ -6,12 +6,47 @@
 //   - Python: every example byte-compiles and type-checks with mypy against sdk/python, in the venv
 //     `bash scripts/setup.sh --with python` builds (tools/python/mypy.ini: the generated package's own
 //     known patterns are excused, the examples are not).
-// The TypeScript and YAML examples are checked in test/unit/docs/examples.test.ts.
+// The TypeScript and YAML examples are checked in test/unit/docs/examples.test.ts. The README's Python
+// block and Go fragment (the landing page's examples for those languages) are checked the same way.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { PAGES, examplePath } from "../../../docs/codegen/reference";
 import { PYTHON, REPO_ROOT, mypy, run } from "../sdks/sdks";
+
+/** The README's first ```<lang> block, verbatim. */
+function readmeBlock(lang: string): string {
+  const block = new RegExp("```" + lang + "\\n([\\s\\S]*?)```").exec(
+    fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8"),
+  );
+  if (!block) throw new Error(`README.md has no \`\`\`${lang} block`);
+  return block[1]!;
+}
+
+/** The README's Go fragment (a program body) as a whole program. */
+function readmeGoProgram(): string {
+  const body = readmeBlock("go")
+    .trimEnd()
+    .split("\n")
+    .map((line) => (line ? `\t\t${line}` : line))
+    .join("\n");
+  return [
+    "package main",
+    "",
+    "import (",
+    '\ttxmail "github.com/pulumi-txmail/pulumi-txmail/sdk/go/txmail"',
+    '\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"',
+    ")",
+    "",
+    "func main() {",
+    "\tpulumi.Run(func(ctx *pulumi.Context) error {",
+    body,
+    "\t\treturn nil",
+    "\t})",
+    "}",
+    "",
+  ].join("\n");
+}
 
 const SDK_GO = path.join(REPO_ROOT, "sdk", "go");
 const SDK_PYTHON = path.join(REPO_ROOT, "sdk", "python");
@@ -38,14 +73,18 @@ test("the Go examples pass go vet against sdk/go", () => {
     fs.mkdirSync(path.join(dir, page));
     fs.copyFileSync(examplePath(page, "main.go"), path.join(dir, page, "main.go"));
   }
+  fs.mkdirSync(path.join(dir, "readme"));
+  fs.writeFileSync(path.join(dir, "readme", "main.go"), readmeGoProgram());
   // -mod=mod: go adds the SDK's own requirements (the Pulumi Go SDK) to the throwaway go.mod.
   run("go", ["vet", "./..."], { cwd: dir, env: { GOFLAGS: "-mod=mod" }, timeoutMs: 900_000 });
-  expect(run("gofmt", ["-l", ...PAGES.map((page) => examplePath(page, "main.go"))])).toBe("");
+  expect(
+    run("gofmt", ["-l", ...PAGES.map((page) => examplePath(page, "main.go")), path.join(dir, "readme", "main.go")]),
+  ).toBe("");
   // Every example was vetted as its own package.
   const packages = run("go", ["list", "./..."], { cwd: dir, env: { GOFLAGS: "-mod=mod" } })
     .trim()
     .split("\n");
-  expect(packages.sort()).toEqual(PAGES.map((p) => `txmail-docs-examples/${p}`).sort());
+  expect(packages.sort()).toEqual([...PAGES, "readme"].map((p) => `txmail-docs-examples/${p}`).sort());
 }, 900_000);
 
 describe("the Python examples", () => {
@@ -64,6 +103,9 @@ describe("the Python examples", () => {
       fs.copyFileSync(examplePath(page, "__main__.py"), file);
       return file;
     });
+    const readme = path.join(dir, "example_readme.py");
+    fs.writeFileSync(readme, readmeBlock("python"));
+    files.push(readme);
   });
 
   test("byte-compile", () => {
