@@ -24,7 +24,7 @@ export interface FleetOptions {
   face?: Face;
   parallel: number;
   /** Runner `index` (1-based) of `count`: shards k with (k − 1) mod count = index − 1. */
-  shard?: { index: number; count: number };
+  runner?: { index: number; count: number };
   tenants: string[];
   project: string;
   workDir?: string;
@@ -38,6 +38,8 @@ export interface FleetOptions {
   debug: boolean;
   /** `output`: print the tenant's credentials in plain text instead of "[secret]". */
   showSecrets: boolean;
+  /** Said once on stderr before the run (a deprecated flag, with the one that replaces it). */
+  warnings: string[];
 }
 
 export class UsageError extends Error {
@@ -53,7 +55,8 @@ export const USAGE = `usage: txmail-fleet <up|preview|refresh|destroy|place|outp
   --face dynamic|native      how a new fleet's resources are registered (default native: the txmail
                              plugin shipped in this package); a fleet keeps the face it was created with
   --parallel N               shard stacks run at once (default: one per CPU, at least 2; here ${DEFAULT_PARALLEL})
-  --shard I/N                run only this runner's share of the shards (a CI matrix of N runners)
+  --runner I/N               run only runner I's share of the shards (a CI matrix of N runners:
+                             shards I, I+N, …); formerly --shard I/N, still accepted
   --tenant NAME              run only the shard holding NAME (repeatable)
   --project NAME             Pulumi project of the shard stacks (default ${DEFAULT_PROJECT})
   --work-dir DIR             the shard stacks' settings (default: .txmail-fleet beside the tenants file)
@@ -89,6 +92,7 @@ export function parseArgs(argv: readonly string[], cwd = process.cwd()): FleetOp
     progressSeconds: DEFAULT_PROGRESS_SECONDS,
     debug: false,
     showSecrets: false,
+    warnings: [],
   };
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
@@ -121,8 +125,15 @@ export function parseArgs(argv: readonly string[], cwd = process.cwd()): FleetOp
       case "--parallel":
         opts.parallel = integer(flag, value(), 1, MAX_PARALLEL);
         break;
+      case "--runner":
+        opts.runner = runnerOfMatrix(flag, value());
+        break;
+      // Its old name: a shard is a stack everywhere else (shard-001), and this flag picks a runner.
       case "--shard":
-        opts.shard = shardOfRunners(value());
+        opts.runner = runnerOfMatrix(flag, value());
+        if (!opts.warnings.some((w) => w.startsWith("--shard"))) {
+          opts.warnings.push("--shard I/N is deprecated: use --runner I/N (the same share: runner I of N)");
+        }
         break;
       case "--tenant":
         opts.tenants.push(value());
@@ -185,12 +196,12 @@ function integer(flag: string, raw: string, min: number, max: number): number {
 }
 
 /** `2/4` → runner 2 of 4. */
-function shardOfRunners(raw: string): { index: number; count: number } {
+function runnerOfMatrix(flag: string, raw: string): { index: number; count: number } {
   const m = /^(\d+)\/(\d+)$/.exec(raw);
   const index = Number(m?.[1]);
   const count = Number(m?.[2]);
   if (!m || count < 1 || index < 1 || index > count) {
-    throw new UsageError(`--shard: must be I/N with 1 ≤ I ≤ N (runner I of a matrix of N), got '${raw}'`);
+    throw new UsageError(`${flag}: must be I/N with 1 ≤ I ≤ N (runner I of a matrix of N), got '${raw}'`);
   }
   return { index, count };
 }

@@ -17,6 +17,7 @@ async function main(argv: string[]): Promise<number> {
     );
   });
   const opts = parseArgs(argv);
+  for (const warning of opts.warnings) process.stderr.write(`txmail-fleet: warning: ${warning}\n`);
   return runFleet(opts, { out: (line) => process.stdout.write(`${line}\n`), interrupted: () => interrupted });
 }
 

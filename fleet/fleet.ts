@@ -90,6 +90,7 @@ export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number>
     operation: opts.operation as ShardJob["operation"],
     shard,
     stackName: shardStackName(shard),
+    project: opts.project,
     workDir,
     // Placement holds only names of this file, so every name has its entry.
     entries: tenantsOf(change.placement, shard).map((name) => entries.get(name)!),

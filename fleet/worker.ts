@@ -14,6 +14,7 @@ import {
 } from "@pulumi/pulumi/automation";
 import type { ShardJob, WorkerMessage } from "./protocol";
 import { shardProgram } from "./shardProgram";
+import { lockedShardError } from "./stackLock";
 import { countEvent, zeroCounts } from "./stepCounts";
 import { sdkDebugMessages } from "./sdkDebugMessages";
 
@@ -128,7 +129,8 @@ async function run(job: ShardJob): Promise<void> {
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     fs.writeSync(log, `\n${message}\n`);
-    await send({ type: "done", ok: false, counts, error: firstMeaningfulLine(message) });
+    const locked = lockedShardError(message, { project: job.project, name: job.stackName });
+    await send({ type: "done", ok: false, counts, error: locked ?? firstMeaningfulLine(message) });
   } finally {
     fs.closeSync(log);
   }

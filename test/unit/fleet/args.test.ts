@@ -20,7 +20,7 @@ describe("txmail-fleet arguments", () => {
         "preview",
         "--tenants",
         "t.yaml",
-        "--shard=2/3",
+        "--runner=2/3",
         "--tenant",
         "a",
         "--tenant=b",
@@ -40,7 +40,7 @@ describe("txmail-fleet arguments", () => {
     expect(o).toMatchObject({
       operation: "preview",
       tenantsFile: "/p/t.yaml",
-      shard: { index: 2, count: 3 },
+      runner: { index: 2, count: 3 },
       tenants: ["a", "b"],
       parallel: 2,
       shardSize: 4,
@@ -49,6 +49,13 @@ describe("txmail-fleet arguments", () => {
       debug: true,
       face: "dynamic",
     });
+  });
+
+  it("--shard I/N, the old name of --runner, still selects the runner, with one warning naming --runner", () => {
+    const o = parseArgs(["up", "--shard", "2/4", "--shard=2/4"], "/p");
+    expect(o.runner).toEqual({ index: 2, count: 4 });
+    expect(o.warnings).toEqual(["--shard I/N is deprecated: use --runner I/N (the same share: runner I of N)"]);
+    expect(parseArgs(["up", "--runner", "2/4"], "/p").warnings).toEqual([]);
   });
 
   it("output: one tenant, secrets masked unless --show-secrets", () => {
@@ -69,8 +76,9 @@ describe("txmail-fleet arguments", () => {
     [["up", "--parallel", "0"], /--parallel: must be a whole number from 1 to 64, got '0'/],
     [["up", "--parallel", "2.5"], /--parallel: must be a whole number/],
     [["up", "--shard-size", "x"], /--shard-size: must be a whole number from 1 to 1000, got 'x'/],
-    [["up", "--shard", "3/2"], /--shard: must be I\/N with 1 ≤ I ≤ N/],
-    [["up", "--shard", "0/2"], /--shard: must be I\/N/],
+    [["up", "--runner", "3/2"], /--runner: must be I\/N with 1 ≤ I ≤ N/],
+    [["up", "--runner", "0/2"], /--runner: must be I\/N/],
+    [["up", "--runner", "1"], /--runner: must be I\/N/],
     [["up", "--shard", "1"], /--shard: must be I\/N/],
     [["up", "--tenant"], /--tenant: needs a value/],
     [["up", "--project", "a b"], /--project: must be letters, digits/],

@@ -11,8 +11,8 @@ describe("shard selection", () => {
     expect(selectShards(change, { tenants: [] }, where)).toEqual([1, 2, 3, 4, 5]);
   });
 
-  it("--shard I/N: runner I takes shards k with (k-1) mod N = I-1; the runners cover every shard once", () => {
-    const runs = [1, 2, 3].map((index) => selectShards(change, { tenants: [], shard: { index, count: 3 } }, where));
+  it("--runner I/N: runner I takes shards k with (k-1) mod N = I-1; the runners cover every shard once", () => {
+    const runs = [1, 2, 3].map((index) => selectShards(change, { tenants: [], runner: { index, count: 3 } }, where));
     expect(runs).toEqual([[1, 4], [2, 5], [3]]);
     expect(runs.flat().sort()).toEqual([1, 2, 3, 4, 5]);
   });
@@ -42,9 +42,9 @@ describe("shard selection", () => {
     expect(() => selectShards(change, { tenants: ["constructor"] }, where)).toThrow(/'constructor' is neither/);
   });
 
-  it("--tenant and --shard together intersect", () => {
-    expect(selectShards(change, { tenants: ["t3"], shard: { index: 1, count: 2 } }, where)).toEqual([]);
-    expect(selectShards(change, { tenants: ["t3"], shard: { index: 2, count: 2 } }, where)).toEqual([2]);
+  it("--tenant and --runner together intersect", () => {
+    expect(selectShards(change, { tenants: ["t3"], runner: { index: 1, count: 2 } }, where)).toEqual([]);
+    expect(selectShards(change, { tenants: ["t3"], runner: { index: 2, count: 2 } }, where)).toEqual([2]);
   });
 
   it("--tenant with an unknown name names the flag and both files", () => {
