@@ -23,7 +23,8 @@ function holders(message: string): string[] {
  */
 export function lockedShardError(message: string, stack: { project: string; name: string }): string | undefined {
   if (!LOCKED.test(message)) return undefined;
-  const held = holders(message);
+  // One run may hold a stack by two lock objects (the CLI opens the backend twice): name it once.
+  const held = [...new Set(holders(message))];
   return (
     `${stack.name} is locked by another run (${held.join("; ") || "holder not named"}). ` +
     `If that run is still going (another runner given the same share), let it finish: do not unlock. ` +

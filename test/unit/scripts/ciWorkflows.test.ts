@@ -1,0 +1,44 @@
+// The ready-to-copy workflows (examples/ci) pass actionlint, and the fleet's matrix takes what must
+// stay secret from secrets: the backend URL (it holds the database password) and the passphrase of
+// the shard stacks' secrets provider.
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { parse } from "yaml";
+
+const ROOT = path.resolve(__dirname, "..", "..", "..");
+const CI = path.join(ROOT, "examples", "ci");
+
+jest.setTimeout(5 * 60_000); // a cold tools cache builds actionlint first (~15 s)
+
+describe("examples/ci workflows", () => {
+  it("pass actionlint", () => {
+    const actionlint = execFileSync("bash", [path.join(ROOT, "scripts", "build-actionlint.sh")], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+    }).trim();
+    const files = fs.readdirSync(CI).filter((f) => f.endsWith(".yml"));
+    expect(files).toContain("fleet.yml");
+    // Exits 1 with one line per finding.
+    const run = () =>
+      execFileSync(actionlint, ["-no-color", ...files.map((f) => path.join(CI, f))], {
+        encoding: "utf8",
+        stdio: "pipe",
+      });
+    expect(run).not.toThrow();
+  });
+
+  it("fleet.yml: the backend URL and the passphrase are secrets, and every runner takes its share", () => {
+    const text = fs.readFileSync(path.join(CI, "fleet.yml"), "utf8");
+    const job = (parse(text) as { jobs: { fleet: { env: Record<string, string>; steps: Array<{ run?: string }> } } })
+      .jobs.fleet;
+    expect(job.env.PULUMI_BACKEND_URL).toBe("${{ secrets.PULUMI_BACKEND_URL }}");
+    expect(job.env.PULUMI_CONFIG_PASSPHRASE).toBe("${{ secrets.PULUMI_CONFIG_PASSPHRASE }}");
+    expect(job.env.TXMAIL_RATE_SHARE).toBe("1/${{ strategy.job-total }}");
+    const runs = job.steps.map((s) => s.run ?? "").filter((r) => r.includes("txmail-fleet"));
+    expect(runs).toHaveLength(2);
+    for (const r of runs)
+      expect(r).toMatch(/--frozen[\s\S]*--runner \$\{\{ matrix\.runner \}\}\/\$\{\{ strategy\.job-total \}\}/);
+    expect(text).not.toMatch(/--shard /);
+  });
+});
