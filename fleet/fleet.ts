@@ -44,10 +44,13 @@ export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number>
   if (opts.operation === "output") {
     // Reads the tenant's shard stack only; stdout is the JSON alone, for `jq`.
     const [shard] = selectShards(change, { tenants: opts.tenants }, { tenantsFile, placementFile });
+    // The CLI runs in the work dir (the project's Pulumi.yaml), which a fresh checkout has not got yet.
+    const workDir = workDirOf(opts, tenantsFile);
+    prepareWorkDir(workDir, opts.project);
     const outputs = await tenantOutputs({
       tenant: opts.tenants[0]!,
       stackName: shardStackName(shard!),
-      workDir: workDirOf(opts, tenantsFile),
+      workDir,
       showSecrets: opts.showSecrets,
     });
     io.out(JSON.stringify(outputs, null, 2));

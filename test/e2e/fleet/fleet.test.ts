@@ -3,14 +3,12 @@
 // (only their shard changes, only their objects are written); a preview with the policy pack per
 // shard; `--tenant` touching only its shard; one shard failing (fault injected on one sub account's
 // calls) while the others finish, with a non-zero exit; resume; destroy leaves 0 objects.
+// `output --tenant` is tested in postgres.test.ts, from another machine than the runners'.
 // Each step builds on the previous one's state, as a platform team's runs would.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { stringify } from "yaml";
-import { paths, Webhook } from "../../../provider/api";
-import { createClient } from "../../../provider/client";
-import type { TenantCredentials } from "../../../sdk/tenantCredentials";
 import { controlClient, serviceObjects, type EmulatorControl } from "../control";
 import { FACES, REPO_ROOT, TOOLS_DIR } from "../harness";
 import { startService, type TestService } from "../service";
@@ -127,40 +125,6 @@ describe.each(FACES)("txmail-fleet on the real engine, %s face", (face) => {
     expectOk(run);
     expect(run.rows.total).toMatchObject({ created: 0, updated: 0, replaced: 0, deleted: 0, unchanged: 36 + 3 * salt });
     expect(await writes()).toEqual([]);
-  });
-
-  it("output --tenant prints one tenant's summary and masked credentials; --show-secrets its keys, which work", async () => {
-    const masked = await fleet("output", "--tenant", "t5");
-    expectOk(masked);
-    // stdout is the JSON alone (no placement line), for jq.
-    const outputs = JSON.parse(masked.stdout) as { tenant: string; shard: string; summary: Record<string, unknown> };
-    expect(outputs).toMatchObject({ tenant: "t5", shard: "shard-002", credentials: "[secret]" });
-    expect(outputs.summary).toMatchObject({ subAccountId: ids.t5 });
-
-    const shown = await fleet("output", "--tenant", "t5", "--show-secrets");
-    expectOk(shown);
-    const { credentials } = JSON.parse(shown.stdout) as { credentials: TenantCredentials };
-    expect(credentials).toMatchObject({ apiKeys: {}, smtpCredentials: {}, routes: {} });
-    expect(credentials.bootstrapKey.length).toBeGreaterThan(20);
-    expect(credentials.webhooks.events!.length).toBeGreaterThan(10);
-    // Nothing of them in the masked run.
-    for (const secret of [credentials.bootstrapKey, credentials.webhooks.events!]) {
-      expect(masked.stdout + masked.stderr).not.toContain(secret);
-    }
-    // The bootstrap key is t5's own: it reads t5's webhook, as the tenant's tooling would.
-    const asTenant = createClient({
-      apiKey: credentials.bootstrapKey,
-      accountId: ids.t5!,
-      baseUrl: svc.baseUrl,
-      rateLimit: false,
-    });
-    const hooks: string[] = [];
-    for await (const w of asTenant.list(paths.webhooks(ids.t5!), Webhook)) hooks.push(w.url);
-    expect(hooks).toEqual(["https://t5.example.com/events"]);
-
-    const unknown = await fleet("output", "--tenant", "nobody");
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain("--tenant: 'nobody' is neither in");
   });
 
   it("the fleet keeps its face: asking for the other fails naming it, and runs nothing", async () => {

