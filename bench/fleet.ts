@@ -38,7 +38,7 @@ const WITH_ONE_STACK = process.env.BENCH_FLEET_ONE_STACK !== "0";
 const KINDS = new Set(["SubAccount", "SubAccountApiKey", "ApiKey", "Domain", "Route", "Webhook", "SmtpCredential"]);
 
 /** A tenant as bench/programs/tenants declares it: 6 resources (and the Tenant component). */
-function tenantEntry(i: number, hookPath = "hooks") {
+export function tenantEntry(i: number, hookPath = "hooks") {
   const t = `tenant-${String(i).padStart(4, "0")}`;
   return {
     name: t,
