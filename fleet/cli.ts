@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// txmail-fleet: provisions the tenants of one tenants file as shard stacks (see README "Fleets").
+// txmail-fleet: provisions the tenants of one tenants file as shard stacks (docs/guide/fleets.md).
 import { parseArgs, USAGE, UsageError } from "./args";
 import { runFleet } from "./fleet";
 
