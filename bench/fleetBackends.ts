@@ -208,6 +208,8 @@ async function bench(): Promise<Result> {
     }
   } finally {
     await Promise.all([file.close(), floor.close(), pg.close(), pg2.close()]);
+    if (installedCli)
+      fs.rmSync(path.resolve(installedCli, "..", "..", "..", "..", ".."), { recursive: true, force: true });
   }
   return { runs, integrity: checks, load };
 }
@@ -231,9 +233,9 @@ function section(r: Result, started: Date): string[] {
     "## Shared-backend fleets: PostgreSQL vs file, two runners, the fleet floor",
     "",
     `Run on ${started.toISOString().slice(0, 16).replace("T", " ")} UTC with \`bash scripts/bench-fleet-backends.sh\`${envSet.length ? ` (with ${envSet.map(([k, v]) => `${k}=${v}`).join(" ")})` : ""}`,
-    `(bench/fleetBackends.ts): ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}, one run of each`,
-    "(1 000 tenants are too slow to repeat in one run), interleaved: every scenario's up, then every",
-    "scenario's no-op preview. The machine was shared with other work — its load during the run:",
+    `(bench/fleetBackends.ts): ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}, ${TENANTS} tenants,`,
+    "one run of each, interleaved: every scenario's up, then every scenario's no-op preview. The machine",
+    "was shared with other work — its load during the run:",
     "",
     ...r.load.map((l) => `- ${l}`),
     "",
