@@ -80,11 +80,11 @@ function expectOk(run: FleetRun): void {
 
 /** Waits (bounded) until the emulator's injected fault `id` has fired `n` times. */
 async function fired(id: number, n: number, what: string): Promise<void> {
-  const deadline = Date.now() + 90_000;
+  const deadline = Date.now() + 180_000;
   for (;;) {
     const count = (await control.faults()).find((f) => f.id === id)?.fired ?? 0;
     if (count >= n) return;
-    if (Date.now() > deadline) throw new Error(`${what}: fired ${count} of ${n} times in 90 s`);
+    if (Date.now() > deadline) throw new Error(`${what}: fired ${count} of ${n} times in 180 s`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
