@@ -17,6 +17,7 @@ import { Tenant, type TenantArgs } from "../sdk/tenant";
 import type { Json } from "./constructInputs";
 import { TENANT_TYPE, tenantArgs } from "./tenantArgs";
 import { failOnUncaughtErrors } from "./uncaught";
+import { fromPulumi } from "../provider/core/pulumiModules";
 
 // Parts of @pulumi/pulumi its typings mark internal; the provider server uses exactly these.
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -40,11 +41,9 @@ const { parseArgs } = require("@pulumi/pulumi/provider/internals") as {
   parseArgs(args: string[]): { engineAddress: string } | undefined;
 };
 const provproto = require("@pulumi/pulumi/proto/provider_pb") as typeof provTypes;
-const structproto = require(
-  require.resolve("google-protobuf/google/protobuf/struct_pb", {
-    paths: [require.resolve("@pulumi/pulumi/package.json")],
-  }),
-) as typeof import("google-protobuf/google/protobuf/struct_pb");
+const structproto = fromPulumi<typeof import("google-protobuf/google/protobuf/struct_pb")>(
+  "google-protobuf/google/protobuf/struct_pb",
+);
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 /** Builds the component a ConstructRequest names and answers with its URN and outputs. */

@@ -11,15 +11,13 @@
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
 import type * as provTypes from "@pulumi/pulumi/proto/provider_pb";
-import * as path from "node:path";
 import * as native from "./provider";
+import { fromPulumi } from "../provider/core/pulumiModules";
 import { servedSchema, PACKAGE_VERSION } from "./servedSchema";
 import { construct } from "./construct";
 import type * as InvokeModule from "./invoke";
 
 // Loaded from @pulumi/pulumi's own dependencies: the generated stubs require these very modules.
-const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
-const fromPulumi = <T>(id: string): T => require(require.resolve(id, { paths: [pulumiDir] })) as T;
 const grpc = fromPulumi<typeof grpcTypes>("@grpc/grpc-js");
 const structproto = fromPulumi<typeof structTypes>("google-protobuf/google/protobuf/struct_pb");
 const emptyproto = fromPulumi<{ Empty: new () => unknown }>("google-protobuf/google/protobuf/empty_pb");

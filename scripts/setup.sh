@@ -22,8 +22,9 @@
 #      sdkgen or --with python: a Python venv with tools/python/requirements.txt (pulumi, build, mypy),
 #      keyed by that file's hash and the interpreter's version, linked as .tools/python
 #      (.tools/python/bin/python; ~20 s, once).
-#   7. Links in .tools/bin: pulumi, its plugins (the dynamic-provider script shipped in @pulumi/pulumi,
-#      the native provider bin/pulumi-resource-txmail), and the env file.
+#   7. Links in .tools/bin: pulumi, the dynamic-provider plugin shipped in @pulumi/pulumi; the native
+#      provider bin/pulumi-resource-txmail installed in .tools/pulumi-home; its single executable
+#      (scripts/build-plugin.sh --binary, cached) linked as .tools/plugin/pulumi-resource-txmail; the env file.
 #
 # Heavy artefacts live in a cache outside the work tree, keyed by version, so a fresh clone on the
 # same machine sets up in seconds: ${TXMAIL_CACHE_DIR:-~/.cache/pulumi-txmail}. The project's own
@@ -245,9 +246,22 @@ fi
 
 # --- 7. Plugins and env file ---------------------------------------------------------------------
 ln -sf "$root/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs" "$tools/bin/pulumi-resource-pulumi-nodejs"
-# The native provider plugin (this checkout's dist/native), found by the engine on PATH: for
-# development and tests. Users install the tarball instead (scripts/build-plugin.sh).
-ln -sf "$root/bin/pulumi-resource-txmail" "$tools/bin/pulumi-resource-txmail"
+# The native provider plugin, for development: this checkout's bin/pulumi-resource-txmail (node on
+# dist/native) installed in the project's Pulumi home, where the engine finds it as it finds a
+# plugin users install. Not on PATH: a plugin found there costs a "using ... from $PATH" warning at
+# every plugin load. (Older setups linked it into .tools/bin: removed.)
+rm -f "$tools/bin/pulumi-resource-txmail"
+plugin_version="$("$node_bin" -p "require('$root/package.json').version")"
+mkdir -p "$tools/pulumi-home/plugins/resource-txmail-v$plugin_version"
+ln -sf "$root/bin/pulumi-resource-txmail" "$tools/pulumi-home/plugins/resource-txmail-v$plugin_version/pulumi-resource-txmail"
+# The same provider as users get it, a single executable needing no Node (scripts/build-plugin.sh,
+# this platform only; cached by its inputs, so an unchanged checkout skips it): for the tests that
+# run without Node and the benchmarks.
+started=$(date +%s)
+plugin_binary="$(bash "$root/scripts/build-plugin.sh" --binary)" || die "building the plugin executable failed"
+mkdir -p "$tools/plugin"
+ln -sf "$plugin_binary" "$tools/plugin/pulumi-resource-txmail"
+[ "$(since "$started")" = "0 s" ] || say "plugin executable ready in $(since "$started")"
 
 # Offline engine settings: no update checks, no plugin downloads, a project-local Pulumi home.
 cat >"$tools/env" <<ENV
@@ -257,5 +271,4 @@ export PULUMI_HOME="\${PULUMI_HOME:-$tools/pulumi-home}"
 export PULUMI_SKIP_UPDATE_CHECK=true
 export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
 ENV
-mkdir -p "$tools/pulumi-home"
 say "ready: Node $("$node_bin" --version), Pulumi $("$tools/bin/pulumi" version) — run 'source .tools/env'"

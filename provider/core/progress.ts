@@ -2,7 +2,7 @@
 // tenants). A dynamic provider process is started with the engine's address as its first argument
 // but @pulumi/pulumi does not connect its log to it there, so this sends the engine's Log RPC
 // directly, with the resource's URN so the line appears under that resource.
-import * as path from "node:path";
+import { fromPulumi } from "./pulumiModules";
 
 interface EngineClient {
   log(req: unknown, cb: (err: unknown) => void): void;
@@ -17,9 +17,10 @@ function engine(): EngineClient | null {
   if (!addr || !/^[\w.-]+:\d+$/.test(addr)) return client;
   try {
     // Resolve gRPC and the engine proto from @pulumi/pulumi's own dependencies.
-    const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
-    const grpc = require(require.resolve("@grpc/grpc-js", { paths: [pulumiDir] }));
-    const rpc = require(path.join(pulumiDir, "proto", "engine_grpc_pb"));
+    const grpc = fromPulumi<typeof import("@grpc/grpc-js")>("@grpc/grpc-js");
+    const rpc = fromPulumi<{ EngineClient: new (addr: string, creds: unknown) => EngineClient }>(
+      "@pulumi/pulumi/proto/engine_grpc_pb",
+    );
     client = new rpc.EngineClient(addr, grpc.credentials.createInsecure()) as EngineClient;
   } catch {
     client = null;
@@ -34,8 +35,8 @@ export function progress(message: string, urn?: unknown, severity: "INFO" | "WAR
     process.stderr.write(`txmail: ${message}\n`);
     return;
   }
-  const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
-  const proto = require(path.join(pulumiDir, "proto", "engine_pb"));
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const proto = fromPulumi<any>("@pulumi/pulumi/proto/engine_pb");
   const req = new proto.LogRequest();
   req.setSeverity(proto.LogSeverity[severity]);
   req.setMessage(message);

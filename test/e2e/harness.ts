@@ -21,16 +21,10 @@ import {
 
 const execFileAsync = promisify(execFile);
 
-/** The checkout's root: found by walking up, so the benchmarks can use this file compiled under bench/out. */
-export const REPO_ROOT = findRepoRoot(__dirname);
-function findRepoRoot(from: string): string {
-  for (let dir = from; ; dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, "Pulumi.yaml")) && fs.existsSync(path.join(dir, "scripts", "setup.sh")))
-      return dir;
-    if (path.dirname(dir) === dir) throw new Error(`no pulumi-txmail checkout above ${from}`);
-  }
-}
-export const TOOLS_DIR = path.join(REPO_ROOT, ".tools");
+import { REPO_ROOT, TOOLS_DIR } from "./paths";
+import { installCheckoutPlugin, nodeFreeTools, resolvable, type PluginBuild } from "./checkoutPlugin";
+
+export { REPO_ROOT, TOOLS_DIR };
 export const PASSPHRASE = "txmail-test-passphrase";
 
 /** The CLI installed by scripts/setup.sh (or in another tools root); throws with the fix when it is missing. */
@@ -83,18 +77,20 @@ export interface StackOptions {
    * which replaces .tools/bin there): e.g. one without the txmail plugin, to run an installed one.
    */
   toolsRoot?: string;
+  /**
+   * Run with no Node anywhere: the engine's PATH (which the program inherits) is only the CLI and
+   * the YAML language host (checkoutPlugin.ts nodeFreeTools), and the txmail plugin is its single
+   * executable. The default for YAML programs — what a YAML user without Node has.
+   */
+  withoutNode?: boolean;
 }
 
 export type Face = "dynamic" | "native";
 export const FACES: readonly Face[] = ["dynamic", "native"];
 
-/** The environment a face needs; throws with the fix when the native plugin is not set up. */
+/** The environment a face needs (the native plugin is installed by engineEnv). */
 export function faceEnv(face: Face = "dynamic"): Record<string, string> {
-  if (face === "dynamic") return {};
-  const plugin = path.join(TOOLS_DIR, "bin", "pulumi-resource-txmail");
-  if (!fs.existsSync(plugin) || !fs.existsSync(path.join(REPO_ROOT, "dist", "native", "main.js")))
-    throw new Error(`no txmail plugin at ${plugin} (or no dist/native): run 'bash scripts/setup.sh' first`);
-  return { TXMAIL_FACE: "native" };
+  return face === "dynamic" ? {} : { TXMAIL_FACE: "native" };
 }
 
 export interface TestStack {
@@ -119,13 +115,19 @@ export interface TestStack {
   dispose(): Promise<void>;
 }
 
-/** Environment the engine runs with in tests: offline, local, deterministic. */
+/**
+ * Environment the engine runs with in tests: offline, local, deterministic, with the checkout's
+ * txmail plugin (`plugin`) installed in its Pulumi home (checkoutPlugin.ts) unless one is there.
+ * `toolsRoot`'s bin/ leads PATH; with `onlyTools`, it is the whole PATH.
+ */
 export function engineEnv(
   stateDir: string,
   extra: Record<string, string> = {},
   toolsRoot: string = TOOLS_DIR,
+  plugin: PluginBuild = "script",
+  onlyTools = false,
 ): Record<string, string> {
-  return {
+  const env = {
     PULUMI_BACKEND_URL: `file://${stateDir}`,
     PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
     PULUMI_SKIP_UPDATE_CHECK: "true",
@@ -133,10 +135,12 @@ export function engineEnv(
     PULUMI_HOME: path.join(stateDir, ".pulumi-home"),
     PATH: [
       path.join(toolsRoot, "bin"),
-      ...(process.env.PATH ?? "").split(":").filter((d) => d !== path.join(TOOLS_DIR, "bin")),
+      ...(onlyTools ? [] : (process.env.PATH ?? "").split(":").filter((d) => d !== path.join(TOOLS_DIR, "bin"))),
     ].join(":"),
     ...extra,
   };
+  installCheckoutPlugin(env.PULUMI_HOME, plugin);
+  return env;
 }
 
 /**
@@ -155,14 +159,10 @@ function copyProgram(
     recursive: true,
     filter: (src) => !/Pulumi\.[^/]+\.yaml$/.test(path.basename(src)) || path.basename(src) === "Pulumi.yaml",
   });
-  // A YAML program needs no npm project: the engine runs it with the YAML language host and finds
-  // the txmail plugin on PATH (.tools/bin, see engineEnv), as for a user who never ran npm install.
+  // A YAML program needs no npm project: the engine runs it with the YAML language host and the
+  // txmail plugin installed in its Pulumi home (see engineEnv), as for a user who never ran npm install.
   if (programRuntime(workDir) === "yaml") {
     if (layout !== "linked" || extraPackages.length) throw new Error("a YAML program takes no packages");
-    for (const tool of ["pulumi-language-yaml", "pulumi-resource-txmail"]) {
-      if (!fs.existsSync(path.join(TOOLS_DIR, "bin", tool)))
-        throw new Error(`no ${tool} in ${path.join(TOOLS_DIR, "bin")}: run 'bash scripts/setup.sh' first`);
-    }
     return workDir;
   }
   const repoModules = path.join(REPO_ROOT, "node_modules");
@@ -213,10 +213,21 @@ function programRuntime(programDir: string): string | undefined {
 }
 
 export async function createTestStack(opts: StackOptions): Promise<TestStack> {
-  const pulumi = await pulumiCommand(opts.toolsRoot);
+  const withoutNode = opts.withoutNode ?? programRuntime(opts.programDir) === "yaml";
+  if (withoutNode && opts.toolsRoot) throw new Error("withoutNode brings its own tools root");
+  const toolsRoot = withoutNode ? nodeFreeTools() : opts.toolsRoot;
+  const pulumi = await pulumiCommand(toolsRoot);
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-e2e-"));
   const workDir = copyProgram(opts.programDir, stateDir, opts.packageLayout ?? "linked", opts.extraPackages);
-  const envVars = engineEnv(stateDir, { ...faceEnv(opts.face), ...opts.env }, opts.toolsRoot);
+  const envVars = engineEnv(
+    stateDir,
+    { ...faceEnv(opts.face), ...opts.env },
+    toolsRoot,
+    withoutNode ? "binary" : "script",
+    withoutNode,
+  );
+  if (withoutNode && resolvable("node", envVars.PATH ?? "").length)
+    throw new Error(`node is on the engine's PATH (${envVars.PATH}) of a stack meant to run without it`);
   const stackName = opts.stackName ?? `${opts.name ?? "t"}-${randomBytes(4).toString("hex")}`;
   const stack = await LocalWorkspace.createOrSelectStack(
     { stackName, workDir },

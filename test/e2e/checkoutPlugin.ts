@@ -1,0 +1,68 @@
+// The txmail plugin built from this checkout, as the engine finds it in tests: installed in the
+// stack's Pulumi home (plugins/resource-txmail-v<version>/), as `pulumi plugin install` leaves a
+// plugin, and not on PATH, where the engine would warn "using pulumi-resource-txmail from $PATH" at
+// every plugin load. Two builds: the development script (bin/pulumi-resource-txmail: the `node` on
+// PATH running dist/native/main.js) and the single executable that needs no Node
+// (scripts/build-plugin.sh --binary, linked by scripts/setup.sh as .tools/plugin/).
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { REPO_ROOT, TOOLS_DIR } from "./paths";
+
+export type PluginBuild = "script" | "binary";
+
+export const PLUGIN_VERSION = (
+  JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string }
+).version;
+
+export const PLUGIN_FILES: Record<PluginBuild, string> = {
+  script: path.join(REPO_ROOT, "bin", "pulumi-resource-txmail"),
+  binary: path.join(TOOLS_DIR, "plugin", "pulumi-resource-txmail"),
+};
+
+/** The engine's warning for a plugin found on PATH (pkg workspace/plugins.go). */
+export const PATH_PLUGIN_WARNING = /using pulumi-resource-txmail from \$PATH/g;
+
+/**
+ * Installs `build` into the Pulumi home `home` unless a txmail plugin is installed there already
+ * (a test that installed one itself keeps it). Throws with the fix when the build is missing.
+ */
+export function installCheckoutPlugin(home: string, build: PluginBuild = "script"): void {
+  const plugins = path.join(home, "plugins");
+  if (fs.existsSync(plugins) && fs.readdirSync(plugins).some((d) => d.startsWith("resource-txmail-v"))) return;
+  const file = PLUGIN_FILES[build];
+  if (!fs.existsSync(file) || (build === "script" && !fs.existsSync(path.join(REPO_ROOT, "dist", "native", "main.js"))))
+    throw new Error(`no txmail plugin at ${file} (or no dist/native): run 'bash scripts/setup.sh' first`);
+  const dir = path.join(plugins, `resource-txmail-v${PLUGIN_VERSION}`);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.symlinkSync(file, path.join(dir, "pulumi-resource-txmail"));
+}
+
+let nodeFree: string | undefined;
+
+/**
+ * A tools root whose bin/ is a whole PATH without Node: the CLI (a file of its own: the engine
+ * looks for its bundled plugins next to its resolved path) and the YAML language host. Made once.
+ */
+export function nodeFreeTools(): string {
+  if (nodeFree) return nodeFree;
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-nonode-"));
+  const bin = path.join(root, "bin");
+  fs.mkdirSync(bin);
+  try {
+    fs.linkSync(path.join(TOOLS_DIR, "bin", "pulumi"), path.join(bin, "pulumi"));
+  } catch {
+    fs.copyFileSync(path.join(TOOLS_DIR, "bin", "pulumi"), path.join(bin, "pulumi"));
+    fs.chmodSync(path.join(bin, "pulumi"), 0o755);
+  }
+  const yamlHost = path.join(TOOLS_DIR, "bin", "pulumi-language-yaml");
+  if (!fs.existsSync(yamlHost)) throw new Error(`no ${yamlHost}: run 'bash scripts/setup.sh --with yaml' first`);
+  fs.symlinkSync(fs.realpathSync(yamlHost), path.join(bin, "pulumi-language-yaml"));
+  process.on("exit", () => fs.rmSync(root, { recursive: true, force: true }));
+  return (nodeFree = root);
+}
+
+/** The PATH directories in which a program named `name` is found (none: it is not resolvable). */
+export function resolvable(name: string, pathVar: string): string[] {
+  return pathVar.split(path.delimiter).filter((dir) => dir && fs.existsSync(path.join(dir, name)));
+}
