@@ -24,6 +24,13 @@ export const SCHEMA_FILE = path.join(REPO_ROOT, "native", "schema.json");
 /** The project's repository and home page (no public remote yet: the chosen home). */
 export const REPOSITORY = "https://github.com/pulumi-txmail/pulumi-txmail";
 
+/**
+ * Where the engine downloads the plugin when a program needs it and it is not installed: the
+ * repository's GitHub releases, tag v<version>, asset pulumi-resource-txmail-v<version>-<os>-<arch>.tar.gz
+ * (scripts/build-plugin.sh --all; examples/ci/release.yml publishes them; docs/guide/plugin.md).
+ */
+export const PLUGIN_DOWNLOAD_URL = `github://api.github.com/${new URL(REPOSITORY).pathname.replace(/^\/+/, "")}`;
+
 /** The Go SDK's module path (the package under the repository's `sdk/go`). */
 export const GO_IMPORT_BASE_PATH = `${REPOSITORY.replace(/^https:\/\//, "")}/sdk/go/${PACKAGE}`;
 
@@ -51,6 +58,7 @@ export function packageSchema(): PackageSpec {
     license: manifest.license,
     repository: REPOSITORY,
     publisher: "pulumi-txmail",
+    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     config: { variables: CONFIG_VARIABLES },
     provider: {
       description:

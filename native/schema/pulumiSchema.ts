@@ -59,6 +59,8 @@ export interface PackageSpec {
   license: string;
   repository: string;
   publisher: string;
+  /** Where the engine downloads the plugin from (a `github://` or `https://` URL; Pulumi schema docs). */
+  pluginDownloadURL: string;
   config: { variables: Record<string, PropertySpec> };
   provider: SchemaResource;
   types: Record<string, ComplexTypeSpec>;
