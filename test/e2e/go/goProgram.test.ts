@@ -1,7 +1,9 @@
 // A Go program using the generated Go SDK (sdk/go/txmail), end to end against the emulator:
 // test/e2e/go/main.go drives one stack through the Automation API with an inline program (no Go
 // language host: the CLI talks to the program's own process), on a file backend with the
-// passphrase secrets provider, the engine running the txmail plugin from .tools/bin. It declares a
+// passphrase secrets provider, and no Node anywhere: the program's and the engine's PATH is only the
+// CLI (checkoutPlugin.ts nodeFreeTools), and the txmail plugin is its single executable, installed in
+// the program's Pulumi home as `pulumi plugin install` would. It declares a
 // Tenant (domain, bootstrap key, a route) through an explicit provider, a plain key fed by the
 // tenant's outputs through the default provider, and a data function call whose result it exports.
 // Up creates the objects; a preview is a no-op that writes nothing; relabelling the key is one
@@ -14,6 +16,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { controlClient, serviceObjects } from "../control";
 import { PASSPHRASE, REPO_ROOT, TOOLS_DIR } from "../harness";
+import { installCheckoutPlugin, nodeFreeTools, resolvable } from "../checkoutPlugin";
 import { startService, type TestService } from "../service";
 import { byKind } from "../stackState";
 
@@ -38,11 +41,11 @@ interface StepLine {
   outputs?: Record<string, unknown>;
 }
 
-/** The environment every step runs with: the project's CLI and plugin first on PATH, offline. */
+/** The environment every step runs with: the project's CLI alone on PATH (no node), offline. */
 function stepEnv(): NodeJS.ProcessEnv {
   return {
     ...process.env,
-    PATH: [path.join(TOOLS_DIR, "bin"), ...(process.env.PATH ?? "").split(":")].join(":"),
+    PATH: path.join(nodeFreeTools(), "bin"),
     TXMAIL_GO_STATE_DIR: dir,
     PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
     PULUMI_SKIP_UPDATE_CHECK: "true",
@@ -112,6 +115,8 @@ beforeAll(async () => {
   baseline = new Set(serviceObjects(await controlClient(svc).dumpState()).map((o) => o.id));
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-go-"));
   bin = path.join(dir, "txmail-go");
+  installCheckoutPlugin(path.join(dir, "home"), "binary");
+  expect(resolvable("node", stepEnv().PATH ?? "")).toEqual([]);
   // One build; Go's build cache makes the next runs' builds fast.
   await execFileAsync("go", ["build", "-mod=readonly", "-ldflags=-w", "-o", bin, "."], {
     cwd: programDir,

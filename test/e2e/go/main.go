@@ -152,7 +152,7 @@ func run(ctx context.Context, step string) error {
 	if step == "change" {
 		ciLabel = "gopher ci, relabelled"
 	}
-	// The `pulumi` on PATH (the project's CLI, .tools/bin); its version is checked by NewPulumiCommand.
+	// The `pulumi` on PATH (the project's CLI); its version is checked by NewPulumiCommand.
 	cli, err := auto.NewPulumiCommand(nil)
 	if err != nil {
 		return err
