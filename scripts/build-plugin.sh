@@ -20,6 +20,8 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cache="${TXMAIL_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-txmail}"
+# sha256sum (GNU) or shasum (macOS): the same "<hex>  <name>" lines.
+sha256() { if command -v sha256sum >/dev/null; then sha256sum "$@"; else shasum -a 256 "$@"; fi; }
 say() { printf '[build-plugin] %s\n' "$*" >&2; }
 die() { printf '[build-plugin] error: %s\n' "$*" >&2; exit 1; }
 
@@ -83,7 +85,7 @@ key="$(
     find dist -name '*.js' -not -path 'dist/test/*' | LC_ALL=C sort | xargs cat
     cat package.json package-lock.json native/schema.json scripts/plugin/bundle.js scripts/build-plugin.sh
     echo "$node_version"
-  } | sha256sum | cut -c1-16
+  } | sha256 | cut -c1-16
 )"
 build="$cache/plugin-$key"
 blob="$build/sea.blob"
@@ -158,7 +160,7 @@ for platform in $platforms; do
   fi
   tarball="$out/$name"
   cp "$build/$platform/$name" "$tarball"
-  (cd "$out" && sha256sum "$name" >"$name.sha256")
+  (cd "$out" && sha256 "$name" >"$name.sha256")
   say "wrote $tarball ($(du -h "$tarball" | cut -f1); executable $(du -h "$exe" | cut -f1))"
   printf '%s\n' "$tarball"
 done
