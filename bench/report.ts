@@ -123,10 +123,11 @@ async function main(): Promise<void> {
     "`node bench/out/bench/client-requests.js` after `bash scripts/bench.sh` compiled it (see its header).",
     "",
   ];
-  // The fleet benchmark has its own script (scripts/bench-fleet.sh, ~20 min) and section: kept as it was.
+  // The fleet benchmark (scripts/bench-fleet.sh, ~20 min) and the plugin's (bench/plugin.ts) have
+  // their own runs and sections: kept as they were.
   const results = path.join(REPO_ROOT, "bench", "RESULTS.md");
-  const fleet = existsSync(results) ? keptFleetSection(readFileSync(results, "utf8")) : "";
-  writeFileSync(results, lines.join("\n") + fleet);
+  const earlier = existsSync(results) ? readFileSync(results, "utf8") : "";
+  writeFileSync(results, lines.join("\n") + keptSection(earlier, "## Fleets") + keptSection(earlier, "## The plugin"));
   // The one place results accumulate: a dated row per size appended to the hand-written history.
   appendFileSync(
     path.join(REPO_ROOT, "bench", "HISTORY.md"),
@@ -140,9 +141,9 @@ async function main(): Promise<void> {
   process.stdout.write(lines.join("\n"));
 }
 
-/** The "## Fleets" section of an earlier RESULTS.md (up to the next section), or "". */
-function keptFleetSection(text: string): string {
-  const start = text.indexOf("\n## Fleets");
+/** The section of an earlier RESULTS.md whose heading starts with `heading` (up to the next section), or "". */
+function keptSection(text: string, heading: string): string {
+  const start = text.indexOf(`\n${heading}`);
   if (start < 0) return "";
   const next = text.indexOf("\n## ", start + 1);
   return `\n${text.slice(start + 1, next < 0 ? undefined : next + 1).trimEnd()}\n`;

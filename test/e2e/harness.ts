@@ -83,6 +83,8 @@ export interface StackOptions {
    * executable. The default for YAML programs — what a YAML user without Node has.
    */
   withoutNode?: boolean;
+  /** Which build of the checkout's txmail plugin the engine runs (checkoutPlugin.ts); withoutNode: the binary. */
+  plugin?: PluginBuild;
 }
 
 export type Face = "dynamic" | "native";
@@ -223,7 +225,7 @@ export async function createTestStack(opts: StackOptions): Promise<TestStack> {
     stateDir,
     { ...faceEnv(opts.face), ...opts.env },
     toolsRoot,
-    withoutNode ? "binary" : "script",
+    withoutNode ? "binary" : (opts.plugin ?? "script"),
     withoutNode,
   );
   if (withoutNode && resolvable("node", envVars.PATH ?? "").length)

@@ -1,8 +1,9 @@
 """A tenant from Python: the generated SDK in an inline Automation API program.
 
 No Pulumi.yaml and no Python language host: `pulumi.automation` runs the
-program in this process and hands the CLI its address. The txmail plugin
-(pulumi-resource-txmail) must be on PATH.
+program in this process and hands the CLI its address. The txmail plugin is
+the checkout's single executable (.tools/plugin, scripts/setup.sh), installed
+in the program's Pulumi home as `pulumi plugin install` would.
 
     TXMAIL_API_KEY=... TXMAIL_ACCOUNT_ID=... \
     TXMAIL_BASE_URL=http://127.0.0.1:PORT python program.py
@@ -17,6 +18,7 @@ TXMAIL_PROGRAM_PAUSE=1 waits for a line on stdin after each step's line but
 the last, so a caller can look at the service (or the state) between steps.
 """
 
+import importlib.metadata
 import json
 import os
 import shutil
@@ -133,6 +135,16 @@ def report(step, changes, outputs=None, last=False):
         sys.stdin.readline()
 
 
+def install_plugin(tools, home):
+    """Links the checkout's plugin executable into home as an installed plugin."""
+    version = importlib.metadata.version("pulumi_txmail")
+    plugin_dir = os.path.join(home, "plugins", f"resource-txmail-v{version}")
+    target = os.path.join(plugin_dir, "pulumi-resource-txmail")
+    if not os.path.exists(target):
+        os.makedirs(plugin_dir, exist_ok=True)
+        os.symlink(os.path.join(tools, "plugin", "pulumi-resource-txmail"), target)
+
+
 def main():
     base_url = os.environ["TXMAIL_BASE_URL"]
     account_id = os.environ["TXMAIL_ACCOUNT_ID"]
@@ -144,13 +156,15 @@ def main():
         os.makedirs(os.path.join(root, sub), exist_ok=True)
     tools = os.path.abspath(TOOLS)
     has_tools = os.path.exists(os.path.join(tools, "bin", "pulumi"))
+    if has_tools:
+        install_plugin(tools, os.path.join(root, "home"))
     path = os.environ.get("PATH", "")
     env = {
         "PULUMI_CONFIG_PASSPHRASE": os.environ.get(
             "PULUMI_CONFIG_PASSPHRASE", "txmail-python-demo"
         ),
         "PULUMI_SKIP_UPDATE_CHECK": "true",
-        # The txmail plugin is found on PATH, never downloaded.
+        # The txmail plugin is the one installed above, never downloaded.
         "PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION": "true",
         "PATH": (
             os.path.join(tools, "bin") + os.pathsep + path
