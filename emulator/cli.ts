@@ -4,6 +4,7 @@
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EmulatorOptions } from "./server";
+import { SHAPES, type Shapes } from "./shapes";
 
 // node:sqlite prints an ExperimentalWarning; keep stderr for real problems.
 const emitWarning = process.emitWarning.bind(process);
@@ -14,7 +15,8 @@ process.emitWarning = ((w: string | Error, ...rest: unknown[]) => {
 }) as typeof process.emitWarning;
 
 const USAGE = `usage: txmail-emulator [--port N] [--host H] [--data DIR] [--account-id UUID] [--api-key KEY]
-                       [--control-token TOKEN] [--trust-forwarded-for] [--rate-limit RPS:BURST]`;
+                       [--control-token TOKEN] [--trust-forwarded-for] [--rate-limit RPS:BURST]
+                       [--shapes contract|public]`;
 
 function fail(msg: string): never {
   process.stderr.write(`txmail-emulator: ${msg}\n${USAGE}\n`);
@@ -61,6 +63,12 @@ function parseArgs(argv: string[]): EmulatorOptions {
         o.rateLimit = { rps: Number(m[1]), burst: Number(m[2]) };
         break;
       }
+      case "--shapes": {
+        const s = val();
+        if (!SHAPES.includes(s as Shapes)) fail(`--shapes must be one of ${SHAPES.join(", ")}`);
+        o.shapes = s as Shapes;
+        break;
+      }
       case "--help":
       case "-h":
         process.stderr.write(`${USAGE}\n`);
@@ -74,7 +82,8 @@ function parseArgs(argv: string[]): EmulatorOptions {
 
 async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2));
-  if (opts.apiKey === undefined && process.env.TXMAIL_EMULATOR_API_KEY) opts.apiKey = process.env.TXMAIL_EMULATOR_API_KEY;
+  if (opts.apiKey === undefined && process.env.TXMAIL_EMULATOR_API_KEY)
+    opts.apiKey = process.env.TXMAIL_EMULATOR_API_KEY;
   // Loaded after the warning filter is in place (node:sqlite warns when it is first loaded).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { startEmulator } = require("./server") as typeof import("./server");

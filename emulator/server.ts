@@ -25,6 +25,7 @@ import { Db } from "./store/db";
 import { IdemStore } from "./store/idempotency";
 import { Objects } from "./store/objects";
 import { Receptions } from "./store/receptions";
+import { type Shapes, applyShapes } from "./shapes";
 
 export type { Runtime } from "./runtime";
 
@@ -38,6 +39,8 @@ export interface EmulatorOptions {
   statisticsRateLimit?: RateSpec;
   trustForwardedFor?: boolean;
   control?: boolean | { token: string };
+  /** Response shapes: the service contract (default) or the public description's alternatives (shapes.ts). */
+  shapes?: Shapes;
 }
 
 export interface RunningEmulator {
@@ -69,6 +72,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
         trustForwardedFor: opts.trustForwardedFor ?? false,
       }),
     );
+    applyShapes(server, opts.shapes);
     server.keepAliveTimeout = 10_000;
     await listen(server, opts.port ?? 0, opts.host ?? "127.0.0.1");
     const sweeper = startSweeper(rt.idem);

@@ -11,3 +11,4 @@ export * from "./suppression";
 export * from "./message";
 export * from "./paths";
 export * from "./kinds";
+export * from "./unset";

@@ -1,6 +1,7 @@
 // A real emulator on loopback for e2e tests, plus a client to assert on the service's records
 // (not only on Pulumi outputs).
 import { startEmulator } from "../../emulator/server";
+import type { Shapes } from "../../emulator/shapes";
 import { createClient, type TxmailClient } from "../../provider/client";
 
 export interface TestService {
@@ -14,8 +15,10 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-export async function startService(opts: { dataDir?: string; port?: number } = {}): Promise<TestService> {
-  const emu = await startEmulator({ port: opts.port ?? 0, control: true, dataDir: opts.dataDir });
+export async function startService(
+  opts: { dataDir?: string; port?: number; shapes?: Shapes } = {},
+): Promise<TestService> {
+  const emu = await startEmulator({ port: opts.port ?? 0, control: true, dataDir: opts.dataDir, shapes: opts.shapes });
   const client = createClient({ apiKey: emu.apiKey, accountId: emu.accountId, baseUrl: emu.baseUrl, rateLimit: false });
   return {
     baseUrl: emu.baseUrl,
