@@ -1,0 +1,183 @@
+#!/usr/bin/env node
+// txmail acceptance run (scripts/acceptance.sh): every kind's lifecycle through the real engine on
+// both faces, against the account the environment names, recorded by a loopback proxy into a
+// contract report; sweepers before and after. Exit code 0 only when every check passed, every 2xx
+// parsed with the provider's schemas, and the run left no object behind.
+import { SubAccount, paths } from "../provider/api";
+import { createClient } from "../provider/client";
+import { Lifecycle } from "./lifecycle";
+import { startProxy } from "./proxy";
+import { type ContractReport, secretsIn, summarise, writeReport } from "./report";
+import {
+  CONFIRM_VALUE,
+  CONFIRM_VARIABLE,
+  PREFIX,
+  type Settings,
+  USAGE,
+  UsageError,
+  plan,
+  readSettings,
+} from "./settings";
+import { type Account, type Removed, subAccountKey, sweep, total } from "./sweep";
+
+/** The run's key in its own sub account: what the program's objects there need. */
+const WORKSPACE_SCOPES = [
+  "accounts:read",
+  "domains:read",
+  "domains:write",
+  "domains:delete:all",
+  "routes:read:all",
+  "routes:write:all",
+  "routes:delete:all",
+  "webhooks:read:all",
+  "webhooks:write:all",
+  "webhooks:delete:all",
+  "smtp-credentials:read:all",
+  "smtp-credentials:write:all",
+  "smtp-credentials:delete:all",
+  "suppressions:read",
+  "suppressions:write",
+  "suppressions:delete",
+  "accounts:members:read",
+  "accounts:members:add",
+  "accounts:members:remove",
+];
+const FACE_SUFFIX = { dynamic: "ts", native: "yaml" } as const;
+
+/** Objects the run created, by kind: the 2xx answers to creates, as the proxy saw them. */
+function createdByKind(report: Pick<ContractReport, "operations">): Record<string, number> {
+  const kinds: Array<[RegExp, string]> = [
+    [/^POST \/v2\/accounts\/\{account_id\}\/sub-accounts\/\{sub_account_id\}\/api-keys$/, "SubAccountApiKey"],
+    [/^POST \/v2\/accounts\/\{account_id\}\/sub-accounts$/, "SubAccount"],
+    [/^POST \/v2\/accounts\/\{account_id\}\/api-keys$/, "ApiKey"],
+    [/^POST \/v2\/accounts\/\{account_id\}\/domains$/, "Domain"],
+    [/^POST \/v2\/accounts\/\{account_id\}\/routes$/, "Route"],
+    [/^POST \/v2\/accounts\/\{account_id\}\/webhooks$/, "Webhook"],
+    [/^POST \/v2\/accounts\/\{account_id\}\/smtp-credentials$/, "SmtpCredential"],
+    [/^POST \/v2\/accounts\/\{account_id\}\/members$/, "AccountMember"],
+    [/^POST \/v2\/accounts\/\{account_id\}\/suppressions$/, "Suppression"],
+  ];
+  const out: Record<string, number> = {};
+  for (const op of report.operations) {
+    const kind = kinds.find(([re]) => re.test(op.operation))?.[1];
+    const ok = Object.entries(op.statuses).reduce((n, [s, c]) => (s.startsWith("2") ? n + c : n), 0);
+    if (kind && ok > 0) out[kind] = (out[kind] ?? 0) + ok;
+  }
+  return out;
+}
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const summary = (r: Removed) =>
+  total(r) === 0
+    ? "nothing"
+    : Object.entries(r)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(", ");
+
+export async function run(
+  s: Settings,
+): Promise<{ report?: ContractReport; ok: boolean; files?: { json: string; md: string } }> {
+  const startedAt = new Date().toISOString();
+  const proxy = await startProxy(s.baseUrl);
+  const client = createClient({ apiKey: s.apiKey, accountId: s.accountId, baseUrl: proxy.url, rateLimit: false });
+  const parent: Account = { client, accountId: s.accountId, baseUrl: proxy.url };
+  try {
+    const swept = await sweep(parent, PREFIX, s.runPrefix);
+    log(`swept what earlier runs left: ${summary(swept)}`);
+    if (s.sweepOnly) return { ok: true };
+
+    const { data: workspace } = await client.post(
+      paths.subAccounts(s.accountId),
+      { name: `${s.runPrefix}-workspace`, website: "acceptance.example.com" },
+      SubAccount,
+    );
+    const key = await subAccountKey(parent, workspace.id, `${s.runPrefix}-runner`, WORKSPACE_SCOPES);
+    const expiresAt = new Date(Date.now() + 30 * 86_400_000).toISOString().replace(/\.\d+Z$/, "Z");
+    const lifecycles = s.faces.map(
+      (face) =>
+        new Lifecycle({
+          face,
+          prefix: `${s.runPrefix}-${FACE_SUFFIX[face]}`,
+          baseUrl: proxy.url,
+          accountId: s.accountId,
+          apiKey: s.apiKey,
+          workspace: { accountId: workspace.id, apiKey: key.secret },
+          expiresAt,
+        }),
+    );
+    // The faces' stacks are independent (their own names, their own state): run them side by side.
+    await Promise.all(lifecycles.map((l) => l.walk({ steps: s.steps })));
+    const checks = lifecycles.flatMap((l) => l.checks);
+
+    // Closing sweep: the run's sub account (and whatever a failed destroy left), then a recount.
+    const closing = await sweep(parent, s.runPrefix, s.runPrefix);
+    const leftByStacks = total(closing) - 1; // the workspace sub account is the runner's, not the stacks'
+    checks.push({
+      face: "all",
+      step: "objects left by the stacks",
+      ok: leftByStacks === 0,
+      detail: leftByStacks === 0 ? "0" : `${leftByStacks}: ${summary(closing)} (removed by the closing sweep)`,
+    });
+    const objectsLeft = total(await sweep(parent, s.runPrefix, s.runPrefix));
+
+    const analysed = summarise(proxy.exchanges);
+    const report: ContractReport = {
+      baseUrl: s.baseUrl,
+      runPrefix: s.runPrefix,
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      totals: analysed.totals,
+      created: createdByKind(analysed),
+      objectsLeft,
+      swept: total(swept),
+      checks,
+      operations: analysed.operations,
+      unknownOperations: analysed.unknownOperations,
+    };
+    const files = writeReport(s.reportDir, report, [s.apiKey, key.secret, ...secretsIn(proxy.exchanges)]);
+    const ok = checks.every((c) => c.ok) && report.totals.parseFailures === 0 && objectsLeft === 0;
+    return { report, ok, files };
+  } finally {
+    await proxy.close();
+  }
+}
+
+async function main(): Promise<number> {
+  let s: Settings;
+  try {
+    s = readSettings(process.argv.slice(2), process.env);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      log(`txmail acceptance: ${e.message}\n${USAGE}`);
+      return 2;
+    }
+    throw e;
+  }
+  log(plan(s));
+  if (process.env[CONFIRM_VARIABLE] !== CONFIRM_VALUE) {
+    log(`\nRefusing to start: set ${CONFIRM_VARIABLE}=${CONFIRM_VALUE} to confirm the account above may be used.`);
+    return 2;
+  }
+  const { report, ok, files } = await run(s);
+  if (report && files) {
+    const failed = report.checks.filter((c) => !c.ok);
+    log(
+      `\n${report.totals.requests} requests, ${report.totals.parseFailures} parse failures, ` +
+        `${report.totals.unknownFields} unknown fields, objects left: ${report.objectsLeft}; ` +
+        `checks: ${report.checks.length - failed.length}/${report.checks.length} passed`,
+    );
+    for (const c of failed) log(`  FAILED ${c.face} ${c.step}: ${c.detail}`);
+    log(`report: ${files.md} and ${files.json}`);
+  }
+  return ok ? 0 : 1;
+}
+
+if (require.main === module) {
+  main().then(
+    (code) => process.exit(code),
+    (e: unknown) => {
+      log(`txmail acceptance: ${(e as Error)?.stack ?? String(e)}`);
+      process.exit(1);
+    },
+  );
+}
