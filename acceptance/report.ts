@@ -91,8 +91,12 @@ const median = (xs: number[]) => {
   return s.length === 0 ? 0 : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 const round = (x: number) => Math.round(x * 10) / 10;
-/** A path's shape without ids or names: `/v2/accounts/:/routes/:`. */
-const shapeOf = (p: string) => p.replace(/\/[^/]*\d[^/]*/g, "/:");
+/** A path's shape without ids or names (a segment with 4+ digits, a dot or an @): `/v2/accounts/:/routes/:`. */
+const shapeOf = (p: string) =>
+  p
+    .split("/")
+    .map((seg) => (/[.@%]/.test(seg) || (seg.match(/\d/g)?.length ?? 0) >= 4 ? ":" : seg))
+    .join("/");
 
 export function summarise(exchanges: Exchange[]): Pick<ContractReport, "operations" | "unknownOperations" | "totals"> {
   const byOp = new Map<string, { schema: z.ZodType; xs: Exchange[] }>();
