@@ -2,8 +2,9 @@
 // of band in one emulator, the same objects created by a program in another. After `pulumi import`
 // the state holds what the create recorded (apart from ids, timestamps and the one-time secrets the
 // service never shows again); the program that declares those objects then runs as a no-op, with
-// no write reaching the service. The `import` resource option does the same from a program, and a
-// txmail-import-plan file imports a sub account's objects through its explicit provider.
+// no write reaching the service. A txmail-import-plan file imports a sub account's objects through its
+// explicit provider. The `import` resource option for every kind is the acceptance run's native face
+// (test/e2e/acceptance.test.ts: import 9, then a preview with 0 diffs).
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -247,20 +248,6 @@ describe("pulumi import of every kind", () => {
         inputs: comparable(createdState[name]!.inputs),
       });
     }
-  });
-});
-
-describe("the import resource option", () => {
-  it("imports every kind from a program, with the same ids; the next up is a no-op", async () => {
-    const importIds = Object.fromEntries(Object.entries(made).map(([name, [, id]]) => [name, id]));
-    const t = await stack(outOfBand, "import-option", { importIds: { value: JSON.stringify(importIds) } });
-    const first = await t.up();
-    expect(first.summary.resourceChanges).toEqual({ create: 1, import: 9 });
-    const control = controlClient(outOfBand);
-    await control.resetCounters();
-    const again = await t.up();
-    expect(again.summary.resourceChanges).toEqual({ same: 10 });
-    expect((await control.counters()).writes).toBe(0);
   });
 });
 

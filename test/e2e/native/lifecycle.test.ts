@@ -2,6 +2,7 @@
 // resources (stack config txmail:face native), served by the txmail plugin found on PATH. A sub
 // account, its key, a domain and a route: up, no-op up (no write reaches the service), secrets
 // encrypted in state, destroy leaves nothing; and a second account through an explicit provider.
+// Every kind's in-place update through the plugin is the acceptance run's (test/e2e/acceptance.test.ts).
 import * as path from "node:path";
 import { controlClient, serviceObjects } from "../control";
 import { createTestStack, type TestStack } from "../harness";
@@ -97,13 +98,6 @@ describe("the native face", () => {
     // The provider's stack salt was drawn once and is kept: the next creates derive the same keys.
     expect(saltBefore).toMatch(/^[0-9a-f]{32}$/);
     expect(await providerSalt(t)).toBe(saltBefore);
-  });
-
-  it("updates in place through the plugin", async () => {
-    await t.stack.setConfig("routeName", { value: "helpdesk" });
-    const up = await t.up();
-    expect(up.summary.resourceChanges).toMatchObject({ update: 1, same: 4 });
-    expect(up.outputs.routeId.value).toBe(outputs.routeId.value);
   });
 
   it("destroy leaves nothing at the service", async () => {

@@ -1,6 +1,5 @@
 // One object of every kind, as test/e2e/import/*.test.ts also makes them out of band. Config:
 // - `declare: false` declares nothing (a stack that only receives `pulumi import`s);
-// - `importIds` (JSON, resource name → import id) adopts those objects with the `import` option;
 // - `subAccountKey`/`subAccountId` add an explicit provider `acme` for that sub account (bulk import).
 // Names are the ones txmail-import-plan derives from the objects' names, so a plan's imports and
 // this program describe the same resources.
@@ -8,7 +7,6 @@ import * as pulumi from "@pulumi/pulumi";
 import * as txmail from "pulumi-txmail";
 
 const cfg = new pulumi.Config();
-const importIds: Record<string, string> = JSON.parse(cfg.get("importIds") ?? "{}");
 // Objects inside a sub account are managed with its own key: an explicit provider holds it.
 const subAccountKey = cfg.getSecret("subAccountKey");
 const acme = subAccountKey
@@ -18,10 +16,7 @@ const acme = subAccountKey
       baseUrl: cfg.require("baseUrl"),
     })
   : undefined;
-const opts = (name: string): pulumi.CustomResourceOptions => ({
-  ...(importIds[name] ? { import: importIds[name] } : {}),
-  ...(acme ? { provider: acme } : {}),
-});
+const opts = (_name: string): pulumi.CustomResourceOptions => (acme ? { provider: acme } : {});
 
 if (cfg.getBoolean("declare") !== false) {
   if (!acme) {
