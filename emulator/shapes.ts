@@ -1,5 +1,5 @@
 // The public description's alternative response shapes, behind a switch (`--shapes public`,
-// EmulatorOptions.shapes). The emulator's default stays the service contract (/work/shared/spec);
+// EmulatorOptions.shapes). The emulator's default stays the service contract (docs/contract);
 // with the switch it answers what the service's public OpenAPI description also allows, so the
 // provider's tolerance of both is proven against a real server:
 // - an API key's `scopes` as objects `{id, scope, domain_id, created_at, updated_at}`, not strings;
