@@ -54,6 +54,7 @@ export interface ContractReport {
 
 type Def = {
   type: string;
+  options?: z.ZodType[];
   shape?: Record<string, z.ZodType>;
   element?: z.ZodType;
   innerType?: z.ZodType;
@@ -81,6 +82,11 @@ export function unknownFields(schema: z.ZodType, value: unknown, at = ""): strin
       return unknownFields(def.innerType!, value, at);
     case "pipe":
       return unknownFields(def.in!, value, at);
+    case "union": {
+      // The alternative the value is (e.g. a key's scope as a string or as an object).
+      const option = def.options!.find((o) => o.safeParse(value).success);
+      return option ? unknownFields(option, value, at) : [];
+    }
     default:
       return [];
   }

@@ -5,7 +5,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { operationOf } from "../../../acceptance/operations";
 import type { Exchange } from "../../../acceptance/proxy";
-import { type ContractReport, secretsIn, summarise, writeReport } from "../../../acceptance/report";
+import { type ContractReport, secretsIn, summarise, unknownFields, writeReport } from "../../../acceptance/report";
+import { ApiKey } from "../../../provider/api";
 
 const A = "/v2/accounts/0b6c1f5e-0e0a-4d8e-9a53-2f1a2b3c4d5e";
 const route = (extra: Record<string, unknown> = {}) => ({
@@ -93,6 +94,11 @@ describe("the contract report", () => {
     const post = op("POST /v2/accounts/{account_id}/routes");
     expect(post.unknownFields).toEqual(["surprise"]);
     expect(post.rateHeaders).toEqual({ "ratelimit-remaining": "199" });
+  });
+
+  it("looks into the alternative a value is: a key's scopes as objects", () => {
+    const key = { scopes: ["domains:read", { id: "x", scope: "routes:read:all", domain_id: "" }] };
+    expect(unknownFields(ApiKey, key).sort()).toEqual(["scopes[].domain_id", "scopes[].id"]);
   });
 
   it("writes no secret: bodies stay out, and secrets the run met are scrubbed", () => {
