@@ -7,7 +7,7 @@ import { SubAccount, paths } from "../provider/api";
 import { createClient } from "../provider/client";
 import { Lifecycle } from "./lifecycle";
 import { startProxy } from "./proxy";
-import { type ContractReport, secretsIn, summarise, writeReport } from "./report";
+import { type Check, type ContractReport, secretsIn, summarise, writeReport } from "./report";
 import {
   CONFIRM_VALUE,
   CONFIRM_VARIABLE,
@@ -74,9 +74,57 @@ const summary = (r: Removed) =>
         .map(([k, n]) => `${k} ${n}`)
         .join(", ");
 
-export async function run(
-  s: Settings,
-): Promise<{ report?: ContractReport; ok: boolean; files?: { json: string; md: string } }> {
+/** Stage: the run's own sub account and a key in it, for the objects the programs create there. */
+async function openWorkspace(parent: Account, s: Settings) {
+  const { data: workspace } = await parent.client.post(
+    paths.subAccounts(s.accountId),
+    { name: `${s.runPrefix}-workspace`, website: "acceptance.example.com" },
+    SubAccount,
+  );
+  const key = await subAccountKey(parent, workspace.id, `${s.runPrefix}-runner`, WORKSPACE_SCOPES);
+  return { accountId: workspace.id, apiKey: key.secret };
+}
+
+/** Stage: every face's lifecycle, side by side (independent stacks: their own names and state). */
+async function walkFaces(s: Settings, proxyUrl: string, workspace: { accountId: string; apiKey: string }) {
+  const expiresAt = new Date(Date.now() + 30 * 86_400_000).toISOString().replace(/\.\d+Z$/, "Z");
+  const lifecycles = s.faces.map(
+    (face) =>
+      new Lifecycle({
+        face,
+        prefix: `${s.runPrefix}-${FACE_SUFFIX[face]}`,
+        baseUrl: proxyUrl,
+        accountId: s.accountId,
+        apiKey: s.apiKey,
+        workspace,
+        expiresAt,
+      }),
+  );
+  await Promise.all(lifecycles.map((l) => l.walk({ steps: s.steps })));
+  return lifecycles.flatMap((l) => l.checks);
+}
+
+/** Stage: remove the run's sub account and what a failed destroy left; count both, then recount. */
+async function closingSweep(parent: Account, s: Settings): Promise<{ check: Check; objectsLeft: number }> {
+  const closing = await sweep(parent, s.runPrefix, s.runPrefix);
+  const leftByStacks = total(closing) - 1; // the workspace sub account is the runner's, not the stacks'
+  const check: Check = {
+    face: "all",
+    step: "objects left by the stacks",
+    ok: leftByStacks === 0,
+    detail: leftByStacks === 0 ? "0" : `${leftByStacks}: ${summary(closing)} (removed by the closing sweep)`,
+  };
+  return { check, objectsLeft: total(await sweep(parent, s.runPrefix, s.runPrefix)) };
+}
+
+export interface RunResult {
+  report?: ContractReport;
+  ok: boolean;
+  files?: { json: string; md: string };
+}
+
+/** Opening sweep → workspace → every face's lifecycle → closing sweep → report, all through the proxy. */
+export async function run(s: Settings): Promise<RunResult> {
   const startedAt = new Date().toISOString();
   const proxy = await startProxy(s.baseUrl);
   const client = createClient({ apiKey: s.apiKey, accountId: s.accountId, baseUrl: proxy.url, rateLimit: false });
@@ -85,40 +133,10 @@ export async function run(
     const swept = await sweep(parent, PREFIX, s.runPrefix);
     log(`swept what earlier runs left: ${summary(swept)}`);
     if (s.sweepOnly) return { ok: true };
-
-    const { data: workspace } = await client.post(
-      paths.subAccounts(s.accountId),
-      { name: `${s.runPrefix}-workspace`, website: "acceptance.example.com" },
-      SubAccount,
-    );
-    const key = await subAccountKey(parent, workspace.id, `${s.runPrefix}-runner`, WORKSPACE_SCOPES);
-    const expiresAt = new Date(Date.now() + 30 * 86_400_000).toISOString().replace(/\.\d+Z$/, "Z");
-    const lifecycles = s.faces.map(
-      (face) =>
-        new Lifecycle({
-          face,
-          prefix: `${s.runPrefix}-${FACE_SUFFIX[face]}`,
-          baseUrl: proxy.url,
-          accountId: s.accountId,
-          apiKey: s.apiKey,
-          workspace: { accountId: workspace.id, apiKey: key.secret },
-          expiresAt,
-        }),
-    );
-    // The faces' stacks are independent (their own names, their own state): run them side by side.
-    await Promise.all(lifecycles.map((l) => l.walk({ steps: s.steps })));
-    const checks = lifecycles.flatMap((l) => l.checks);
-
-    // Closing sweep: the run's sub account (and whatever a failed destroy left), then a recount.
-    const closing = await sweep(parent, s.runPrefix, s.runPrefix);
-    const leftByStacks = total(closing) - 1; // the workspace sub account is the runner's, not the stacks'
-    checks.push({
-      face: "all",
-      step: "objects left by the stacks",
-      ok: leftByStacks === 0,
-      detail: leftByStacks === 0 ? "0" : `${leftByStacks}: ${summary(closing)} (removed by the closing sweep)`,
-    });
-    const objectsLeft = total(await sweep(parent, s.runPrefix, s.runPrefix));
+    const workspace = await openWorkspace(parent, s);
+    const checks = await walkFaces(s, proxy.url, workspace);
+    const { check, objectsLeft } = await closingSweep(parent, s);
+    checks.push(check);
 
     const analysed = summarise(proxy.exchanges);
     const report: ContractReport = {
@@ -134,7 +152,7 @@ export async function run(
       operations: analysed.operations,
       unknownOperations: analysed.unknownOperations,
     };
-    const files = writeReport(s.reportDir, report, [s.apiKey, key.secret, ...secretsIn(proxy.exchanges)]);
+    const files = writeReport(s.reportDir, report, [s.apiKey, workspace.apiKey, ...secretsIn(proxy.exchanges)]);
     const ok = checks.every((c) => c.ok) && report.totals.parseFailures === 0 && objectsLeft === 0;
     return { report, ok, files };
   } finally {

@@ -37,62 +37,62 @@ async function readAll(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** Forwards one request to `base` (origin and path prefix), answers with what came back, records it. */
+async function forward(base: URL, exchanges: Exchange[], req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const prefix = base.pathname.replace(/\/+$/, "");
+  const url = new URL(req.url ?? "/", "http://proxy");
+  const body = await readAll(req);
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = Array.isArray(v) ? v.join(", ") : v;
+  }
+  const started = performance.now();
+  const entry: Exchange = {
+    method: req.method ?? "GET",
+    path: url.pathname,
+    queryKeys: [...new Set(url.searchParams.keys())],
+    status: 0,
+    ms: 0,
+    rateHeaders: {},
+  };
+  exchanges.push(entry);
+  let answer: Response;
+  try {
+    answer = await fetch(`${base.origin}${prefix}${url.pathname}${url.search}`, {
+      method: entry.method,
+      headers,
+      body: body.length > 0 ? body : undefined,
+      redirect: "manual",
+    });
+  } catch (e) {
+    entry.ms = performance.now() - started;
+    entry.transportError = (e as Error).message;
+    res.socket?.destroy();
+    return;
+  }
+  const text = Buffer.from(await answer.arrayBuffer());
+  entry.ms = performance.now() - started;
+  entry.status = answer.status;
+  const out: Record<string, string> = {};
+  answer.headers.forEach((v, k) => {
+    if (RATE_HEADER.test(k)) entry.rateHeaders[k] = v;
+    if (!HOP_BY_HOP.has(k) && k !== "content-encoding") out[k] = v;
+  });
+  try {
+    entry.json = text.length > 0 ? JSON.parse(text.toString("utf8")) : undefined;
+  } catch {
+    // not JSON: the report counts it as a parse failure of a 2xx
+  }
+  out["content-length"] = String(text.length);
+  res.writeHead(answer.status, out);
+  res.end(text);
+}
+
 export async function startProxy(target: string): Promise<RecordingProxy> {
   const base = new URL(target);
-  const prefix = base.pathname.replace(/\/+$/, "");
   const exchanges: Exchange[] = [];
-
-  async function forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? "/", "http://proxy");
-    const body = await readAll(req);
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) {
-      if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = Array.isArray(v) ? v.join(", ") : v;
-    }
-    const started = performance.now();
-    const entry: Exchange = {
-      method: req.method ?? "GET",
-      path: url.pathname,
-      queryKeys: [...new Set(url.searchParams.keys())],
-      status: 0,
-      ms: 0,
-      rateHeaders: {},
-    };
-    exchanges.push(entry);
-    let answer: Response;
-    try {
-      answer = await fetch(`${base.origin}${prefix}${url.pathname}${url.search}`, {
-        method: entry.method,
-        headers,
-        body: body.length > 0 ? body : undefined,
-        redirect: "manual",
-      });
-    } catch (e) {
-      entry.ms = performance.now() - started;
-      entry.transportError = (e as Error).message;
-      res.socket?.destroy();
-      return;
-    }
-    const text = Buffer.from(await answer.arrayBuffer());
-    entry.ms = performance.now() - started;
-    entry.status = answer.status;
-    const out: Record<string, string> = {};
-    answer.headers.forEach((v, k) => {
-      if (RATE_HEADER.test(k)) entry.rateHeaders[k] = v;
-      if (!HOP_BY_HOP.has(k) && k !== "content-encoding") out[k] = v;
-    });
-    try {
-      entry.json = text.length > 0 ? JSON.parse(text.toString("utf8")) : undefined;
-    } catch {
-      // not JSON: the report counts it as a parse failure of a 2xx
-    }
-    out["content-length"] = String(text.length);
-    res.writeHead(answer.status, out);
-    res.end(text);
-  }
-
   const server = createServer({ keepAlive: true }, (req, res) => {
-    forward(req, res).catch(() => res.socket?.destroy());
+    forward(base, exchanges, req, res).catch(() => res.socket?.destroy());
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -104,7 +104,8 @@ const shapeOf = (p: string) =>
     .map((seg) => (/[.@%]/.test(seg) || (seg.match(/\d/g)?.length ?? 0) >= 4 ? ":" : seg))
     .join("/");
 
-export function summarise(exchanges: Exchange[]): Pick<ContractReport, "operations" | "unknownOperations" | "totals"> {
+/** Stage: exchanges grouped by operation (method, template, query parameter names); the rest unknown. */
+function groupByOperation(exchanges: Exchange[]) {
   const byOp = new Map<string, { schema: z.ZodType; xs: Exchange[] }>();
   const unknownOperations = new Set<string>();
   for (const x of exchanges) {
@@ -118,46 +119,54 @@ export function summarise(exchanges: Exchange[]): Pick<ContractReport, "operatio
     entry.xs.push(x);
     byOp.set(name, entry);
   }
+  return { byOp, unknownOperations: [...unknownOperations].sort() };
+}
+
+/** Stage: one operation's exchanges, each 2xx body read with the provider's own parse. */
+function analyse(operation: string, schema: z.ZodType, xs: Exchange[]): OperationReport {
+  const statuses: Record<string, number> = {};
+  const issues = new Set<string>();
+  const unknown = new Set<string>();
+  const rateHeaders: Record<string, string> = {};
+  let parsed = 0;
+  let parseFailures = 0;
+  for (const x of xs) {
+    const status = x.transportError ? "no answer" : String(x.status);
+    statuses[status] = (statuses[status] ?? 0) + 1;
+    Object.assign(rateHeaders, x.rateHeaders);
+    if (x.status < 200 || x.status > 299) continue;
+    try {
+      parseResponse(schema, x.json, { method: x.method, path: operation, status: x.status, attempts: 1 });
+      parsed++;
+    } catch (e) {
+      parseFailures++;
+      const found = e instanceof TxmailApiError ? e.issues : [{ path: "(root)", message: String(e) }];
+      for (const i of found.slice(0, 3)) issues.add(`${i.path}: ${i.message}`);
+    }
+    for (const f of unknownFields(schema, x.json)) unknown.add(f);
+  }
+  const ms = xs.map((x) => x.ms);
+  return {
+    operation,
+    requests: xs.length,
+    statuses,
+    parsed,
+    parseFailures,
+    issues: [...issues].slice(0, 5),
+    unknownFields: [...unknown].sort(),
+    rateHeaders,
+    latencyMs: { median: round(median(ms)), max: round(Math.max(0, ...ms)) },
+  };
+}
+
+export function summarise(exchanges: Exchange[]): Pick<ContractReport, "operations" | "unknownOperations" | "totals"> {
+  const { byOp, unknownOperations } = groupByOperation(exchanges);
   const operations = [...byOp.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([operation, { schema, xs }]): OperationReport => {
-      const statuses: Record<string, number> = {};
-      const issues = new Set<string>();
-      const unknown = new Set<string>();
-      const rateHeaders: Record<string, string> = {};
-      let parsed = 0;
-      let parseFailures = 0;
-      for (const x of xs) {
-        const status = x.transportError ? "no answer" : String(x.status);
-        statuses[status] = (statuses[status] ?? 0) + 1;
-        Object.assign(rateHeaders, x.rateHeaders);
-        if (x.status < 200 || x.status > 299) continue;
-        try {
-          parseResponse(schema, x.json, { method: x.method, path: operation, status: x.status, attempts: 1 });
-          parsed++;
-        } catch (e) {
-          parseFailures++;
-          const found = e instanceof TxmailApiError ? e.issues : [{ path: "(root)", message: String(e) }];
-          for (const i of found.slice(0, 3)) issues.add(`${i.path}: ${i.message}`);
-        }
-        for (const f of unknownFields(schema, x.json)) unknown.add(f);
-      }
-      const ms = xs.map((x) => x.ms);
-      return {
-        operation,
-        requests: xs.length,
-        statuses,
-        parsed,
-        parseFailures,
-        issues: [...issues].slice(0, 5),
-        unknownFields: [...unknown].sort(),
-        rateHeaders,
-        latencyMs: { median: round(median(ms)), max: round(Math.max(0, ...ms)) },
-      };
-    });
+    .map(([operation, { schema, xs }]) => analyse(operation, schema, xs));
   return {
     operations,
-    unknownOperations: [...unknownOperations].sort(),
+    unknownOperations,
     totals: {
       requests: exchanges.length,
       parseFailures: operations.reduce((n, o) => n + o.parseFailures, 0),
