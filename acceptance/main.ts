@@ -133,10 +133,26 @@ export async function run(s: Settings): Promise<RunResult> {
     const swept = await sweep(parent, PREFIX, s.runPrefix);
     log(`swept what earlier runs left: ${summary(swept)}`);
     if (s.sweepOnly) return { ok: true };
-    const workspace = await openWorkspace(parent, s);
-    const checks = await walkFaces(s, proxy.url, workspace);
-    const { check, objectsLeft } = await closingSweep(parent, s);
-    checks.push(check);
+    // A stage that fails still leaves a report: what the service answered is what a maintainer needs.
+    const checks: Check[] = [];
+    const secrets = [s.apiKey];
+    const failed = (step: string, e: unknown) =>
+      checks.push({ face: "all", step, ok: false, detail: String((e as Error)?.message ?? e) });
+    try {
+      const workspace = await openWorkspace(parent, s);
+      secrets.push(workspace.apiKey);
+      checks.push(...(await walkFaces(s, proxy.url, workspace)));
+    } catch (e) {
+      failed("runner", e);
+    }
+    let objectsLeft: number | null = null; // unknown when the closing sweep fails
+    try {
+      const closing = await closingSweep(parent, s);
+      checks.push(closing.check);
+      objectsLeft = closing.objectsLeft;
+    } catch (e) {
+      failed("closing sweep", e);
+    }
 
     const analysed = summarise(proxy.exchanges);
     const report: ContractReport = {
@@ -152,7 +168,7 @@ export async function run(s: Settings): Promise<RunResult> {
       operations: analysed.operations,
       unknownOperations: analysed.unknownOperations,
     };
-    const files = writeReport(s.reportDir, report, [s.apiKey, workspace.apiKey, ...secretsIn(proxy.exchanges)]);
+    const files = writeReport(s.reportDir, report, [...secrets, ...secretsIn(proxy.exchanges)]);
     const ok = checks.every((c) => c.ok) && report.totals.parseFailures === 0 && objectsLeft === 0;
     return { report, ok, files };
   } finally {

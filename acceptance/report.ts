@@ -42,8 +42,8 @@ export interface ContractReport {
   totals: { requests: number; parseFailures: number; unknownFields: number; transportErrors: number };
   /** Objects the run created, by kind (what the run costs). */
   created: Record<string, number>;
-  /** Objects with the run's prefix left after the run (0 when it cleaned up). */
-  objectsLeft: number;
+  /** Objects with the run's prefix left after the run (0 when it cleaned up; null: the closing sweep failed). */
+  objectsLeft: number | null;
   /** Objects earlier runs left that the opening sweep removed. */
   swept: number;
   checks: Check[];
@@ -212,7 +212,7 @@ export function markdown(r: ContractReport): string {
     `- objects created: ${Object.entries(r.created)
       .map(([k, n]) => `${k} ${n}`)
       .join(", ")}`,
-    `- objects left: ${r.objectsLeft} · swept from earlier runs: ${r.swept}`,
+    `- objects left: ${r.objectsLeft ?? "unknown (the closing sweep failed)"} · swept from earlier runs: ${r.swept}`,
     `- lifecycle checks: ${r.checks.filter((c) => c.ok).length}/${r.checks.length} passed`,
     ``,
     `## Lifecycle`,
