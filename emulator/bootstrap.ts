@@ -50,7 +50,7 @@ export function bootstrap(
     }
     const ownerId = ensureOwner(svc, accountId, now);
     const sealed = db.getMeta("root_key");
-    let apiKey = opts.apiKey ?? (sealed ? sealer.open(sealed, "root_key") : newSecretKey());
+    const apiKey = opts.apiKey ?? (sealed ? sealer.open(sealed, "root_key") : newSecretKey());
     if (!objects.byLookup<KeyData>("api_key", sha256(apiKey))) {
       const k: KeyData = {
         object: "api_key",

@@ -72,7 +72,7 @@ function parseArgs(argv: string[]): EmulatorOptions {
       case "--help":
       case "-h":
         process.stderr.write(`${USAGE}\n`);
-        process.exit(0);
+        return process.exit(0);
       default:
         fail(`unknown argument ${a}`);
     }
@@ -85,7 +85,7 @@ async function main(): Promise<void> {
   if (opts.apiKey === undefined && process.env.TXMAIL_EMULATOR_API_KEY)
     opts.apiKey = process.env.TXMAIL_EMULATOR_API_KEY;
   // Loaded after the warning filter is in place (node:sqlite warns when it is first loaded).
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+   
   const { startEmulator } = require("./server") as typeof import("./server");
   const emu = await startEmulator(opts);
   const line = JSON.stringify({ baseUrl: emu.baseUrl, accountId: emu.accountId, apiKey: emu.apiKey });

@@ -20,7 +20,6 @@ import { failOnUncaughtErrors } from "./uncaught";
 import { fromPulumi } from "../provider/core/pulumiModules";
 
 // Parts of @pulumi/pulumi its typings mark internal; the provider server uses exactly these.
-/* eslint-disable @typescript-eslint/no-require-imports */
 const settings = require("@pulumi/pulumi/runtime/settings") as {
   resetOptions(
     project: string,
@@ -44,7 +43,6 @@ const provproto = require("@pulumi/pulumi/proto/provider_pb") as typeof provType
 const structproto = fromPulumi<typeof import("google-protobuf/google/protobuf/struct_pb")>(
   "google-protobuf/google/protobuf/struct_pb",
 );
-/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** Builds the component a ConstructRequest names and answers with its URN and outputs. */
 export function construct(req: provTypes.ConstructRequest): Promise<provTypes.ConstructResponse> {

@@ -5,7 +5,10 @@
 // a failed test, and a suite that failed with no failed test of its own — one that could not load
 // (syntax or type error) or whose beforeAll/afterAll hook threw after its tests passed (jest marks
 // only the suite). Exits non-zero whenever the line reports a failure, so the line and the exit code
-// never disagree. Usage: node scripts/jest-summary.js results.json
+// never disagree. Usage: node scripts/jest-summary.js results.json [checks.log]
+// With checks.log (the output of scripts/check.sh), each static check counts as one test: its
+// closing line "checks: N passed, N failed" adds to the totals, and a log without it counts as one
+// failure (the checks did not finish).
 "use strict";
 const fs = require("node:fs");
 
@@ -47,6 +50,15 @@ function summarize(results) {
   return { passed, failed: failedTests + erroredSuites + unexplained, skipped, lines };
 }
 
+/**
+ * @param {string} log the output of scripts/check.sh
+ * @returns {{ passed: number, failed: number }}
+ */
+function countChecks(log) {
+  const m = /^checks: (\d+) passed, (\d+) failed$/m.exec(log);
+  return m ? { passed: Number(m[1]), failed: Number(m[2]) } : { passed: 0, failed: 1 };
+}
+
 if (require.main === module) {
   const file = process.argv[2];
   if (!file) {
@@ -63,9 +75,16 @@ if (require.main === module) {
     process.exit(1);
   }
   const s = summarize(results);
+  const checksLog = process.argv[3];
+  if (checksLog) {
+    const checks = countChecks(fs.existsSync(checksLog) ? fs.readFileSync(checksLog, "utf8") : "");
+    s.passed += checks.passed;
+    s.failed += checks.failed;
+    if (checks.failed) s.lines.push(`static checks: ${checks.failed} failed (scripts/check.sh, output above)`);
+  }
   for (const line of s.lines) console.log(line);
   console.log(`${s.passed} passed, ${s.failed} failed${s.skipped ? `, ${s.skipped} skipped` : ""}`);
   process.exit(s.failed > 0 ? 1 : 0);
 }
 
-module.exports = { summarize };
+module.exports = { summarize, countChecks };

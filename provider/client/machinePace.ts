@@ -100,7 +100,7 @@ export class FilePaceStore implements PaceStore {
 
   update<T>(fresh: () => PaceState, change: (s: PaceState) => T): T {
     if (this.fallback) return this.fallback.update(fresh, change);
-    let locked = false;
+    let locked: boolean;
     try {
       locked = this.lock();
     } catch {

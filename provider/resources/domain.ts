@@ -151,7 +151,7 @@ async function waitForDns(
 ): Promise<Record<string, unknown>> {
   const name = String(props.domain);
   const deadline = Date.now() + budgetMs;
-  let current = record;
+  let current: Record<string, unknown>;
   for (let attempt = 1; Date.now() < deadline; attempt++) {
     const { data } = await api.post(paths.domainCheckDns(conn.accountId, name), undefined, Domain);
     current = data;

@@ -10,6 +10,6 @@ export async function deleteObject(k: KindContext, id: string, props: Props): Pr
   try {
     await withScopeHint(k, "delete", props, () => api.delete(k.spec.itemPath(conn, props, id)));
   } catch (err) {
-    if (!isNotFound(err)) throw new Error(`${what(k.spec.kind, props, id)}: ${(err as Error).message}`);
+    if (!isNotFound(err)) throw new Error(`${what(k.spec.kind, props, id)}: ${(err as Error).message}`, { cause: err });
   }
 }

@@ -3,7 +3,7 @@
 // Retry-After, an error message echoing secrets. Everything the emulator can produce is tested
 // against it in client.emulator.test.ts.
 import { z } from "zod";
-import { ApiKeyWithSecret, Route, RouteWithSecret, paths } from "../../../provider/api";
+import { ApiKeyWithSecret, Route, paths } from "../../../provider/api";
 import {
   TxmailApiError,
   closeSharedDispatchers,
@@ -41,8 +41,6 @@ async function caught(p: Promise<unknown>): Promise<TxmailApiError> {
   }
   throw new Error("expected a TxmailApiError");
 }
-
-const newRoute = (name: string) => ({ name, url: "https://hooks.example.com/in", recipient: "" });
 
 beforeEach(async () => {
   stub = await startStub();

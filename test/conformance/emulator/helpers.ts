@@ -45,7 +45,7 @@ export async function start(opts: EmulatorOptions = {}): Promise<Emu> {
     if (body !== undefined && !headers["content-type"]) headers["content-type"] = "application/json";
     const r = await fetch(emu.baseUrl + path, { method, headers, body });
     const text = await r.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {

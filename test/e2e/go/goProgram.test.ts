@@ -71,7 +71,7 @@ async function step(name: "up" | "preview" | "change" | "destroy"): Promise<Step
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string };
     printed += (e.stdout ?? "") + (e.stderr ?? "");
-    throw new Error(`txmail-go ${name} failed:\n${e.stdout ?? ""}\n${e.stderr ?? ""}`);
+    throw new Error(`txmail-go ${name} failed:\n${e.stdout ?? ""}\n${e.stderr ?? ""}`, { cause: err });
   }
 }
 

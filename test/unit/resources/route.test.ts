@@ -44,6 +44,7 @@ class SweepApi implements Api {
   async delete(): Promise<void> {}
   async *list<T>(_path: string, _schema: z.ZodType<T, unknown>, query?: Record<string, string>): AsyncIterable<T> {
     this.listed.push(query);
+    yield* [] as T[];
   }
 }
 

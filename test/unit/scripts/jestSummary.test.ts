@@ -18,11 +18,16 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 /** Runs the summary on `report` (an object, or raw text); returns its output and exit code. */
-async function summarize(report: unknown): Promise<{ out: string; code: number }> {
+async function summarize(report: unknown, checksLog?: string): Promise<{ out: string; code: number }> {
   const file = path.join(dir, `r-${Math.random().toString(36).slice(2)}.json`);
   fs.writeFileSync(file, typeof report === "string" ? report : JSON.stringify(report));
+  const args = [SCRIPT, file];
+  if (checksLog !== undefined) {
+    args.push(`${file}.checks.log`);
+    fs.writeFileSync(`${file}.checks.log`, checksLog);
+  }
   try {
-    const { stdout } = await run(process.execPath, [SCRIPT, file]);
+    const { stdout } = await run(process.execPath, args);
     return { out: stdout, code: 0 };
   } catch (err) {
     const e = err as { stdout: string; code: number };
@@ -111,5 +116,31 @@ describe("jest-summary closing line", () => {
     expect(r.out).toMatch(/suite error \(no failed test\): \S*hook\.fixture\.js — ● Test suite failed to run/);
     expect(lastLine(r.out)).toBe("1 passed, 1 failed");
     expect(r.code).toBe(1);
+  });
+
+  describe("with the static checks' log (scripts/check.sh)", () => {
+    const passing = {
+      success: true,
+      testResults: [{ name: "a.test.ts", status: "passed", assertionResults: [test("passed")] }],
+    };
+
+    it("counts each check as a test", async () => {
+      const r = await summarize(passing, "[check] prettier: ok (1 s)\nchecks: 6 passed, 0 failed\n");
+      expect(lastLine(r.out)).toBe("7 passed, 0 failed");
+      expect(r.code).toBe(0);
+    });
+
+    it("fails the run when a check failed, though every jest test passed", async () => {
+      const r = await summarize(passing, "[check] eslint: FAILED (2 s)\nchecks: 5 passed, 1 failed\n");
+      expect(lastLine(r.out)).toBe("6 passed, 1 failed");
+      expect(r.out).toContain("static checks: 1 failed");
+      expect(r.code).toBe(1);
+    });
+
+    it("counts checks that never finished as a failure", async () => {
+      const r = await summarize(passing, "[check] prettier: ok (1 s)\n");
+      expect(lastLine(r.out)).toBe("1 passed, 1 failed");
+      expect(r.code).toBe(1);
+    });
   });
 });
