@@ -12,7 +12,7 @@ import * as path from "node:path";
 import { parse } from "yaml";
 import { EXAMPLES_DIR, PAGES, REPO_ROOT, examplePath } from "../../../docs/codegen/reference";
 import { z } from "zod";
-import { declarationOf, declarations } from "../../../provider/resources";
+import { declarationOf } from "../../../provider/resources";
 import { DATA_FUNCTIONS } from "../../../native/schema/functions";
 import { packageSchema } from "../../../native/schema/packageSchema";
 import { TenantInputs } from "../../../native/schema/tenant";
