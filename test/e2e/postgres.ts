@@ -75,7 +75,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   } catch (e) {
     fs.rmSync(dir, { recursive: true, force: true });
     const err = e as { stderr?: Buffer; message: string };
-    throw new Error(`initdb failed: ${err.stderr?.toString() || err.message}`);
+    throw new Error(`initdb failed: ${err.stderr?.toString() || err.message}`, { cause: e });
   }
   fs.rmSync(pwfile);
   const port = await freePort();
