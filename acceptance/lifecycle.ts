@@ -2,6 +2,7 @@
 // (every object read back as state holds it); update in place where the kind allows; forget and import
 // every object by the id a user types, then preview with nothing to change; replace; destroy. The runner sets each step's values as stack config; both
 // programs (programs/typescript, programs/yaml) only read them, so the two faces walk the same steps.
+import { stripVTControlCharacters } from "node:util";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ConfigMap, OpMap } from "@pulumi/pulumi/automation";
@@ -99,7 +100,7 @@ const exactly = (ops: OpMap | undefined, want: Record<string, number>) => {
 
 /** The engine's error lines (the CLI's progress output around them says nothing). */
 function engineError(e: unknown): string {
-  const text = String((e as Error)?.message ?? e).replace(/\x1b\[[0-9;]*m/g, "");
+  const text = stripVTControlCharacters(String((e as Error)?.message ?? e));
   const lines = text.split("\n").filter((l) => /error|failed/i.test(l) && !/^\s*$/.test(l));
   return [...new Set(lines.map((l) => l.trim()))].slice(0, 6).join(" · ") || text.slice(-600);
 }

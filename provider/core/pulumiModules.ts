@@ -6,7 +6,6 @@
 import * as path from "node:path";
 import { bundled } from "./bundled";
 
-/* eslint-disable @typescript-eslint/no-require-imports */
 const loaders = {
   "@grpc/grpc-js": () => require("@grpc/grpc-js"),
   "google-protobuf/google/protobuf/struct_pb": () => require("google-protobuf/google/protobuf/struct_pb"),
@@ -23,4 +22,3 @@ export function fromPulumi<T>(id: PulumiModule): T {
   const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
   return require(require.resolve(id, { paths: [pulumiDir] })) as T;
 }
-/* eslint-enable @typescript-eslint/no-require-imports */
