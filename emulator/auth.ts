@@ -62,7 +62,8 @@ export function checkSuspension(ctx: Ctx): void {
   }
   if (a.parent_account_id) {
     const p = ctx.svc.objects.get<AccountData>("account", a.parent_account_id);
-    if (p && p.data.status === "suspended") throw forbidden(`account ${a.id} is parent-suspended; only reads are allowed`);
+    if (p && p.data.status === "suspended")
+      throw forbidden(`account ${a.id} is parent-suspended; only reads are allowed`);
   }
 }
 

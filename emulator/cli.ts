@@ -85,7 +85,7 @@ async function main(): Promise<void> {
   if (opts.apiKey === undefined && process.env.TXMAIL_EMULATOR_API_KEY)
     opts.apiKey = process.env.TXMAIL_EMULATOR_API_KEY;
   // Loaded after the warning filter is in place (node:sqlite warns when it is first loaded).
-   
+
   const { startEmulator } = require("./server") as typeof import("./server");
   const emu = await startEmulator(opts);
   const line = JSON.stringify({ baseUrl: emu.baseUrl, accountId: emu.accountId, apiKey: emu.apiKey });

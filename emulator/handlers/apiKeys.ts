@@ -10,7 +10,8 @@ import { type AccountData, type KeyData, keyRecord } from "../records";
 import { parseBody, uuidParam } from "../validate";
 import { allowList, created, ok, sameList, scopes } from "./common";
 
-const KEYS_OF_SUB = "sub-account keys cannot manage API keys; a parent-account key with sub-account-api-keys:* scopes manages a sub account's keys";
+const KEYS_OF_SUB =
+  "sub-account keys cannot manage API keys; a parent-account key with sub-account-api-keys:* scopes manages a sub account's keys";
 const NESTED = "sub-account keys cannot manage sub accounts or their API keys";
 
 /** The account whose keys the path names: the caller's own, or one of its live sub accounts. */
@@ -70,13 +71,19 @@ function update(ctx: Ctx) {
   const key = target(ctx, acct);
   const b = parseBody(UpdateApiKey, ctx.json());
   if (b.label == null && b.scopes == null && b.ip_allow_list == null) {
-    throw badRequest("update must set at least one of label, scopes, ip_allow_list (omitted and null fields stay unchanged)");
+    throw badRequest(
+      "update must set at least one of label, scopes, ip_allow_list (omitted and null fields stay unchanged)",
+    );
   }
   const next: KeyData = { ...key };
   if (b.label != null) next.label = b.label;
   if (b.scopes != null) next.scopes = scopes(b.scopes, acct.parent_account_id !== null);
   if (b.ip_allow_list != null) next.ip_allow_list = allowList(b.ip_allow_list);
-  if (next.label === key.label && sameList(next.scopes, key.scopes) && sameList(next.ip_allow_list, key.ip_allow_list)) {
+  if (
+    next.label === key.label &&
+    sameList(next.scopes, key.scopes) &&
+    sameList(next.ip_allow_list, key.ip_allow_list)
+  ) {
     throw badRequest("update changes nothing: every given value equals the stored one (send only what changed)");
   }
   // Allow-list rule 7 (docs/contract/allow-lists.md#rule-7): a key may not lock itself out; a parent updating a sub-account key may.

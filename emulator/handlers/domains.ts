@@ -28,17 +28,66 @@ export function dnsRecords(d: DomainData): DnsRecord[] {
   const p = d.dns_valid;
   const recs: DnsRecord[] = [
     d.dkim_public_key
-      ? { type: "TXT", label: "DKIM", host: `${sel}._domainkey.${d.domain}`, content: `v=DKIM1; k=rsa; p=${d.dkim_public_key}`, required: true, propagated: p }
-      : { type: "CNAME", label: "DKIM", host: `${sel}._domainkey.${d.domain}`, content: `${sel}.${h}.dkim.${SERVICE_HOST}`, required: true, propagated: p },
-    { type: "CNAME", label: "Return-Path", host: `${d.return_path_subdomain ?? "rp"}.${d.domain}`, content: `rp.${SERVICE_HOST}`, required: true, propagated: p },
-    { type: "TXT", label: "DMARC", host: `_dmarc.${d.domain}`, content: "v=DMARC1; p=none;", required: false, propagated: p },
-    { type: "CNAME", label: "Tracking", host: `${d.tracking_subdomain ?? "track"}.${d.domain}`, content: `track.${SERVICE_HOST}`, required: false, propagated: p },
+      ? {
+          type: "TXT",
+          label: "DKIM",
+          host: `${sel}._domainkey.${d.domain}`,
+          content: `v=DKIM1; k=rsa; p=${d.dkim_public_key}`,
+          required: true,
+          propagated: p,
+        }
+      : {
+          type: "CNAME",
+          label: "DKIM",
+          host: `${sel}._domainkey.${d.domain}`,
+          content: `${sel}.${h}.dkim.${SERVICE_HOST}`,
+          required: true,
+          propagated: p,
+        },
+    {
+      type: "CNAME",
+      label: "Return-Path",
+      host: `${d.return_path_subdomain ?? "rp"}.${d.domain}`,
+      content: `rp.${SERVICE_HOST}`,
+      required: true,
+      propagated: p,
+    },
+    {
+      type: "TXT",
+      label: "DMARC",
+      host: `_dmarc.${d.domain}`,
+      content: "v=DMARC1; p=none;",
+      required: false,
+      propagated: p,
+    },
+    {
+      type: "CNAME",
+      label: "Tracking",
+      host: `${d.tracking_subdomain ?? "track"}.${d.domain}`,
+      content: `track.${SERVICE_HOST}`,
+      required: false,
+      propagated: p,
+    },
   ];
   if (d.subscription_subdomain) {
-    recs.push({ type: "CNAME", label: "Subscription", host: `${d.subscription_subdomain}.${d.domain}`, content: `subscribe.${SERVICE_HOST}`, required: false, propagated: p });
+    recs.push({
+      type: "CNAME",
+      label: "Subscription",
+      host: `${d.subscription_subdomain}.${d.domain}`,
+      content: `subscribe.${SERVICE_HOST}`,
+      required: false,
+      propagated: p,
+    });
   }
   if (d.media_subdomain) {
-    recs.push({ type: "CNAME", label: "Media", host: `${d.media_subdomain}.${d.domain}`, content: `media.${SERVICE_HOST}`, required: false, propagated: p });
+    recs.push({
+      type: "CNAME",
+      label: "Media",
+      host: `${d.media_subdomain}.${d.domain}`,
+      content: `media.${SERVICE_HOST}`,
+      required: false,
+      propagated: p,
+    });
   }
   return recs;
 }
@@ -101,8 +150,20 @@ function create(ctx: Ctx) {
 function list(ctx: Ctx) {
   const v = ctx.query.get("dns_valid");
   if (v !== null && v !== "true" && v !== "false") throw badRequest("dns_valid must be true or false");
-  const filter = v === null ? undefined : { sig: `dns_valid=${v}`, keep: (r: { data: DomainData }) => r.data.dns_valid === (v === "true") };
-  return ok(listPage<DomainData, Domain>(ctx.svc.objects, "domain", ctx.account.id, ctx.query, (r) => domainRecord(r.data), filter));
+  const filter =
+    v === null
+      ? undefined
+      : { sig: `dns_valid=${v}`, keep: (r: { data: DomainData }) => r.data.dns_valid === (v === "true") };
+  return ok(
+    listPage<DomainData, Domain>(
+      ctx.svc.objects,
+      "domain",
+      ctx.account.id,
+      ctx.query,
+      (r) => domainRecord(r.data),
+      filter,
+    ),
+  );
 }
 
 function update(ctx: Ctx) {
@@ -110,12 +171,21 @@ function update(ctx: Ctx) {
   const raw = ctx.json();
   if (raw && typeof raw === "object" && !Array.isArray(raw)) {
     for (const f of ["domain", "dkim_private_key"]) {
-      if (f in raw) throw badRequest(`${f}: cannot be changed; a different ${f === "domain" ? "name" : "DKIM key"} needs a new domain (replacement)`);
+      if (f in raw)
+        throw badRequest(
+          `${f}: cannot be changed; a different ${f === "domain" ? "name" : "DKIM key"} needs a new domain (replacement)`,
+        );
     }
   }
   const b = parseBody(UpdateDomain, raw);
   const next: DomainData = { ...d };
-  for (const f of ["tracking_subdomain", "return_path_subdomain", "subscription_subdomain", "media_subdomain", "dkim_rotation_interval_days"] as const) {
+  for (const f of [
+    "tracking_subdomain",
+    "return_path_subdomain",
+    "subscription_subdomain",
+    "media_subdomain",
+    "dkim_rotation_interval_days",
+  ] as const) {
     if (b[f] != null) (next as unknown as Record<string, unknown>)[f] = b[f];
   }
   if (b.dkim_selector != null) next.dkim_selector = b.dkim_selector === "" ? null : b.dkim_selector;

@@ -1,12 +1,7 @@
 // Message sending: conversation messages and "create message". The sender's domain must be a
 // domain of the account with valid DNS; accepted messages are `queued`, one item per recipient,
 // and each recipient counts as one reception for sub-account usage (sandbox messages included).
-import {
-  type Address,
-  CreateConversationMessage,
-  CreateMessage,
-  type MessageItem,
-} from "../../provider/api";
+import { type Address, CreateConversationMessage, CreateMessage, type MessageItem } from "../../provider/api";
 import { requireDomains } from "../authz";
 import type { Ctx, Endpoint } from "../context";
 import { uuid } from "../crypto";
@@ -28,7 +23,8 @@ function checkSchedule(ctx: Ctx, s: { first_attempt?: string; expires?: string }
   if (ex !== undefined && (ex <= ctx.now || ex > ctx.now + 8 * DAY)) {
     throw badRequest("schedule.expires: must be in the future and within 8 days of the request");
   }
-  if (fa !== undefined && ex !== undefined && ex <= fa) throw badRequest("schedule.expires: must be after schedule.first_attempt");
+  if (fa !== undefined && ex !== undefined && ex <= fa)
+    throw badRequest("schedule.expires: must be after schedule.first_attempt");
 }
 
 function accept(ctx: Ctx, from: Address, recipients: Address[], subject: string, extra: Record<string, unknown>) {
@@ -81,5 +77,9 @@ function create(ctx: Ctx) {
 const base = "/v2/accounts/{account_id}/messages";
 export const messages: Record<string, Endpoint> = {
   [`POST ${base}`]: { scope: { family: "messages", verb: "send" }, idempotent: "plain", handler: create },
-  [`POST ${base}/conversation`]: { scope: { family: "messages", verb: "send" }, idempotent: "plain", handler: conversation },
+  [`POST ${base}/conversation`]: {
+    scope: { family: "messages", verb: "send" },
+    idempotent: "plain",
+    handler: conversation,
+  },
 };

@@ -32,7 +32,9 @@ function checkRecipient(recipient: string): string {
   const local = recipient.slice(0, at);
   const domain = recipient.slice(at + 1);
   if (at <= 0 || /[\s@]/.test(local) || !Hostname.safeParse(domain).success) {
-    throw badRequest("recipient: must be empty (no filter), an address (user@example.com) or a pattern (*@example.com)");
+    throw badRequest(
+      "recipient: must be empty (no filter), an address (user@example.com) or a pattern (*@example.com)",
+    );
   }
   return recipient;
 }
@@ -77,14 +79,20 @@ function create(ctx: Ctx) {
 function list(ctx: Ctx) {
   const q = ctx.query.get("domain");
   const g = grant(ctx.key, "routes", "read");
-  if (q !== null && !Hostname.safeParse(q).success) throw badRequest("domain: must be a domain name such as example.com");
+  if (q !== null && !Hostname.safeParse(q).success)
+    throw badRequest("domain: must be a domain name such as example.com");
   const domain = q?.toLowerCase() ?? null;
   if (!g.all) {
     if (domain === null) throw badRequest("domain: required with a domain-scoped routes:read:{domain} key");
     if (!g.domains.has(domain)) throw forbidden(`missing scope: routes:read:all or routes:read:${domain} is required`);
   }
-  const filter = domain === null ? undefined : { sig: `domain=${domain}`, keep: (r: { data: RouteData }) => domainOf(r.data.recipient) === domain };
-  return ok(listPage<RouteData, Route>(ctx.svc.objects, "route", ctx.account.id, ctx.query, (r) => routeRecord(r.data), filter));
+  const filter =
+    domain === null
+      ? undefined
+      : { sig: `domain=${domain}`, keep: (r: { data: RouteData }) => domainOf(r.data.recipient) === domain };
+  return ok(
+    listPage<RouteData, Route>(ctx.svc.objects, "route", ctx.account.id, ctx.query, (r) => routeRecord(r.data), filter),
+  );
 }
 
 function get(ctx: Ctx) {
@@ -102,7 +110,15 @@ function update(ctx: Ctx) {
     next.recipient = checkRecipient(b.recipient);
     requireDomains(ctx.key, "routes", "write", routeDomains(next.recipient), "every");
   }
-  for (const f of ["name", "url", "attachments", "headers", "group_by_message_id", "strip_replies", "enabled"] as const) {
+  for (const f of [
+    "name",
+    "url",
+    "attachments",
+    "headers",
+    "group_by_message_id",
+    "strip_replies",
+    "enabled",
+  ] as const) {
     if (b[f] != null) (next as unknown as Record<string, unknown>)[f] = b[f];
   }
   next.updated_at = ctx.iso();

@@ -54,7 +54,16 @@ function list(ctx: Ctx) {
   const filter = g.all
     ? undefined
     : { sig: `domains=${[...g.domains].sort().join(",")}`, keep: (r: { data: SmtpData }) => sees(g, r.data.domains) };
-  return ok(listPage<SmtpData, SmtpCredential>(ctx.svc.objects, "credential_smtp", ctx.account.id, ctx.query, (r) => smtpRecord(r.data), filter));
+  return ok(
+    listPage<SmtpData, SmtpCredential>(
+      ctx.svc.objects,
+      "credential_smtp",
+      ctx.account.id,
+      ctx.query,
+      (r) => smtpRecord(r.data),
+      filter,
+    ),
+  );
 }
 
 function get(ctx: Ctx) {

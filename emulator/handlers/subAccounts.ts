@@ -82,7 +82,9 @@ function update(ctx: Ctx) {
   const a = sub(ctx);
   const b = parseBody(UpdateSubAccount, ctx.json());
   if (b.name == null && b.website == null && b.monthly_credit == null) {
-    throw badRequest("update must set at least one of name, website, monthly_credit (omitted and null fields stay unchanged)");
+    throw badRequest(
+      "update must set at least one of name, website, monthly_credit (omitted and null fields stay unchanged)",
+    );
   }
   const next = { ...a };
   if (b.name != null) next.name = b.name;
@@ -118,7 +120,8 @@ function unsuspend(ctx: Ctx) {
   if (a.status === "parent-suspended") {
     throw conflict("sub account is parent-suspended; it becomes active when the parent account is reinstated");
   }
-  if (a.status !== "suspended") throw conflict(`sub account is ${a.status}; only a suspended sub account can be unsuspended`);
+  if (a.status !== "suspended")
+    throw conflict(`sub account is ${a.status}; only a suspended sub account can be unsuspended`);
   a.status = "active";
   a.suspend_reason = null;
   return ok(record(ctx, save(ctx, a)));
@@ -127,7 +130,12 @@ function unsuspend(ctx: Ctx) {
 const base = "/v2/accounts/{account_id}/sub-accounts";
 export const subAccounts: Record<string, Endpoint> = {
   [`GET ${base}`]: { scope: { fixed: "sub-accounts:read" }, parentOnly: NESTED, query: PAGE_QUERY, handler: list },
-  [`POST ${base}`]: { scope: { fixed: "sub-accounts:write" }, parentOnly: NESTED, idempotent: "plain", handler: create },
+  [`POST ${base}`]: {
+    scope: { fixed: "sub-accounts:write" },
+    parentOnly: NESTED,
+    idempotent: "plain",
+    handler: create,
+  },
   [`GET ${base}/usage`]: { scope: { fixed: "sub-accounts:usage" }, parentOnly: NESTED, handler: usage },
   [`GET ${base}/{sub_account_id}`]: {
     scope: { fixed: "sub-accounts:read" },

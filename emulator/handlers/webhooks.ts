@@ -21,7 +21,9 @@ export function webhookRecord(w: WebhookData): Webhook {
   return rest;
 }
 
-export const normDomains = (d: readonly string[] | null | undefined): string[] => [...new Set((d ?? []).map((x) => x.toLowerCase()))];
+export const normDomains = (d: readonly string[] | null | undefined): string[] => [
+  ...new Set((d ?? []).map((x) => x.toLowerCase())),
+];
 
 function target(ctx: Ctx): WebhookData {
   const id = uuidParam("webhook_id", ctx.params.webhook_id!);
@@ -73,8 +75,19 @@ function list(ctx: Ctx) {
     filters.push(`domains=${[...g.domains].sort().join(",")}`);
     preds.push((w) => sees(g, w.domains));
   }
-  const filter = preds.length ? { sig: filters.join("&"), keep: (r: { data: WebhookData }) => preds.every((p) => p(r.data)) } : undefined;
-  return ok(listPage<WebhookData, Webhook>(ctx.svc.objects, "webhook", ctx.account.id, ctx.query, (r) => webhookRecord(r.data), filter));
+  const filter = preds.length
+    ? { sig: filters.join("&"), keep: (r: { data: WebhookData }) => preds.every((p) => p(r.data)) }
+    : undefined;
+  return ok(
+    listPage<WebhookData, Webhook>(
+      ctx.svc.objects,
+      "webhook",
+      ctx.account.id,
+      ctx.query,
+      (r) => webhookRecord(r.data),
+      filter,
+    ),
+  );
 }
 
 function get(ctx: Ctx) {
@@ -118,7 +131,11 @@ function remove(ctx: Ctx) {
 
 const base = "/v2/accounts/{account_id}/webhooks";
 export const webhooks: Record<string, Endpoint> = {
-  [`GET ${base}`]: { scope: { family: "webhooks", verb: "read" }, query: [...PAGE_QUERY, "enabled", ...WEBHOOK_EVENTS], handler: list },
+  [`GET ${base}`]: {
+    scope: { family: "webhooks", verb: "read" },
+    query: [...PAGE_QUERY, "enabled", ...WEBHOOK_EVENTS],
+    handler: list,
+  },
   [`POST ${base}`]: { scope: { family: "webhooks", verb: "write" }, idempotent: "plain", handler: create },
   [`GET ${base}/{webhook_id}`]: { scope: { family: "webhooks", verb: "read" }, handler: get },
   [`PUT ${base}/{webhook_id}`]: { scope: { family: "webhooks", verb: "write" }, handler: update },

@@ -55,7 +55,8 @@ export class Db {
     `);
     const v = this.getMeta("schema_version");
     if (v === undefined) this.setMeta("schema_version", String(SCHEMA_VERSION));
-    else if (Number(v) !== SCHEMA_VERSION) throw new Error(`data dir has schema version ${v}, expected ${SCHEMA_VERSION}`);
+    else if (Number(v) !== SCHEMA_VERSION)
+      throw new Error(`data dir has schema version ${v}, expected ${SCHEMA_VERSION}`);
   }
 
   /** Runs `fn` in one transaction (nested calls join the outer one); rolls back on any throw. */

@@ -30,7 +30,7 @@ export function sharedDispatcher(origin: string, t: Timeouts): Dispatcher {
   if (!d) {
     // require at first use, not at module load: keeps the module cheap to serialize/load and lets the
     // provider process resolve undici from the program's node_modules.
-     
+
     const { Pool } = require("undici") as typeof import("undici");
     d = new Pool(origin, {
       connections: CONNECTIONS_PER_ORIGIN,

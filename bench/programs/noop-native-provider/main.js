@@ -24,7 +24,9 @@ const noop = {
 serve(noop).then(
   ({ port }) => process.stdout.write(`${port}\n`),
   (err) => {
-    process.stderr.write(`pulumi-resource-txmailfloor: cannot start: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(
+      `pulumi-resource-txmailfloor: cannot start: ${err instanceof Error ? err.message : String(err)}\n`,
+    );
     process.exit(1);
   },
 );

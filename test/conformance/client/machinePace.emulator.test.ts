@@ -141,7 +141,6 @@ test("one process alone gets the whole rate (the share is not split in advance)"
  * check: `scripts/test.sh` type-checks), so the workers always run the current source, never a stale dist/.
  */
 function transpile(): string {
-   
   const ts = require("typescript") as typeof import("typescript");
   const out = mkdtempSync(join(tmpdir(), "txmail-pace-build-"));
   const sources = [...walk(join(ROOT, "provider")), join(__dirname, "paceWorker.ts")];

@@ -112,7 +112,7 @@ function cliPath(): { cli: string; env: NodeJS.ProcessEnv } {
   const sources = ["emulator", "provider/api", "provider/core"].flatMap((d) => walk(join(ROOT, d)));
   const newest = Math.max(...sources.map((f) => statSync(f).mtimeMs));
   if (existsSync(dist) && statSync(dist).mtimeMs >= newest) return { cli: dist, env: process.env };
-   
+
   const ts = require("typescript") as typeof import("typescript");
   const out = tmp();
   for (const f of sources) {
