@@ -29,6 +29,22 @@ async function pulumiCommand(): Promise<PulumiCommand> {
     : PulumiCommand.get();
 }
 
+/**
+ * The checkout's plugin, installed in the stack's Pulumi home as `pulumi plugin install` leaves one:
+ * the single executable scripts/setup.sh builds (.tools/plugin), the build users install — not on
+ * PATH, where the engine warns at every plugin load.
+ */
+function installPlugin(home: string): void {
+  const file = path.join(REPO_ROOT, ".tools", "plugin", "pulumi-resource-txmail");
+  if (!fs.existsSync(file)) throw new Error(`no txmail plugin at ${file}: run 'bash scripts/setup.sh' first`);
+  const { version } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+    version: string;
+  };
+  const dir = path.join(home, "plugins", `resource-txmail-v${version}`);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.symlinkSync(file, path.join(dir, "pulumi-resource-txmail"));
+}
+
 /** A stack of the program in `programDir` (copied: the engine writes stack files next to it). */
 export async function createStack(programDir: string, name: string, config: ConfigMap): Promise<RunStack> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-acceptance-"));
@@ -42,9 +58,10 @@ export async function createStack(programDir: string, name: string, config: Conf
     PULUMI_CONFIG_PASSPHRASE: randomBytes(16).toString("hex"),
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_HOME: path.join(dir, ".pulumi-home"),
-    // The YAML language host and the txmail plugin, as setup installs them.
+    // The YAML language host, as setup installs it; the txmail plugin is in PULUMI_HOME (below).
     PATH: [TOOLS_BIN, process.env.PATH ?? ""].join(":"),
   };
+  installPlugin(envVars.PULUMI_HOME);
   const stack = await LocalWorkspace.createOrSelectStack(
     { stackName: name, workDir },
     { pulumiCommand: await pulumiCommand(), envVars, secretsProvider: "passphrase", pulumiHome: envVars.PULUMI_HOME },

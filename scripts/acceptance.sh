@@ -5,7 +5,7 @@
 # TXMAIL_ACCEPTANCE=i-understand-this-creates-objects. Arguments go to the runner (--sweep-only, …).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-if [[ ! -x "$root/.tools/bin/pulumi" || ! -f "$root/dist/acceptance/main.js" ]]; then
+if [[ ! -x "$root/.tools/bin/pulumi" || ! -x "$root/.tools/plugin/pulumi-resource-txmail" || ! -f "$root/dist/acceptance/main.js" ]]; then
   bash "$root/scripts/setup.sh" --with yaml >&2
 fi
 # shellcheck source=/dev/null

