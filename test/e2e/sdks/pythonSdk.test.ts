@@ -53,13 +53,19 @@ print(json.dumps({
     const found = JSON.parse(run(PYTHON, ["-c", probe, packageName], { env: { PYTHONPATH: site } })) as {
       file: string;
       version: string;
-      plugin: { resource: boolean; name: string; version: string };
+      plugin: { resource: boolean; name: string; version: string; server?: string };
       names: string[];
       pulumi: string;
     };
     expect(found.file.startsWith(site)).toBe(true);
     expect(found.version).toBe(schema.version);
-    expect(found.plugin).toEqual({ resource: true, name: schema.name, version: schema.version });
+    // pulumi-plugin.json: the engine installs the plugin from `server` (the schema's pluginDownloadURL).
+    expect(found.plugin).toEqual({
+      resource: true,
+      name: schema.name,
+      version: schema.version,
+      server: schema.pluginDownloadURL,
+    });
     const tokenName = (token: string) => token.split(":")[2]!;
     const snake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
     for (const token of Object.keys(schema.resources)) expect(found.names).toContain(tokenName(token));

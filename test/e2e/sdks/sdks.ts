@@ -117,6 +117,7 @@ export function installPythonSdk(workDir: string, wheel = buildPythonWheel(workD
 export function packageSchema(): {
   name: string;
   version: string;
+  pluginDownloadURL: string;
   resources: Record<string, unknown>;
   functions: Record<string, unknown>;
   language: { go: { importBasePath: string }; python: { packageName: string } };
