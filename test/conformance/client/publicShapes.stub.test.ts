@@ -7,6 +7,7 @@
 import { MessageCreationResponse, Route, paths } from "../../../provider/api";
 import { closeSharedDispatchers, createClient } from "../../../provider/client";
 import { startStub, type StubServer } from "./stubServer";
+import { routeRecord } from "../../fixtures/records";
 
 let stub: StubServer;
 beforeEach(async () => {
@@ -18,24 +19,14 @@ afterAll(() => closeSharedDispatchers());
 const client = () =>
   createClient({ apiKey: stub.apiKey, accountId: stub.accountId, baseUrl: stub.baseUrl, rateLimit: false });
 
-const route = (id: string, name: string) => ({
-  object: "route",
-  id,
-  created_at: "2026-11-23T10:00:00Z",
-  updated_at: "2026-11-23T10:00:00Z",
-  name,
-  url: "https://example.com/inbound",
-  recipient: "",
-  attachments: false,
-  headers: false,
-  group_by_message_id: false,
-  strip_replies: false,
-  enabled: true,
-  success_count: 0,
-  error_count: 0,
-  errors_since_last_success: 0,
-  last_request_at: null,
-});
+const route = (id: string, name: string) =>
+  routeRecord({
+    id,
+    created_at: "2026-11-23T10:00:00Z",
+    updated_at: "2026-11-23T10:00:00Z",
+    name,
+    url: "https://example.com/inbound",
+  });
 
 test("a list page with ids in the 8-4-4-4-12 hex form but not RFC 4122 versioned parses whole", async () => {
   const page = {

@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { routeRecord } from "../../fixtures/records";
 
 export type Fault =
   /** Answer with this status (and headers/body) without doing the work. */
@@ -105,22 +106,7 @@ export async function startStub(opts: StubOptions = {}): Promise<StubServer> {
     records.set(name, list);
     const base = { id: randomUUID(), created_at: NOW(), updated_at: NOW() };
     if (name === "routes") {
-      const rec = {
-        object: "route",
-        ...base,
-        name: body.name,
-        url: body.url,
-        recipient: body.recipient ?? "",
-        attachments: false,
-        headers: false,
-        group_by_message_id: false,
-        strip_replies: false,
-        enabled: true,
-        success_count: 0,
-        error_count: 0,
-        errors_since_last_success: 0,
-        last_request_at: null,
-      };
+      const rec = routeRecord({ ...base, name: body.name, url: body.url, recipient: body.recipient ?? "" });
       list.push(rec);
       return { status: 201, body: { ...rec, secret: `whsec_${randomUUID()}` } };
     }

@@ -7,27 +7,11 @@ import { operationOf } from "../../../acceptance/operations";
 import type { Exchange } from "../../../acceptance/proxy";
 import { type ContractReport, secretsIn, summarise, unknownFields, writeReport } from "../../../acceptance/report";
 import { ApiKey } from "../../../provider/api";
+import { routeRecord } from "../../fixtures/records";
 
 const A = "/v2/accounts/0b6c1f5e-0e0a-4d8e-9a53-2f1a2b3c4d5e";
-const route = (extra: Record<string, unknown> = {}) => ({
-  object: "route",
-  id: "5b1f3a2e-1c2d-4e5f-8a9b-0c1d2e3f4a5b",
-  created_at: "2026-01-01T00:00:00Z",
-  updated_at: "2026-01-01T00:00:00Z",
-  name: "inbound",
-  url: "https://example.com/in",
-  recipient: "",
-  attachments: false,
-  headers: false,
-  group_by_message_id: false,
-  strip_replies: false,
-  enabled: true,
-  success_count: 0,
-  error_count: 0,
-  errors_since_last_success: 0,
-  last_request_at: null,
-  ...extra,
-});
+const route = (extra: Record<string, unknown> = {}) =>
+  routeRecord({ id: "5b1f3a2e-1c2d-4e5f-8a9b-0c1d2e3f4a5b", ...extra });
 const exchange = (x: Partial<Exchange>): Exchange => ({
   method: "GET",
   path: `${A}/routes`,

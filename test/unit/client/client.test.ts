@@ -8,6 +8,7 @@ import { FakeClock } from "../../../provider/client/clock";
 import { TxmailApiError, createClient, type LogEntry, type TxmailClientOptions } from "../../../provider/client";
 import { clearSecretsForTests } from "../../../provider/client/redact";
 import { resetSharedBucketsForTests } from "../../../provider/client/tokenBucket";
+import { routeRecord } from "../../fixtures/records";
 
 const ORIGIN = "https://api.test.invalid";
 const ACCOUNT = "11111111-1111-4111-8111-111111111111";
@@ -66,25 +67,8 @@ function setup(steps: Step[], opts: Partial<TxmailClientOptions> = {}) {
   return { agent, client, clock, seen, logs };
 }
 
-const routeBody = (over: Record<string, unknown> = {}) => ({
-  object: "route",
-  id: "22222222-2222-4222-8222-222222222222",
-  created_at: NOW,
-  updated_at: NOW,
-  name: "r",
-  url: "https://hooks.example.com/in",
-  recipient: "",
-  attachments: false,
-  headers: false,
-  group_by_message_id: false,
-  strip_replies: false,
-  enabled: true,
-  success_count: 0,
-  error_count: 0,
-  errors_since_last_success: 0,
-  last_request_at: null,
-  ...over,
-});
+const routeBody = (over: Record<string, unknown> = {}) =>
+  routeRecord({ created_at: NOW, updated_at: NOW, name: "r", url: "https://hooks.example.com/in", ...over });
 
 const keyBody = (over: Record<string, unknown> = {}) => ({
   object: "api_key",

@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { Api } from "../../../provider/core/api";
 import { makeProvider } from "../../../provider/core/factory";
 import { declarations } from "../../../provider/resources";
+import { routeRecord } from "../../fixtures/records";
 
 const ACCOUNT = "11111111-1111-4111-8111-111111111111";
 
@@ -13,25 +14,15 @@ class SweepApi implements Api {
   async post<T>(_path: string, body: unknown, schema: z.ZodType<T, unknown>) {
     const now = new Date().toISOString();
     const b = body as Record<string, unknown>;
-    const record = {
-      object: "route",
+    const record = routeRecord({
       id: "0f8fad5b-d9cb-469f-a165-70867728950e",
       created_at: now,
       updated_at: now,
       name: b.name,
       url: b.url,
       recipient: b.recipient,
-      attachments: false,
-      headers: false,
-      group_by_message_id: false,
-      strip_replies: false,
-      enabled: true,
-      success_count: 0,
-      error_count: 0,
-      errors_since_last_success: 0,
-      last_request_at: null,
       secret: "whsec_unit",
-    };
+    });
     // As the client reports a fresh execution after a 5xx: the object may exist twice.
     return { data: schema.parse(record), replayed: false, uncertain: true };
   }
