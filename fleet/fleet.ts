@@ -127,6 +127,7 @@ export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number>
         onProgress: (j, counts) => running.set(j.stackName, counts),
         onError: (j, message) => io.out(`[${j.stackName}] error: ${message}`),
         onPolicy: (j, message) => io.out(`[${j.stackName}] ${message}`),
+        onNotice: (j, message) => io.out(`[${j.stackName}] ${message}`),
       });
       running.delete(job.stackName);
       finished.push(result);

@@ -36,4 +36,6 @@ export type WorkerMessage =
   | { type: "progress"; counts: StepCounts }
   | { type: "error"; message: string }
   | { type: "policy"; message: string }
+  /** Something the fleet's output should say about the shard's run that is not an error (a retry). */
+  | { type: "notice"; message: string }
   | { type: "done"; ok: boolean; counts: StepCounts; error?: string };

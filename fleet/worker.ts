@@ -14,6 +14,7 @@ import {
 } from "@pulumi/pulumi/automation";
 import type { ShardJob, WorkerMessage } from "./protocol";
 import { shardProgram } from "./shardProgram";
+import { BACKEND_RACE_RETRIES, backendRaceDelayMs, isBackendTableRace, withoutBackendPassword } from "./backendRace";
 import { lockedShardError } from "./stackLock";
 import { countEvent, zeroCounts } from "./stepCounts";
 import { sdkDebugMessages } from "./sdkDebugMessages";
@@ -83,7 +84,9 @@ async function run(job: ShardJob): Promise<void> {
   const counts = zeroCounts();
   const log = fs.openSync(job.logFile, "a");
   const preview = job.operation === "preview";
+  let events = 0;
   const onEvent = (event: EngineEvent) => {
+    events++;
     if (countEvent(counts, event, preview)) void send({ type: "progress", counts: { ...counts } });
     // Policy findings, mandatory or advisory, name the rule and the resource: a failed preview
     // says why without opening the engine log.
@@ -111,28 +114,51 @@ async function run(job: ShardJob): Promise<void> {
   // Read by the Tenant components of the program (sdk/internal/face.ts) as it runs, in this process.
   process.env.TXMAIL_FACE = job.face;
   try {
-    const workspace = await LocalWorkspace.create({
-      workDir: job.workDir, // holds the fleet project's Pulumi.yaml
-      program: shardProgram(job.entries),
-      secretsProvider: job.secretsProvider,
-      pulumiCommand: await pulumiCli(),
-    });
-    const operate = (stack: Stack) => runOperation(withoutFollowUpReads(stack), job, common);
-    try {
-      await operate(await stackTakenAsExisting(job.stackName, workspace));
-    } catch (e) {
-      if (!(e instanceof StackNotFoundError)) throw e;
-      // The shard's first run: create its stack (`stack init`), then run the operation on it.
-      await operate(await Stack.createOrSelect(job.stackName, workspace));
+    for (let attempt = 1; ; attempt++) {
+      const eventsBefore = events;
+      try {
+        await runOnStack(job, common);
+        break;
+      } catch (e) {
+        const message = e instanceof Error ? e.message : String(e);
+        // Only a run that lost the race to create the backend's table, and so did nothing else.
+        const retry = attempt <= BACKEND_RACE_RETRIES && events === eventsBefore && isBackendTableRace(message);
+        if (!retry) throw e;
+        const delayMs = backendRaceDelayMs(attempt);
+        const note =
+          `the state backend's table was being created by another run at the same moment (nothing ran): ` +
+          `retry ${attempt} of ${BACKEND_RACE_RETRIES} in ${(delayMs / 1000).toFixed(1)} s`;
+        fs.writeSync(log, `\n${withoutBackendPassword(message)}\n${note}\n`);
+        await send({ type: "notice", message: note });
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+      }
     }
     await send({ type: "done", ok: counts.failed === 0, counts });
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
+    const message = withoutBackendPassword(e instanceof Error ? e.message : String(e));
     fs.writeSync(log, `\n${message}\n`);
     const locked = lockedShardError(message, { project: job.project, name: job.stackName });
     await send({ type: "done", ok: false, counts, error: locked ?? firstMeaningfulLine(message) });
   } finally {
     fs.closeSync(log);
+  }
+}
+
+/** One run of the job's operation on its shard stack (created by its first run). */
+async function runOnStack(job: ShardJob, common: CommonOptions): Promise<void> {
+  const workspace = await LocalWorkspace.create({
+    workDir: job.workDir, // holds the fleet project's Pulumi.yaml
+    program: shardProgram(job.entries),
+    secretsProvider: job.secretsProvider,
+    pulumiCommand: await pulumiCli(),
+  });
+  const operate = (stack: Stack) => runOperation(withoutFollowUpReads(stack), job, common);
+  try {
+    await operate(await stackTakenAsExisting(job.stackName, workspace));
+  } catch (e) {
+    if (!(e instanceof StackNotFoundError)) throw e;
+    // The shard's first run: create its stack (`stack init`), then run the operation on it.
+    await operate(await Stack.createOrSelect(job.stackName, workspace));
   }
 }
 

@@ -22,6 +22,7 @@ export interface ShardListener {
   onProgress(job: ShardJob, counts: StepCounts): void;
   onError(job: ShardJob, message: string): void;
   onPolicy(job: ShardJob, message: string): void;
+  onNotice(job: ShardJob, message: string): void;
 }
 
 const WORKER = path.join(__dirname, "worker.js");
@@ -76,6 +77,7 @@ export class WorkerLane {
           listener.onProgress(job, counts);
         } else if (m.type === "error") listener.onError(job, m.message);
         else if (m.type === "policy") listener.onPolicy(job, m.message);
+        else if (m.type === "notice") listener.onNotice(job, m.message);
         else finish({ ...base(), ok: m.ok, counts: m.counts, error: m.error });
       };
       // The lane forgets the dead worker itself (start()).

@@ -7,7 +7,7 @@
 // initdb and postgres refuse to run as root, and tests run as root here: then both run as the
 // unprivileged `nobody` (uid 65534, via setpriv), which owns the temp dir. Nothing is created on
 // the machine (no user, no system service).
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as net from "node:net";
@@ -79,7 +79,16 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startPostgres(): Promise<PostgresServer> {
+export interface PostgresOptions {
+  /**
+   * SQL run once in the new cluster's `postgres` database before the server starts (single-user
+   * mode, as the superuser; statements end with a semicolon and a blank line), e.g. a trigger that
+   * shapes the timing a test needs.
+   */
+  initSql?: string;
+}
+
+export async function startPostgres(opts: PostgresOptions = {}): Promise<PostgresServer> {
   const bin = binDir();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-postgres-"));
   const data = path.join(dir, "data");
@@ -102,6 +111,15 @@ export async function startPostgres(): Promise<PostgresServer> {
     throw new Error(`initdb failed: ${err.stderr?.toString() || err.message}`, { cause: e });
   }
   fs.rmSync(pwfile);
+  if (opts.initSql) {
+    const [single, singleArgs] = asServerUser(path.join(bin, "postgres"), ["--single", "-j", "-D", data, "postgres"]);
+    // Single-user mode reports a failed statement on stderr and goes on (exit 0): read it.
+    const run = spawnSync(single, singleArgs, { input: opts.initSql, encoding: "utf8", cwd: dir, timeout: 60_000 });
+    if (run.status !== 0 || /\bERROR:/.test(run.stderr ?? "")) {
+      fs.rmSync(dir, { recursive: true, force: true });
+      throw new Error(`the initial SQL failed (${run.error?.message ?? `exit ${run.status}`}): ${run.stderr}`);
+    }
+  }
   const port = await freePort();
   // fsync off: a test cluster, thrown away after; the backend's behaviour does not depend on it.
   const [postgres, args] = asServerUser(path.join(bin, "postgres"), [

@@ -60,6 +60,7 @@ function recorder(): ShardListener & { errors: string[]; progress: number } {
     onProgress: () => void r.progress++,
     onError: (_: ShardJob, m: string) => void r.errors.push(m),
     onPolicy: () => undefined,
+    onNotice: () => undefined,
   };
   return r;
 }
