@@ -3,6 +3,7 @@
 // engine starts it with its own address (and log flags) as arguments and reads the port it serves
 // on from the first line of stdout; nothing else may be printed there.
 import { serve } from "./server";
+import { engineAddressOf, exitWhenEngineGone } from "../provider/core/engineWatch";
 
 // A stray rejection must not kill the process while other creates are in flight (their objects
 // would exist at the service with nothing recorded): it is reported on stderr, which the engine logs.
@@ -11,6 +12,11 @@ process.on("unhandledRejection", (err: unknown) => {
     `pulumi-resource-txmail: unhandled rejection: ${err instanceof Error ? err.message : String(err)}\n`,
   );
 });
+
+// Started by an engine (its address among the arguments): end with it, even when it is killed
+// (provider/core/engineWatch.ts). Run by hand without one (a debugger attaching), stay.
+const engineAddress = engineAddressOf(process.argv.slice(2));
+if (engineAddress) exitWhenEngineGone({ engineAddress, parentPid: process.ppid });
 
 serve().then(
   ({ port }) => process.stdout.write(`${port}\n`),

@@ -2,6 +2,7 @@
 // objects (sdk/internal/dynamicProvider.ts). Holds per-process state: the configuration from the
 // engine, one HTTP client per connection, one provider implementation per kind.
 import { configureConnection } from "./core/connection";
+import { engineAddressOf, exitWhenEngineGone } from "./core/engineWatch";
 import { makeProvider, type Provider } from "./core/factory";
 import { markSecrets, type SecretPath } from "./core/secretMarks";
 import type { AnyDeclaration } from "./core/spec";
@@ -17,6 +18,19 @@ const dynamicProviders = new Map<string, Provider>();
 /** Called once per provider process with the stack config (secrets decrypted by the engine). */
 export function configure(req: { config: { get(key: string): string | undefined } }): void {
   configureConnection(req.config);
+  endWithTheEngine();
+}
+
+/**
+ * In the dynamic-provider host (@pulumi/pulumi's cmd/dynamic-provider, which this module is loaded
+ * into), the process ends with the engine that started it, even when the engine is killed
+ * (core/engineWatch.ts). Its arguments are the engine's; its parent is the plugin's wrapper script.
+ */
+function endWithTheEngine(): void {
+  const script = process.argv[1] ?? "";
+  if (!/[\\/]cmd[\\/]dynamic-provider([\\/]index(\.js)?)?$/.test(script)) return;
+  const engineAddress = engineAddressOf(process.argv.slice(2));
+  if (engineAddress) exitWhenEngineGone({ engineAddress, parentPid: process.ppid });
 }
 
 export function provider(kind: string): Provider {

@@ -64,7 +64,15 @@ export function killStackProcesses(t: TestStack, which: (args: string) => boolea
 
 /** The ids of this stack's running processes whose command line passes `which` (see killStackProcesses). */
 export function stackProcesses(t: TestStack, which: (args: string) => boolean = () => true): number[] {
-  const home = `PULUMI_HOME=${path.join(t.stateDir, ".pulumi-home")}`;
+  return processesOfHome(path.join(t.stateDir, ".pulumi-home"), which);
+}
+
+/**
+ * The ids of running processes whose environment names this PULUMI_HOME (one stack's, or one
+ * fleet machine's) and whose command line passes `which`.
+ */
+export function processesOfHome(pulumiHome: string, which: (args: string) => boolean = () => true): number[] {
+  const home = `PULUMI_HOME=${pulumiHome}`;
   const pids: number[] = [];
   for (const line of execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" }).split("\n")) {
     const [pidText, ...args] = line.trim().split(/\s+/);
@@ -77,6 +85,50 @@ export function stackProcesses(t: TestStack, which: (args: string) => boolean = 
     }
   }
   return pids;
+}
+
+/** Whether a process is running (a zombie, dead but not yet reaped, is not). */
+export function running(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return !/^\d+ \(.*\) [ZX] /s.test(stat);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Waits (bounded) until none of the processes `find` lists is running; fails naming those still
+ * running (and kills them, so that they do not outlive the test).
+ */
+export async function expectEnded(find: () => number[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const left = () => [...new Set(find())].filter(running);
+  while (left().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  const still = left();
+  if (still.length === 0) return;
+  const lines = commandLines(still);
+  for (const pid of still) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // exited meanwhile
+    }
+  }
+  throw new Error(
+    `${still.length} process(es) still running ${timeoutMs} ms after their engine died:\n${lines.join("\n")}`,
+  );
+}
+
+/** The command lines of these processes (for a failure message); gone ones are left out. */
+export function commandLines(pids: number[]): string[] {
+  return pids.flatMap((pid) => {
+    try {
+      return [`${pid}: ${fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim()}`];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** Ctrl-C on a spawned CLI: SIGINT to its process group, as a terminal sends it to the foreground job. */

@@ -25,6 +25,9 @@ import (
 // because the engine parses GetPluginInfo's version with semver.ParseTolerant.
 var version = "3.274.1+txmail.dev"
 
+// engineCheckInterval is how often the host asks whether its engine is still there.
+const engineCheckInterval = time.Second
+
 func main() {
 	// The engine launches language plugins as `pulumi-language-nodejs [--logtostderr] [-v=N]
 	// [--tracing URL] ENGINE_ADDRESS` (see buildPluginArguments in pkg/resource/plugin/plugin.go).
@@ -57,9 +60,11 @@ func main() {
 	defer cancel()
 
 	// If the engine dies without closing us, we must not linger: poll its health endpoint and stop
-	// serving when it goes away (the same contract every Pulumi plugin follows).
+	// serving when it goes away (the same contract every Pulumi plugin follows). Pulumi's own plugins
+	// poll every 5 minutes, so a killed engine leaves them idle that long; one loopback call a second
+	// ends this host within a second or two of its engine (a busy engine answers late, never wrongly).
 	if engineAddress != "" {
-		if err := rpcutil.Healthcheck(ctx, engineAddress, 5*time.Minute, cancel); err != nil {
+		if err := rpcutil.Healthcheck(ctx, engineAddress, engineCheckInterval, cancel); err != nil {
 			cmdutil.Exit(fmt.Errorf("could not start health check for engine %s: %w", engineAddress, err))
 		}
 	}

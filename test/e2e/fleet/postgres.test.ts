@@ -22,6 +22,7 @@ import type { TenantCredentials } from "../../../sdk/tenantCredentials";
 import { controlClient, serviceObjects, type EmulatorControl } from "../control";
 import { engineEnv } from "../harness";
 import { startPostgres, type PostgresServer } from "../postgres";
+import { expectEnded, isProviderOf, processesOfHome } from "../processes";
 import { startService, type TestService } from "../service";
 import { runFleet, type FleetRun } from "./fleetCli";
 import { exportStack, integrity, stateObjectsOf } from "./integrity";
@@ -250,13 +251,20 @@ it("runner 1 killed mid-run: the re-run names the locked shards and the remedy; 
     count: 1,
   });
   let doomed: ChildProcess | undefined;
-  const killed = fleet(machine("runner-1-killed"), ["up", "--frozen", "--runner", "1/2"], {
+  const doomedMachine = machine("runner-1-killed");
+  const killed = fleet(doomedMachine, ["up", "--frozen", "--runner", "1/2"], {
     onStart: (c) => (doomed = c),
   });
   await fired(held.id, 1, "a webhook create of runner 1");
-  process.kill(-doomed!.pid!, "SIGKILL"); // the whole machine's processes: fleet, workers, engines, plugins
+  const onDoomedMachine = (which?: (args: string) => boolean) => processesOfHome(doomedMachine.env.PULUMI_HOME!, which);
+  const plugins = onDoomedMachine(isProviderOf("native"));
+  expect(plugins.length).toBeGreaterThan(0);
+  // The job's process group: fleet, workers, engines. The plugins each engine started run in
+  // groups of their own; they end by themselves once their engine is gone (nothing kills them here).
+  process.kill(-doomed!.pid!, "SIGKILL");
   const dead = await Promise.race([killed, new Promise<undefined>((r) => setTimeout(() => r(undefined), 15_000))]);
   expect(dead?.code).toBeNull(); // killed, within the bound
+  await expectEnded(() => [...plugins, ...onDoomedMachine()], 10_000);
   // Runner 2 meanwhile, as the matrix's other job.
   const second = fleet(machine("runner-2-again"), ["up", "--frozen", "--runner", "2/2"]);
 
