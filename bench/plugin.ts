@@ -13,6 +13,7 @@
 import { spawn } from "node:child_process";
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { createTestStack, REPO_ROOT } from "../test/e2e/harness";
@@ -31,12 +32,23 @@ const STARTERS = {
 } as const;
 type Starter = keyof typeof STARTERS;
 
+/**
+ * A stand-in for the engine's address: a plugin given an address where nothing listens takes its
+ * engine for dead and exits (provider/core/engineWatch.ts), so something must listen there.
+ */
+const engine = new Promise<string>((resolve) => {
+  const server = net.createServer((socket) => socket.destroy());
+  server.listen(0, "127.0.0.1", () => resolve(`127.0.0.1:${(server.address() as net.AddressInfo).port}`));
+  server.unref();
+});
+
 /** Milliseconds from spawning `cmd` to the first line on its stdout (the port); the process is then stopped. */
-function startup(cmd: readonly string[]): Promise<number> {
+async function startup(cmd: readonly string[]): Promise<number> {
+  const engineAddress = await engine;
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    // The engine's address as the first argument, as the engine starts a plugin (nothing listens there).
-    const child = spawn(cmd[0]!, [...cmd.slice(1), "127.0.0.1:1"], { stdio: ["ignore", "pipe", "inherit"] });
+    // The engine's address as the first argument, as the engine starts a plugin.
+    const child = spawn(cmd[0]!, [...cmd.slice(1), engineAddress], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
