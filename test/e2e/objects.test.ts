@@ -1,12 +1,14 @@
 // Domain, Route, Webhook and SmtpCredential through the real engine against the emulator:
 // up → in-place updates with forced replacements → drift + refresh → destroy, with assertions on the
 // service's records; one-time secrets stay out of state exports; look-ups page through > 100 items.
+// Both faces; drift and the paged look-up (the generic provider and client alone) on the dynamic one,
+// drift on both faces in reliability.test.ts.
 import { generateKeyPairSync } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { Domain, Route, RouteWithSecret, SmtpCredential, Webhook, paths } from "../../provider/api";
 import { controlClient, seqOf } from "./control";
-import { createTestStack, FACES, type TestStack } from "./harness";
+import { createTestStack, FACES, onFace, type TestStack } from "./harness";
 import { startService, type TestService } from "./service";
 
 jest.setTimeout(10 * 60_000);
@@ -126,7 +128,7 @@ describe.each(FACES)("%s face", (face) => {
       );
     });
 
-    it("shows out-of-band drift on refresh and restores the program's values on up", async () => {
+    onFace(face, "dynamic")("shows out-of-band drift on refresh and restores the program's values on up", async () => {
       const routeId = String((await t.stack.outputs()).routeId.value);
       await svc.client.put(paths.route(svc.accountId, routeId), { name: "renamed-by-hand" }, Route);
       const refresh = await t.refresh();
@@ -135,7 +137,7 @@ describe.each(FACES)("%s face", (face) => {
       expect((await routes())[0].name).toBe("helpdesk");
     });
 
-    it("finds a route by name across pages (> 100 routes)", async () => {
+    onFace(face, "dynamic")("finds a route by name across pages (> 100 routes)", async () => {
       for (let i = 0; i < 120; i++) {
         await svc.client.post(
           paths.routes(svc.accountId),
