@@ -3,7 +3,7 @@
 // engine starts it with its own address (and log flags) as arguments and reads the port it serves
 // on from the first line of stdout; nothing else may be printed there.
 import { serve } from "./server";
-import { engineAddressOf, exitWhenEngineGone } from "../provider/core/engineWatch";
+import { exitWithTheEngine } from "../provider/core/engineWatch";
 
 // A stray rejection must not kill the process while other creates are in flight (their objects
 // would exist at the service with nothing recorded): it is reported on stderr, which the engine logs.
@@ -13,10 +13,8 @@ process.on("unhandledRejection", (err: unknown) => {
   );
 });
 
-// Started by an engine (its address among the arguments): end with it, even when it is killed
-// (provider/core/engineWatch.ts). Run by hand without one (a debugger attaching), stay.
-const engineAddress = engineAddressOf(process.argv.slice(2));
-if (engineAddress) exitWhenEngineGone({ engineAddress, parentPid: process.ppid });
+// End with the engine that started this plugin, even when it is killed (provider/core/engineWatch.ts).
+exitWithTheEngine(process.argv.slice(2));
 
 serve().then(
   ({ port }) => process.stdout.write(`${port}\n`),

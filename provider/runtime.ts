@@ -2,7 +2,7 @@
 // objects (sdk/internal/dynamicProvider.ts). Holds per-process state: the configuration from the
 // engine, one HTTP client per connection, one provider implementation per kind.
 import { configureConnection } from "./core/connection";
-import { engineAddressOf, exitWhenEngineGone } from "./core/engineWatch";
+import { exitWithTheEngine } from "./core/engineWatch";
 import { makeProvider, type Provider } from "./core/factory";
 import { markSecrets, type SecretPath } from "./core/secretMarks";
 import type { AnyDeclaration } from "./core/spec";
@@ -28,9 +28,7 @@ export function configure(req: { config: { get(key: string): string | undefined 
  */
 function endWithTheEngine(): void {
   const script = process.argv[1] ?? "";
-  if (!/[\\/]cmd[\\/]dynamic-provider([\\/]index(\.js)?)?$/.test(script)) return;
-  const engineAddress = engineAddressOf(process.argv.slice(2));
-  if (engineAddress) exitWhenEngineGone({ engineAddress, parentPid: process.ppid });
+  if (/[\\/]cmd[\\/]dynamic-provider([\\/]index(\.js)?)?$/.test(script)) exitWithTheEngine(process.argv.slice(2));
 }
 
 export function provider(kind: string): Provider {

@@ -13,16 +13,6 @@
 // such a connection quietly), once a second.
 import * as net from "node:net";
 
-export interface EngineWatchOptions {
-  /** The engine's gRPC address, host:port, as the engine passed it. */
-  engineAddress?: string;
-  /** The process id of the engine when the plugin started (the parent, if the engine execs it). */
-  parentPid?: number;
-  intervalMs?: number;
-  /** What to do when the engine is gone (default: exit the process). */
-  onGone?: (why: string) => void;
-}
-
 const ADDRESS = /^(?:\[([0-9a-fA-F:]+)\]|([\w.-]+)):(\d{1,5})$/;
 
 /** The engine's address among a plugin's arguments: the first that is host:port (the others are flags). */
@@ -48,38 +38,28 @@ export function listening(address: string, timeoutMs = 1000): Promise<boolean> {
   });
 }
 
-let watching: NodeJS.Timeout | undefined;
+let watching = false;
 
 /**
- * Starts watching (once per process; later calls do nothing). The timer never keeps the process
- * alive by itself. Returns a function that stops the watch.
+ * Started by an engine (its address among `args`, the process's arguments): exit once that engine
+ * is gone — the parent the process has now changed, or the address refuses connections. Run
+ * without one (by hand, a debugger attaching), nothing is watched. Once per process; the timer
+ * never keeps the process alive by itself.
  */
-export function exitWhenEngineGone(opts: EngineWatchOptions): () => void {
-  if (watching) return () => undefined;
-  const onGone = opts.onGone ?? (() => process.exit(0));
-  const { engineAddress, parentPid } = opts;
+export function exitWithTheEngine(args: readonly string[], intervalMs = 1000): void {
+  const engineAddress = engineAddressOf(args);
+  if (!engineAddress || watching) return;
+  watching = true;
+  const parentPid = process.ppid;
   let checking = false;
-  const timer = setInterval(() => {
+  const check = () => {
     if (checking) return;
-    if (parentPid !== undefined && process.ppid !== parentPid) {
-      stop();
-      onGone(`parent ${parentPid} gone`);
-      return;
-    }
-    if (!engineAddress) return;
+    if (process.ppid !== parentPid) process.exit(0);
     checking = true;
     void listening(engineAddress).then((alive) => {
       checking = false;
-      if (alive || !watching) return;
-      stop();
-      onGone(`engine ${engineAddress} gone`);
+      if (!alive) process.exit(0);
     });
-  }, opts.intervalMs ?? 1000);
-  timer.unref();
-  watching = timer;
-  const stop = () => {
-    clearInterval(timer);
-    if (watching === timer) watching = undefined;
   };
-  return stop;
+  setInterval(check, intervalMs).unref();
 }

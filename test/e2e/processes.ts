@@ -50,8 +50,13 @@ export const isProviderOf =
  * PULUMI_HOME in their environment, so other tests' processes are never touched. Returns how many.
  */
 export function killStackProcesses(t: TestStack, which: (args: string) => boolean = () => true): number {
+  return killAll(stackProcesses(t, which));
+}
+
+/** SIGKILLs these processes; returns how many were still there to kill. */
+function killAll(pids: number[]): number {
   let killed = 0;
-  for (const pid of stackProcesses(t, which)) {
+  for (const pid of pids) {
     try {
       process.kill(pid, "SIGKILL");
       killed++;
@@ -108,13 +113,7 @@ export async function expectEnded(find: () => number[], timeoutMs: number): Prom
   const still = left();
   if (still.length === 0) return;
   const lines = commandLines(still);
-  for (const pid of still) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // exited meanwhile
-    }
-  }
+  killAll(still);
   throw new Error(
     `${still.length} process(es) still running ${timeoutMs} ms after their engine died:\n${lines.join("\n")}`,
   );

@@ -9,8 +9,8 @@ const WATCH = path.resolve(__dirname, "../../../dist/provider/core/engineWatch.j
 
 /** A process that only watches (as a plugin would, its gRPC server keeping it alive meanwhile). */
 const pluginScript = (address: string, intervalMs: number) => `
-  const { exitWhenEngineGone } = require(${JSON.stringify(WATCH)});
-  exitWhenEngineGone({ engineAddress: ${JSON.stringify(address)}, parentPid: process.ppid, intervalMs: ${intervalMs} });
+  const { exitWithTheEngine } = require(${JSON.stringify(WATCH)});
+  exitWithTheEngine(["--logtostderr", ${JSON.stringify(address)}], ${intervalMs});
   setInterval(() => undefined, 60_000); // what the gRPC server does: never exit by itself
   process.stdout.write("watching\\n");
 `;
