@@ -15,6 +15,7 @@
 //   programs in any language get it without the SDK's StackSalt resource.
 import { randomBytes } from "node:crypto";
 import { accountOf, configProblems, configureConnection } from "../provider/core/connection";
+import { drewSalt } from "../provider/core/freshSalt";
 import { markSecrets, type SecretPath } from "../provider/core/secretMarks";
 import type { Props } from "../provider/core/spec";
 import { provider as genericProvider, importObject, secretPathsOf } from "../provider/runtime";
@@ -76,6 +77,13 @@ const withIdentity = (props: Props, urn: string): Props => ({
 const remark = <T extends Record<string, unknown>>(props: T, ...paths: SecretPath[][]): T =>
   markSecrets(props, paths.flat());
 
+/** A new salt for this provider's stack, not saved until the engine records the provider (freshSalt.ts). */
+function drawSalt(): string {
+  const salt = randomBytes(16).toString("hex");
+  drewSalt(salt);
+  return salt;
+}
+
 export function checkConfig(
   olds: Record<string, unknown>,
   news: Record<string, unknown>,
@@ -88,7 +96,7 @@ export function checkConfig(
     property: field,
     reason: problem,
   }));
-  const salt = olds.__stackSalt ?? news.__stackSalt ?? randomBytes(16).toString("hex");
+  const salt = olds.__stackSalt ?? news.__stackSalt ?? drawSalt();
   // The API key is a secret in the provider's state however it was set (also without --secret).
   return { inputs: markSecrets({ ...news, __stackSalt: salt }, [["apiKey"]]), failures };
 }

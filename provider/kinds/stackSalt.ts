@@ -7,6 +7,7 @@
 // reports no change whatever the inputs, read keeps it as is. A new salt only comes with a new
 // resource, that is a new stack (or the first `pulumi up` after upgrading pulumi-txmail).
 import type * as pulumi from "@pulumi/pulumi";
+import type * as freshSalt from "../core/freshSalt";
 
 const provider: pulumi.dynamic.ResourceProvider = {
   async create() {
@@ -14,6 +15,8 @@ const provider: pulumi.dynamic.ResourceProvider = {
     const { randomBytes } = require("node:crypto") as typeof import("node:crypto");
     // 128 bits: two stacks never draw the same salt. base64url keeps it at 22 characters.
     const salt = randomBytes(16).toString("base64url");
+    // Not saved until the engine says so: creates that use it before then may refuse (freshSalt.ts).
+    (require("pulumi-txmail/provider/core/freshSalt") as typeof freshSalt).drewSalt(salt);
     return { id: salt, outs: { salt } };
   },
   async diff() {

@@ -3,6 +3,7 @@
 // existing object instead of creating one.
 import { isConflict, wasReplayed } from "../api";
 import { camelToSnake } from "../casing";
+import { requireSavedSalt } from "../freshSalt";
 import { deriveIdempotencyKey } from "../idempotencyKey";
 import type { Props } from "../spec";
 import { claim, tracked } from "../uncertainCreate";
@@ -29,6 +30,7 @@ export async function create(k: KindContext, inputs: Props): Promise<{ id: strin
   if (inputs.adoptId) return adopt(k, inputs);
   if (!inputs.__urn)
     throw new Error(`${spec.kind}: missing resource identity; create it through the pulumi-txmail SDK classes.`);
+  requireSavedSalt(inputs.__stackSalt, what(spec.kind, inputs));
   const { conn, api } = connect(k, inputs);
   const path = spec.collectionPath(conn, inputs);
   const body = createBody(k, inputs);

@@ -1,0 +1,153 @@
+// State written once per run (PULUMI_SKIP_CHECKPOINTS), killed outright, on both faces: the engine
+// then loses every edit of the killed run — creates the service committed included — and only the
+// idempotency keys stand between the rerun and twins. On the real engine and CLI, file backend
+// (the fleet's PostgreSQL kill test is in fleet/postgres.test.ts):
+// - a new stack's first run creates nothing and ends with its salt saved (provider/core/freshSalt.ts);
+// - a run of creates, and a run of updates, replacements and deletes, each SIGKILLed (the CLI's
+//   process group, as a CI runner does) while a create has committed at the service and its answer
+//   is held back; `pulumi cancel`, then the same program again: the service holds exactly what the
+//   state records (0 duplicates, 0 orphans, 0 missing), with the program's values, and no process
+//   of the killed run is left.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { controlClient, serviceObjects, type EmulatorControl } from "./control";
+import { createTestStack, FACES, REPO_ROOT, type Face, type TestStack } from "./harness";
+import { exitOf, expectEnded, stackProcesses, until } from "./processes";
+import { startService, type TestService } from "./service";
+import { byKind, pendingOperations, stackSaltOf, stateObjects, stateOutputs } from "./stackState";
+
+jest.setTimeout(10 * 60_000);
+
+const PROGRAM = path.join(REPO_ROOT, "test", "e2e", "programs", "rounds");
+const TENANTS = 16;
+/** Fewer in the second round: the rest are deleted. */
+const TENANTS_AFTER = 12;
+/** Per tenant: sub account, bootstrap key, route, webhook, SMTP credential. */
+const OBJECTS_EACH = 5;
+const FAST = { PULUMI_SKIP_CHECKPOINTS: "true" };
+
+let svc: TestService;
+let control: EmulatorControl;
+const stacks: TestStack[] = [];
+
+beforeAll(async () => {
+  svc = await startService();
+  control = controlClient(svc);
+});
+
+afterAll(async () => {
+  for (const stack of stacks) await stack.dispose();
+  await svc?.close();
+});
+
+const writes = async () => (await control.counters()).writes;
+
+/** The service's objects in the sub accounts this stack's state names, against the state. */
+async function expectServiceEqualsState(t: TestStack, round: number, tenants: number): Promise<void> {
+  const state = await stateObjects(t);
+  expect(new Set(state.map((o) => o.id)).size).toBe(state.length); // no id recorded twice
+  const dump = await control.dumpState();
+  const mine = new Set(state.filter((o) => o.kind === "SubAccount").map((o) => o.id));
+  const service = serviceObjects(dump).filter(
+    (o) =>
+      mine.has(o.id) ||
+      [...dump.api_keys, ...dump.routes, ...dump.webhooks, ...dump.smtp_credentials].some(
+        (x) => x.id === o.id && mine.has(x.account_id),
+      ),
+  );
+  // Every sub account this stack made is in its state: none was made twice or left behind.
+  const names = dump.accounts.filter((a) => a.parent_account_id !== null && a.status !== "deleted" && a.name);
+  const prefix = `${t.face}-`;
+  expect(
+    names
+      .filter((a) => String(a.name).startsWith(prefix))
+      .map((a) => a.id)
+      .sort(),
+  ).toEqual([...mine].sort());
+  expect(byKind(service)).toEqual(byKind(state));
+  expect(state).toHaveLength(tenants * OBJECTS_EACH);
+  // With the program's values: the round's webhook URL and SMTP credential name everywhere.
+  for (const w of dump.webhooks.filter((x) => mine.has(x.account_id))) {
+    expect(w.url).toBe(`https://example.com/hooks/${round}`);
+  }
+  for (const c of dump.smtp_credentials.filter((x) => mine.has(x.account_id))) expect(c.name).toBe(`app-${round}`);
+  const outputs = await stateOutputs(t);
+  for (const w of dump.webhooks.filter((x) => mine.has(x.account_id))) {
+    expect(outputs.get(`Webhook ${w.id}`)).toMatchObject({ url: w.url });
+  }
+  expect(await pendingOperations(t)).toEqual([]);
+}
+
+/**
+ * `pulumi up` SIGKILLed once a create of `held` has committed at the service and its answer is
+ * held back, after at least `afterWrites` writes; then every process of the run must end by itself.
+ */
+async function upKilled(t: TestStack, held: string, afterWrites: number): Promise<void> {
+  const fault = await control.injectFault({ method: "POST", path: held, kind: "delay-after", delayMs: 60_000 });
+  const start = await writes();
+  const child = t.spawnCli(["up", "--yes", "--skip-preview"]);
+  await until(
+    `a held create and ${afterWrites} writes`,
+    async () =>
+      child.exitCode !== null ||
+      (((await control.faults()).find((f) => f.id === fault.id)?.fired ?? 0) > 0 &&
+        (await writes()) - start >= afterWrites),
+    180_000,
+  );
+  expect(child.exitCode).toBeNull(); // still running: the kill lands mid-run
+  const running = stackProcesses(t);
+  process.kill(-child.pid!, "SIGKILL");
+  await exitOf(child);
+  await expectEnded(() => [...running, ...stackProcesses(t)], 10_000);
+  await control.clearFaults();
+  // The file backend keeps the killed run's lock: the engine's remedy, as docs/guide/behaviour.md says.
+  expect(await exitOf(t.spawnCli(["cancel", "--yes"]))).toBe(0);
+}
+
+describe.each(FACES)("%s face, state written once per run", (face: Face) => {
+  let t: TestStack;
+
+  it("a new stack's first run creates nothing and saves its salt; the next run creates", async () => {
+    t = await createTestStack({
+      programDir: PROGRAM,
+      name: `fast-${face}`,
+      face,
+      env: FAST,
+      packageLayout: "installed",
+      config: { ...svc.config(), tenants: { value: "2" }, round: { value: "0" }, prefix: { value: `${face}-` } },
+    });
+    stacks.push(t);
+    const before = await writes();
+    expect(await exitOf(t.spawnCli(["up", "--yes", "--skip-preview"]))).not.toBe(0);
+    expect(t.log()).toContain("not created: this is the stack's first run and PULUMI_SKIP_CHECKPOINTS is set");
+    expect(await writes()).toBe(before);
+    const salt = await stackSaltOf(t);
+    expect(salt).toMatch(/^[\w-]{22,}$/);
+    expect(await stateObjects(t)).toEqual([]);
+
+    expect(await exitOf(t.spawnCli(["up", "--yes", "--skip-preview"]))).toBe(0);
+    expect(await stackSaltOf(t)).toBe(salt);
+    expect(await stateObjects(t)).toHaveLength(2 * OBJECTS_EACH);
+  });
+
+  it("killed during creates: the rerun replays what the killed run made, no twin", async () => {
+    await t.stack.setConfig("tenants", { value: String(TENANTS) });
+    await upKilled(t, "/v2/accounts/*/webhooks", 20);
+    // The killed run's creates are not in state (saved once per run), yet they exist.
+    expect((await stateObjects(t)).length).toBe(2 * OBJECTS_EACH);
+    const made = (await control.dumpState()).accounts.filter((a) => String(a.name).startsWith(`${face}-`));
+    expect(made.length).toBeGreaterThan(2);
+    expect(await exitOf(t.spawnCli(["up", "--yes", "--skip-preview"]))).toBe(0);
+    await expectServiceEqualsState(t, 0, TENANTS);
+  });
+
+  it("killed during updates, replacements and deletes: the rerun converges, no twin, nothing left", async () => {
+    await t.stack.setConfig("round", { value: "1" });
+    await t.stack.setConfig("tenants", { value: String(TENANTS_AFTER) });
+    // Replacing an SMTP credential creates its successor first: hold that create's answer.
+    await upKilled(t, "/v2/accounts/*/smtp-credentials", 10);
+    expect(await exitOf(t.spawnCli(["up", "--yes", "--skip-preview"]))).toBe(0);
+    await expectServiceEqualsState(t, 1, TENANTS_AFTER);
+    expect(fs.existsSync(t.stateDir)).toBe(true);
+  });
+});
