@@ -36,6 +36,11 @@ export interface FleetOptions {
   progressSeconds: number;
   /** Debug messages of the engine and the shard programs in each shard's log. */
   debug: boolean;
+  /**
+   * The engine saves a shard's state after every step (its default) instead of once per run
+   * (PULUMI_SKIP_CHECKPOINTS, the fleet's default: made safe by the idempotency keys).
+   */
+  saveEveryStep: boolean;
   /** `output`: print the tenant's credentials in plain text instead of "[secret]". */
   showSecrets: boolean;
   /** Said once on stderr before the run (a deprecated flag, with the one that replaces it). */
@@ -67,6 +72,9 @@ export const USAGE = `usage: txmail-fleet <up|preview|refresh|destroy|place|outp
   --progress-seconds N       how often to report running shards (default ${DEFAULT_PROGRESS_SECONDS})
   --debug                    debug messages of the engine and the shard programs in each shard's log
                              (slower: the programs then send the SDK's debug messages too)
+  --save-every-step          the engine saves each shard's state after every step, as it does by
+                             default (2-3x slower); without it the fleet saves state once per run
+                             (PULUMI_SKIP_CHECKPOINTS), which its idempotency keys make safe
   --show-secrets             output: the tenant's credentials in plain text (default: "[secret]")
 
 'output --tenant NAME' prints that tenant's summary and credentials (keys, SMTP passwords, signing
@@ -91,6 +99,7 @@ export function parseArgs(argv: readonly string[], cwd = process.cwd()): FleetOp
     frozen: false,
     progressSeconds: DEFAULT_PROGRESS_SECONDS,
     debug: false,
+    saveEveryStep: false,
     showSecrets: false,
     warnings: [],
   };
@@ -160,6 +169,10 @@ export function parseArgs(argv: readonly string[], cwd = process.cwd()): FleetOp
       case "--debug":
         if (inline !== undefined) throw new UsageError(`--debug: takes no value`);
         opts.debug = true;
+        break;
+      case "--save-every-step":
+        if (inline !== undefined) throw new UsageError(`--save-every-step: takes no value`);
+        opts.saveEveryStep = true;
         break;
       case "--show-secrets":
         if (inline !== undefined) throw new UsageError(`--show-secrets: takes no value`);

@@ -17,6 +17,7 @@ import { shardProgram } from "./shardProgram";
 import { BACKEND_RACE_RETRIES, backendRaceDelayMs, isBackendTableRace, withoutBackendPassword } from "./backendRace";
 import { lockedShardError } from "./stackLock";
 import { countEvent, zeroCounts } from "./stepCounts";
+import { SALT_NOT_SAVED } from "../provider/core/freshSalt";
 import { sdkDebugMessages } from "./sdkDebugMessages";
 
 function send(message: WorkerMessage): Promise<void> {
@@ -85,6 +86,10 @@ async function run(job: ShardJob): Promise<void> {
   const log = fs.openSync(job.logFile, "a");
   const preview = job.operation === "preview";
   let events = 0;
+  // Creates refused because the stack's salt is new in this run and not saved yet (its first run,
+  // state written once per run): expected, not shard errors; the run is made again at once.
+  let saltRefusals = 0;
+  let otherErrors = 0;
   const onEvent = (event: EngineEvent) => {
     events++;
     if (countEvent(counts, event, preview)) void send({ type: "progress", counts: { ...counts } });
@@ -98,7 +103,12 @@ async function run(job: ShardJob): Promise<void> {
       void send({ type: "policy", message: `${level} ${policy.policyName}: ${where}${policy.message.trim()}` });
     }
     const diag = event.diagnosticEvent;
+    if (diag && diag.severity === "error" && diag.message.includes(SALT_NOT_SAVED)) {
+      saltRefusals++;
+      return;
+    }
     if (diag && diag.severity === "error" && diag.message.trim()) {
+      if (diag.urn) otherErrors++;
       const where = diag.urn ? `${diag.urn.split("::").pop()}: ` : "";
       void send({ type: "error", message: `${where}${diag.message.trim()}` });
     }
@@ -114,13 +124,25 @@ async function run(job: ShardJob): Promise<void> {
   // Read by the Tenant components of the program (sdk/internal/face.ts) as it runs, in this process.
   process.env.TXMAIL_FACE = job.face;
   try {
-    for (let attempt = 1; ; attempt++) {
+    for (let attempt = 1, saltRuns = 0; ; attempt++) {
       const eventsBefore = events;
+      saltRefusals = otherErrors = 0;
       try {
         await runOnStack(job, common);
         break;
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e);
+        if (saltRefusals > 0 && otherErrors === 0 && saltRuns++ === 0) {
+          const note =
+            "the stack's first run saved its salt before creating anything (state is written once per run): running again";
+          fs.writeSync(log, `\n${note}\n`);
+          await send({ type: "notice", message: note });
+          // What the first run did stays counted (the components, the salt); its refusals do
+          // not, nor what it left the same (the next run counts that).
+          Object.assign(counts, { same: 0, failed: 0 });
+          await send({ type: "progress", counts: { ...counts } });
+          continue;
+        }
         // Only a run that lost the race to create the backend's table, and so did nothing else.
         const retry = attempt <= BACKEND_RACE_RETRIES && events === eventsBefore && isBackendTableRace(message);
         if (!retry) throw e;

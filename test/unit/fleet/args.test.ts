@@ -10,6 +10,7 @@ describe("txmail-fleet arguments", () => {
       parallel: DEFAULT_PARALLEL,
       tenants: [],
       debug: false,
+      saveEveryStep: false,
     });
     expect(o.shardSize).toBeUndefined();
   });
@@ -32,6 +33,7 @@ describe("txmail-fleet arguments", () => {
         "pk",
         "--frozen",
         "--debug",
+        "--save-every-step",
         "--face",
         "dynamic",
       ],
@@ -47,6 +49,7 @@ describe("txmail-fleet arguments", () => {
       policyPacks: ["/p/pk"],
       frozen: true,
       debug: true,
+      saveEveryStep: true,
       face: "dynamic",
     });
   });
@@ -86,6 +89,7 @@ describe("txmail-fleet arguments", () => {
     [["up", "--policy-pack-config", "c.json"], /--policy-pack-config: needs a --policy-pack/],
     [["up", "--frozen=yes"], /--frozen: takes no value/],
     [["up", "--debug=1"], /--debug: takes no value/],
+    [["up", "--save-every-step=no"], /--save-every-step: takes no value/],
     [["up", "--face", "yaml"], /--face: must be dynamic or native, got 'yaml'/],
     [["up", "--colour"], /unknown option '--colour'/],
   ])("%j fails naming the flag and the rule", (argv, message) => {
