@@ -122,15 +122,13 @@ export function roundOrder(round: number): Program[] {
 /** The native floor's plugin (pulumi-resource-txmailfloor) lives here; the engine finds it on PATH. */
 const NOOP_NATIVE_PLUGIN_DIR = path.join(ROOT, "bench", "programs", "noop-native-provider");
 
-async function benchSize(tenants: number): Promise<UpResult> {
-  const svc = await startService();
-  const control = controlClient(svc);
-  const stacks: TestStack[] = [];
+/** How each program's stacks are made: N tenants, the service programs against `svc`. */
+export function programOptions(svc: TestService, tenants: number): Record<Program, StackOptions> {
   const config = { tenants: { value: String(tenants) } };
   // Every program as users get their packages: installed in node_modules, not linked, so each
   // provider is stored in state as a short require() — except the naive floor, whose point is not to.
   // The native programs store no provider code in state, whatever the layout.
-  const options: Record<Program, StackOptions> = {
+  return {
     floor: {
       programDir: path.join(ROOT, "bench", "programs", "floor"),
       config,
@@ -146,6 +144,13 @@ async function benchSize(tenants: number): Promise<UpResult> {
     },
     native: { ...tenantsProgram(svc, tenants), face: "native" },
   };
+}
+
+async function benchSize(tenants: number): Promise<UpResult> {
+  const svc = await startService();
+  const control = controlClient(svc);
+  const stacks: TestStack[] = [];
+  const options = programOptions(svc, tenants);
   // Fresh stacks per round: re-creating under the URNs of a destroyed stack would make the service
   // replay the old creations first, which is not a first `up`.
   const fresh = async (program: Program, round: number) => {

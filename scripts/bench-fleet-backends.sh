@@ -6,11 +6,4 @@
 #   bash scripts/bench-fleet-backends.sh
 #   BENCH_FLEET_TENANTS=120 bash scripts/bench-fleet-backends.sh   # quicker
 set -euo pipefail
-cd "$(dirname "$0")/.."
-bash scripts/setup.sh
-# shellcheck disable=SC1091
-source .tools/env
-npx tsc -p tsconfig.json # the fleet command runs from dist/
-rm -rf bench/out
-npx tsc -p bench/tsconfig.json
-node bench/out/bench/fleetBackends.js
+exec bash "$(dirname "$0")/bench.sh" fleet-backends

@@ -6,11 +6,4 @@
 #   BENCH_FLEET_COMPARE=20 BENCH_FLEET_TENANTS=60 BENCH_FLEET_ONE_STACK=0 bash scripts/bench-fleet.sh   # quicker
 #   BENCH_FLEET_SHARD_SIZE=50 BENCH_FLEET_PARALLEL=3 …   # other fleet settings than the command's defaults
 set -euo pipefail
-cd "$(dirname "$0")/.."
-bash scripts/setup.sh
-# shellcheck disable=SC1091
-source .tools/env
-npx tsc -p tsconfig.json # the fleet command runs from dist/
-rm -rf bench/out
-npx tsc -p bench/tsconfig.json
-node bench/out/bench/fleet.js
+exec bash "$(dirname "$0")/bench.sh" fleet

@@ -1,12 +1,28 @@
 #!/usr/bin/env bash
-# Runs the benchmarks (bench/) and writes bench/RESULTS.md. Loopback only; every loop bounded.
-#   bash scripts/bench.sh                 # 10 and 50 tenants, 3 runs each, 1 000 creates
-#   BENCH_TENANTS=10 BENCH_REPS=1 bash scripts/bench.sh   # quicker
+# Runs a benchmark (bench/) and writes its section of bench/RESULTS.md. Loopback only; every loop
+# bounded. One target per run:
+#   bash scripts/bench.sh                 # report: 10 and 50 tenants vs the floors, 1 000 creates, …
+#   bash scripts/bench.sh checkpoints     # state saved after every step vs once per run, 50 tenants
+#   bash scripts/bench.sh fleet           # one stack vs shard stacks, 1 000 tenants (bench/fleet.ts)
+#   bash scripts/bench.sh fleet-backends  # file vs PostgreSQL, two runners, the fleet floor (~30-60 min)
+#   BENCH_TENANTS=10 BENCH_REPS=1 bash scripts/bench.sh   # quicker (each script's header lists its knobs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+target="${1:-report}"
+case "$target" in
+  report | checkpoints | fleet | fleet-backends) ;;
+  *)
+    echo "bench.sh: unknown target '$target' (report, checkpoints, fleet, fleet-backends)" >&2
+    exit 2
+    ;;
+esac
 bash scripts/setup.sh
 # shellcheck disable=SC1091
 source .tools/env
+npx tsc -p tsconfig.json # the programs and the fleet command run from dist/
 rm -rf bench/out
 npx tsc -p bench/tsconfig.json
-node bench/out/bench/report.js
+case "$target" in
+  fleet-backends) node bench/out/bench/fleetBackends.js ;;
+  *) node "bench/out/bench/$target.js" ;;
+esac

@@ -7,6 +7,7 @@
 #   eslint     typescript-eslint's recommended rules (eslint.config.mjs says which are relaxed, why)
 #   tsc        the tests type-checked as a whole, with the sources they import (jest transpiles file
 #              by file; scripts/setup.sh's build already type-checked the sources on their own)
+#   tsc bench  the benchmarks (bench/), which no test imports
 #   gofmt      tools/langhost formatted
 #   go vet     tools/langhost and its commands
 #   go test    tools/langhost's tests
@@ -40,6 +41,7 @@ go_tags=osusergo,grpcnotrace
 check prettier node node_modules/prettier/bin/prettier.cjs --check --log-level warn .
 check eslint node node_modules/eslint/bin/eslint.js --max-warnings 0 .
 check tsc node node_modules/typescript/bin/tsc -p test/tsconfig.json --noEmit
+check "tsc bench" node node_modules/typescript/bin/tsc -p bench/tsconfig.json --noEmit
 check gofmt gofmt_clean tools
 check "go vet" sh -c "cd tools/langhost && GOFLAGS=-mod=readonly go vet -tags $go_tags ./..."
 check "go test" sh -c "cd tools/langhost && GOFLAGS=-mod=readonly go test -tags $go_tags ./..."

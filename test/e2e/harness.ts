@@ -90,16 +90,6 @@ export interface StackOptions {
 export type Face = "dynamic" | "native";
 export const FACES: readonly Face[] = ["dynamic", "native"];
 
-/**
- * Inside a suite parameterised over FACES: `it` on the face `only`, nothing (no test registered)
- * on the other. For a scenario that the generic provider below both faces decides alone: the
- * faces translate the same calls (their translation has tests of its own), so running it twice
- * proves nothing more.
- */
-export function onFace(face: Face, only: Face): typeof it {
-  return face === only ? it : ((() => undefined) as unknown as typeof it);
-}
-
 /** The environment a face needs (the native plugin is installed by engineEnv). */
 export function faceEnv(face: Face = "dynamic"): Record<string, string> {
   return face === "dynamic" ? {} : { TXMAIL_FACE: "native" };

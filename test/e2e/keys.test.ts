@@ -8,7 +8,8 @@ import * as path from "node:path";
 import { ApiKey, SubAccount, paths } from "../../provider/api";
 import { TxmailApiError, createClient } from "../../provider/client";
 import { controlClient, seqOf } from "./control";
-import { createTestStack, FACES, onFace, type TestStack } from "./harness";
+import { createTestStack, FACES, type TestStack } from "./harness";
+import { onFace } from "./onFace";
 import { startService, type TestService } from "./service";
 
 jest.setTimeout(10 * 60_000);

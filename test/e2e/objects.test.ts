@@ -8,7 +8,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { Domain, Route, RouteWithSecret, SmtpCredential, Webhook, paths } from "../../provider/api";
 import { controlClient, seqOf } from "./control";
-import { createTestStack, FACES, onFace, type TestStack } from "./harness";
+import { createTestStack, FACES, type TestStack } from "./harness";
+import { onFace } from "./onFace";
 import { startService, type TestService } from "./service";
 
 jest.setTimeout(10 * 60_000);

@@ -10,7 +10,8 @@ import { Webhook, paths } from "../../provider/api";
 import { kindOfToken } from "../../provider/api/typeTokens";
 import type { FaultSpec } from "../../emulator/faults";
 import { controlClient, serviceObjects } from "./control";
-import { createTestStack, FACES, onFace, type Face, type TestStack } from "./harness";
+import { createTestStack, FACES, type Face, type TestStack } from "./harness";
+import { onFace } from "./onFace";
 import { killProvider, until } from "./processes";
 import { startService, type TestService } from "./service";
 
