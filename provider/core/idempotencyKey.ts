@@ -1,10 +1,13 @@
 // Stable Idempotency-Key derivation.
 //
 // The key is a hash of who is creating (the stack's salt, the resource's URN, the target account)
-// and what (method, path, the canonical request body). Consequences, each deliberate:
+// and what (method, path, and what the caller passes as `body`: the create passes only the fields
+// that cannot change in place, operations/create.ts). Consequences, each deliberate:
 // - a retry inside one run, a run that crashed after the service committed, and the next
 //   `pulumi up` all send the same key, so the service replays instead of creating a duplicate;
-// - changed inputs give a new key, so the service never answers 422 (payload mismatch);
+// - a change to a field that cannot change in place gives a new key (a replacement is a new
+//   object); a change to an updatable one keeps the key, so an earlier unrecorded attempt answers
+//   422 (payload mismatch) and is found and taken over (operations/mismatch.ts);
 // - another stack never sends this stack's keys, even with the same project, stack and resource
 //   names (two engineers' `dev` stacks on one account, or a stack removed and re-created): the URN
 //   alone is not unique across stacks, so each stack draws a random salt once and keeps it in its

@@ -7,7 +7,11 @@
 //   process group, as a CI runner does) while a create has committed at the service and its answer
 //   is held back; `pulumi cancel`, then the same program again: the service holds exactly what the
 //   state records (0 duplicates, 0 orphans, 0 missing), with the program's values, and no process
-//   of the killed run is left.
+//   of the killed run is left;
+// - a run of creates killed the same way, then the program changed (fields updated in place) before
+//   the rerun: the keys stand for what cannot change in place, so the rerun's creates meet the
+//   killed run's and take over (or, for objects with a secret shown once, make again) its objects:
+//   again the service holds exactly what the state records.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { controlClient, serviceObjects, type EmulatorControl } from "./control";
@@ -43,7 +47,7 @@ afterAll(async () => {
 const writes = async () => (await control.counters()).writes;
 
 /** The service's objects in the sub accounts this stack's state names, against the state. */
-async function expectServiceEqualsState(t: TestStack, round: number, tenants: number): Promise<void> {
+async function expectServiceEqualsState(t: TestStack, round: number, tenants: number, variant = ""): Promise<void> {
   const state = await stateObjects(t);
   expect(new Set(state.map((o) => o.id)).size).toBe(state.length); // no id recorded twice
   const dump = await control.dumpState();
@@ -68,8 +72,10 @@ async function expectServiceEqualsState(t: TestStack, round: number, tenants: nu
   expect(state).toHaveLength(tenants * OBJECTS_EACH);
   // With the program's values: the round's webhook URL and SMTP credential name everywhere.
   for (const w of dump.webhooks.filter((x) => mine.has(x.account_id))) {
-    expect(w.url).toBe(`https://example.com/hooks/${round}`);
+    expect(w.url).toBe(`https://example.com/hooks/${round}${variant}`);
   }
+  for (const a of dump.accounts.filter((x) => mine.has(x.id)))
+    expect(a.website).toMatch(new RegExp(`${variant}\\.example\\.com$`));
   for (const c of dump.smtp_credentials.filter((x) => mine.has(x.account_id))) expect(c.name).toBe(`app-${round}`);
   const outputs = await stateOutputs(t);
   for (const w of dump.webhooks.filter((x) => mine.has(x.account_id))) {
@@ -82,7 +88,7 @@ async function expectServiceEqualsState(t: TestStack, round: number, tenants: nu
  * `pulumi up` SIGKILLed once a create of `held` has committed at the service and its answer is
  * held back, after at least `afterWrites` writes; then every process of the run must end by itself.
  */
-async function upKilled(t: TestStack, held: string, afterWrites: number): Promise<void> {
+async function upKilled(t: TestStack, held: string, afterWrites: number, expectLocked = false): Promise<void> {
   const fault = await control.injectFault({ method: "POST", path: held, kind: "delay-after", delayMs: 60_000 });
   const start = await writes();
   const child = t.spawnCli(["up", "--yes", "--skip-preview"]);
@@ -101,6 +107,10 @@ async function upKilled(t: TestStack, held: string, afterWrites: number): Promis
   await expectEnded(() => [...running, ...stackProcesses(t)], 10_000);
   await control.clearFaults();
   // The file backend keeps the killed run's lock: the engine's remedy, as docs/guide/behaviour.md says.
+  if (expectLocked) {
+    expect(await exitOf(t.spawnCli(["up", "--yes", "--skip-preview"]))).not.toBe(0);
+    expect(t.log()).toMatch(/the stack is currently locked.*`pulumi cancel`/s);
+  }
   expect(await exitOf(t.spawnCli(["cancel", "--yes"]))).toBe(0);
 }
 
@@ -132,7 +142,7 @@ describe.each(FACES)("%s face, state written once per run", (face: Face) => {
 
   it("killed during creates: the rerun replays what the killed run made, no twin", async () => {
     await t.stack.setConfig("tenants", { value: String(TENANTS) });
-    await upKilled(t, "/v2/accounts/*/webhooks", 20);
+    await upKilled(t, "/v2/accounts/*/webhooks", 20, face === "dynamic");
     // The killed run's creates are not in state (saved once per run), yet they exist.
     expect((await stateObjects(t)).length).toBe(2 * OBJECTS_EACH);
     const made = (await control.dumpState()).accounts.filter((a) => String(a.name).startsWith(`${face}-`));
@@ -149,5 +159,15 @@ describe.each(FACES)("%s face, state written once per run", (face: Face) => {
     expect(await exitOf(t.spawnCli(["up", "--yes", "--skip-preview"]))).toBe(0);
     await expectServiceEqualsState(t, 1, TENANTS_AFTER);
     expect(fs.existsSync(t.stateDir)).toBe(true);
+  });
+
+  it("killed during creates, then changed before the rerun: the killed run's objects are taken over, no twin", async () => {
+    await t.stack.setConfig("tenants", { value: String(TENANTS_AFTER + 4) });
+    await upKilled(t, "/v2/accounts/*/webhooks", 8);
+    await t.stack.setConfig("variant", { value: "-b" });
+    expect(await exitOf(t.spawnCli(["up", "--yes", "--skip-preview"]))).toBe(0);
+    // The rerun met the killed run's creations under their keys, with other values.
+    expect(t.log()).toMatch(/taken over from an earlier run that created it with other values/);
+    await expectServiceEqualsState(t, 1, TENANTS_AFTER + 4, "-b");
   });
 });

@@ -1,7 +1,7 @@
 // create: sends a derived Idempotency-Key (see core/idempotencyKey.ts) and survives replays of
 // objects that were deleted since and of failures that may no longer hold; `adoptId` adopts an
 // existing object instead of creating one.
-import { isConflict, wasReplayed } from "../api";
+import { errorKind, isConflict, wasReplayed } from "../api";
 import { camelToSnake } from "../casing";
 import { requireSavedSalt } from "../freshSalt";
 import { deriveIdempotencyKey } from "../idempotencyKey";
@@ -9,6 +9,7 @@ import type { Props } from "../spec";
 import { claim, tracked } from "../uncertainCreate";
 import { adopt } from "./adopt";
 import { recoverConflict } from "./conflict";
+import { identityBody, recoverMismatch } from "./mismatch";
 import { type KindContext, collectionOf, connect } from "./context";
 import { fetchRecord } from "./fetchRecord";
 import { finishCreate } from "./finishCreate";
@@ -38,7 +39,13 @@ export async function create(k: KindContext, inputs: Props): Promise<{ id: strin
   for (let generation = 0; generation < MAX_GENERATIONS; generation++) {
     // Provider-local replace triggers (e.g. `rotation`) are part of the identity: a rotated key
     // must not replay the creation of the key it replaces.
-    const identity = { body, local: Object.fromEntries(k.localFields.map((f) => [f, inputs[f]])) };
+    // Only what cannot change in place: the key is this resource's creation slot, so an earlier
+    // attempt with other updatable values answers 422 instead of leaving a second object
+    // (mismatch.ts).
+    const identity = {
+      body: identityBody(k, body),
+      local: Object.fromEntries(k.localFields.map((f) => [f, inputs[f]])),
+    };
     const idempotencyKey = deriveIdempotencyKey({
       stackSalt: inputs.__stackSalt,
       urn: inputs.__urn,
@@ -58,6 +65,11 @@ export async function create(k: KindContext, inputs: Props): Promise<{ id: strin
         withScopeHint(k, "write", inputs, () => api.post(path, body, spec.created, { idempotencyKey })),
       );
     } catch (err) {
+      if (errorKind(err) === "idempotency-mismatch") {
+        const recovered = await recoverMismatch(k, { conn, api }, inputs, collection, body);
+        if (recovered === "next-key") continue;
+        return recovered;
+      }
       if (wasReplayed(err)) {
         // A stored 4xx of an earlier attempt (e.g. a 403 before a scope was added to the key):
         // it created nothing, so the next derived key cannot duplicate anything, and its answer

@@ -14,13 +14,21 @@ class NotFound extends Error {
   readonly kind = "not-found";
 }
 
+class Mismatch extends Error {
+  readonly kind = "idempotency-mismatch";
+}
+
 /** A fake service storing widgets, with an idempotency table like the real one. */
 class FakeApi implements Api {
   records = new Map<string, Record<string, unknown>>();
   replays = new Map<string, Record<string, unknown>>();
+  /** The body each key was first used with (rule 2: the same key with another body is a 422). */
+  bodies = new Map<string, string>();
   calls: string[] = [];
   /** Simulates a 5xx after commit on the next POST: the object is created twice, the retry is `uncertain`. */
   failAfterCommit = false;
+  /** The next POST commits (object and stored answer) and its answer is lost: a run killed then. */
+  loseNextAnswer = false;
   /** Answers the next POST with this error instead. */
   nextPostError: Error | undefined;
   // Ids unique across fakes: the provider remembers the ids it created in this process.
@@ -40,6 +48,11 @@ class FakeApi implements Api {
       this.nextPostError = undefined;
       throw e;
     }
+    const key = opts?.idempotencyKey;
+    if (key && this.bodies.has(key) && this.bodies.get(key) !== JSON.stringify(body)) {
+      throw new Mismatch("Idempotency-Key already used with a different payload");
+    }
+    if (key) this.bodies.set(key, JSON.stringify(body));
     if (stored) return { data: schema.parse(stored), replayed: true };
     const uncertain = this.failAfterCommit;
     if (uncertain) {
@@ -48,6 +61,10 @@ class FakeApi implements Api {
     }
     const record = this.insert(body);
     if (opts?.idempotencyKey) this.replays.set(opts.idempotencyKey, record);
+    if (this.loseNextAnswer) {
+      this.loseNextAnswer = false;
+      throw new Error("killed before the answer arrived");
+    }
     return { data: schema.parse(record), replayed: false, uncertain };
   }
   private insert(body: unknown): Record<string, unknown> {
@@ -188,6 +205,49 @@ describe("create, read, update, delete", () => {
     expect(again.id).toBe(first.id);
     expect(api.records.size).toBe(1);
     expect(first.outs.secret).toBe(`s3cret-${first.id}`);
+  });
+
+  /** A create whose answer never arrives (the run was killed): the object exists, no one recorded it. */
+  async function killedCreate(api: FakeApi, provider: ReturnType<typeof makeProvider>, props: Record<string, unknown>) {
+    api.loseNextAnswer = true;
+    await expect(provider.create(props)).rejects.toThrow("killed before the answer arrived");
+    return [...api.records.keys()].pop()!;
+  }
+
+  it("an earlier attempt with other updatable values (a killed run, then a change) leaves no twin", async () => {
+    // A kind without a one-time secret: the earlier object is taken over and updated.
+    const api = new FakeApi();
+    process.env.TXMAIL_API_KEY = "test-sk-key";
+    process.env.TXMAIL_ACCOUNT_ID = ACCOUNT;
+    const plain = makeProvider({ ...spec, createOnly: undefined }, () => api);
+    const killed = await killedCreate(api, plain, { name: "a", size: 1, __urn: urn });
+    const rerun = await plain.create({ name: "a", size: 2, __urn: urn });
+    expect(rerun.id).toBe(killed);
+    expect(api.records.size).toBe(1);
+    expect(api.records.get(killed)).toMatchObject({ size: 2 });
+
+    // With a one-time secret: the earlier object is deleted and made again, so its secret is known.
+    const { api: api2, provider } = setup();
+    const first = await killedCreate(api2, provider, { name: "b", size: 1, __urn: urn });
+    const again = await provider.create({ name: "b", size: 3, __urn: urn });
+    expect(again.id).not.toBe(first);
+    expect([...api2.records.keys()]).toEqual([again.id]);
+    expect(again.outs).toMatchObject({ size: 3, secret: `s3cret-${again.id}` });
+  });
+
+  it("an earlier attempt whose object is gone, or that several objects could be", async () => {
+    const { api, provider } = setup();
+    const first = await killedCreate(api, provider, { name: "c", size: 1, __urn: urn });
+    api.records.delete(first); // deleted since
+    const next = await provider.create({ name: "c", size: 2, __urn: urn });
+    expect([...api.records.keys()]).toEqual([next.id]);
+
+    const other = "urn:pulumi:dev::p::pulumi-nodejs:dynamic/txmail:Widget::other";
+    const made = await killedCreate(api, provider, { name: "d", size: 1, __urn: other });
+    api.records.set("hand-made", { ...api.records.get(made)!, id: "hand-made" });
+    await expect(provider.create({ name: "d", size: 2, __urn: other })).rejects.toThrow(
+      new RegExp(`2 objects could be it \\((${made}, hand-made|hand-made, ${made})\\)`),
+    );
   });
 
   it("moves to a fresh key when the replayed object was deleted since", async () => {
