@@ -3,13 +3,14 @@
 // (one Ctrl-C: the engine finishes the operations in flight and records them), and after the hard
 // stop (a second Ctrl-C: the engine leaves its in-flight creates as pending operations) once the
 // guide's commands (docs/guide/behaviour.md#interrupted-runs) have run — `pulumi refresh --clear-pending-creates --yes`, then `pulumi up`,
-// whose creates replay the interrupted ones by their idempotency keys.
+// whose creates replay the interrupted ones by their idempotency keys. A CLI killed outright
+// (SIGKILL) is test/e2e/killedFastRun.test.ts, on both faces.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { controlClient, serviceObjects } from "./control";
 import { createTestStack, REPO_ROOT, type TestStack } from "./harness";
-import { exitOf, expectEnded, isProviderOf, pressCtrlC, stackProcesses, until } from "./processes";
+import { exitOf, pressCtrlC, until } from "./processes";
 import { startService, type TestService } from "./service";
 import { byKind, pendingOperations, stateObjects } from "./stackState";
 
@@ -122,47 +123,3 @@ test("a hard stop (Ctrl-C twice) leaves pending creates; the guide's commands fi
 
   expect(await expectNoDuplicatesNoOrphans()).toBe(OBJECTS);
 });
-
-test("the CLI killed outright (SIGKILL, as a CI runner's last resort): pulumi cancel, then the same commands", async () => {
-  const TENANTS_CI = 10;
-  const ci = await tenantsStack("ci", TENANTS_CI);
-  await holdCreates();
-  const child = ci.spawnCli(["up", "--yes", "--skip-preview"]);
-  const target = (await writes()) + 30;
-  await until("30 more writes", async () => (await writes()) >= target, 120_000);
-  const plugins = stackProcesses(ci, isProviderOf(ci.face));
-  expect(plugins.length).toBeGreaterThan(0);
-  // The runner kills the job's process group: the CLI and what shares its group. The plugins the
-  // engine started (each in a group of its own) are not in it; they end by themselves once their
-  // engine is gone (provider/core/engineWatch.ts): nothing here kills them.
-  process.kill(-child.pid!, "SIGKILL");
-  await exitOf(child);
-  // And so does every other process the engine started for this stack (the language host).
-  await expectEnded(() => [...plugins, ...stackProcesses(ci)], 10_000);
-  await controlClient(svc).clearFaults();
-
-  // The file backend still holds the killed run's lock, and when the kill landed while it was
-  // writing the checkpoint, an empty attribute file beside it ("failed to load checkpoint: EOF").
-  const stacksDir = path.join(ci.stateDir, ".pulumi", "stacks");
-  for (const f of filesUnder(stacksDir).filter((f) => f.endsWith(".json.attrs") && fs.statSync(f).size === 0)) {
-    fs.rmSync(f);
-  }
-  const locks = () => filesUnder(path.join(ci.stateDir, ".pulumi", "locks")).filter((f) => f.endsWith(".json"));
-  expect(locks().length).toBeGreaterThan(0);
-  const locked = ci.spawnCli(["up", "--yes", "--skip-preview"]);
-  expect(await exitOf(locked)).not.toBe(0);
-  expect(ci.log()).toMatch(/the stack is currently locked.*`pulumi cancel`/s);
-  // What docs/guide/behaviour.md#interrupted-runs says to do.
-  expect(await exitOf(ci.spawnCli(["cancel", "--yes"]))).toBe(0);
-  expect(locks()).toEqual([]);
-  expect(await exitOf(ci.spawnCli(["refresh", "--clear-pending-creates", "--yes"]))).toBe(0);
-  expect(await exitOf(ci.spawnCli(["up", "--yes"]))).toBe(0);
-
-  expect(await pendingOperations(ci)).toEqual([]);
-  expect(await expectNoDuplicatesNoOrphans()).toBe(OBJECTS + TENANTS_CI * 6);
-});
-
-function filesUnder(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).map((f) => path.join(dir, f));
-}
