@@ -81,7 +81,8 @@ async function bench(): Promise<Result> {
       missing: state.filter((o) => !inService.has(o.id)).length,
       objects: service.length,
     };
-    if (JSON.stringify(byKind(service)) !== JSON.stringify(byKind(state))) process.stderr.write("service ≠ states\n");
+    const kinds = (xs: Array<{ kind: string; id: string }>) => JSON.stringify(Object.entries(byKind(xs)).sort());
+    if (kinds(service) !== kinds(state)) throw new Error("the service's objects by kind differ from the states'");
     const medians = Object.fromEntries(PAIRS.map((p) => [p, round2(median(runs[p]))])) as Record<Pair, number>;
     return { tenants: TENANTS, runs, medians, firstRuns, integrity, load };
   } finally {

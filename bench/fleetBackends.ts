@@ -1,15 +1,14 @@
-// Fleets on a shared backend (issue 32 item 4), all in one run, each figure also a ratio:
-//   - 1 000 tenants up and a no-op preview on the file backend and on PostgreSQL (a real server,
-//     test/e2e/postgres.ts) — goal: PostgreSQL ≤ 1.2× file;
-//   - the fleet floor: the same command, settings, placement and shards, each tenant the same number
-//     of resources that do nothing (bench/fleetFloor.ts), file backend — goal: fleet ≤ 1.2× floor,
-//     up and no-op preview;
-//   - two runners (`--runner 1/2`, `--runner 2/2`, TXMAIL_RATE_SHARE=1/2, each its own work dir,
-//     PULUMI_HOME and TMPDIR) at once on PostgreSQL vs one runner, with each runner's step rate.
-// Runs are interleaved (every scenario's up, then every scenario's preview), each scenario with its
-// own emulator and backend. Integrity after each up: the service's objects against every shard's
-// state (`pulumi stack export`): 0 duplicates, 0 orphans, 0 missing.
-// Run: bash scripts/bench-fleet-backends.sh (BENCH_FLEET_TENANTS=… for a quicker run). Writes the
+// Fleets on a shared backend (issues 32 and 36), all in one run, each figure also a ratio:
+//   - N tenants (1 000 by default) on the file backend, on PostgreSQL (a real server,
+//     test/e2e/postgres.ts), and on PostgreSQL with two runners at once (`--runner 1/2`, `2/2`,
+//     TXMAIL_RATE_SHARE=1/2, each its own work dir, PULUMI_HOME and TMPDIR);
+//   - each beside its fleet floor: the same fleet served by a txmail plugin that does nothing
+//     (bench/fleetFloor.ts) — goals: fleet ≤ 1.2× its floor; PostgreSQL ≤ 1.1× file;
+//   - steps: up, a no-op preview, one tenant's change (`up --tenant`).
+// Runs are interleaved (every scenario's up beside its floor's, then every preview, then every
+// change), each scenario with its own emulator and backend. Integrity at the end: the service's
+// objects against every shard's state (`pulumi stack export`): 0 duplicates, 0 orphans, 0 missing.
+// Run: bash scripts/bench.sh fleet-backends (BENCH_FLEET_TENANTS=… for a quicker run). Writes the
 // "Shared-backend fleets" section of bench/RESULTS.md.
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -115,7 +114,7 @@ class Scenario {
   }
 
   /** Runs of `runners` machines at once (`--runner I/N` each when more than one). */
-  async step(what: string, op: "up" | "preview", runners = 1): Promise<Run> {
+  async step(what: string, op: "up" | "preview", runners = 1, extra: string[] = []): Promise<Run> {
     await this.control.resetCounters();
     process.stderr.write(`[bench backends] ${this.name}: ${what}\n`);
     const t0 = Date.now();
@@ -124,7 +123,12 @@ class Scenario {
         const m = this.machine(`${op}-runner-${i + 1}-of-${runners}`);
         if (runners > 1) m.env.TXMAIL_RATE_SHARE = `1/${runners}`;
         const started = Date.now();
-        const r = await this.fleet(m, [op, "--frozen", ...(runners > 1 ? ["--runner", `${i + 1}/${runners}`] : [])]);
+        const r = await this.fleet(m, [
+          op,
+          "--frozen",
+          ...(runners > 1 ? ["--runner", `${i + 1}/${runners}`] : []),
+          ...extra,
+        ]);
         if (r.code !== 0)
           process.stderr.write(`[bench backends] ${what} runner ${i + 1}: exit ${r.code}\n${r.stdout}${r.stderr}\n`);
         return { r, seconds: (Date.now() - started) / 1000 };
@@ -145,6 +149,12 @@ class Scenario {
         runners: runs.map((x) => ({ seconds: Math.round(x.seconds * 10) / 10, steps: stepsOf(x.r) })),
       }),
     };
+  }
+
+  /** The committed tenants file with the first tenant's webhook URL changed (no placement change). */
+  changeOneTenant(): void {
+    const tenants = Array.from({ length: TENANTS }, (_, i) => tenantEntry(i, i === 0 ? "hooks-changed" : "hooks"));
+    fs.writeFileSync(path.join(this.dir, "tenants.yaml"), stringify({ tenants }));
   }
 
   async integrity(): Promise<Integrity> {
@@ -175,39 +185,62 @@ interface Result {
   load: string[];
 }
 
+/** The scenarios, each the real fleet and its floor: the same command on the same backend setup. */
+const SCENARIOS = [
+  { key: "file", label: "file backend", postgres: false, runners: 1 },
+  { key: "pg", label: "PostgreSQL", postgres: true, runners: 1 },
+  { key: "pg2", label: "PostgreSQL, 2 runners at once", postgres: true, runners: 2 },
+] as const;
+type ScenarioKey = (typeof SCENARIOS)[number]["key"];
+const STEPS = ["up", "preview", "change"] as const;
+type Step = (typeof STEPS)[number];
+const STEP_LABEL: Record<Step, string> = {
+  up: `up, ${TENANTS} tenants`,
+  preview: "no-op preview",
+  change: "one tenant's change (up --tenant)",
+};
+
 async function bench(): Promise<Result> {
   const load = [`before: ${uptime()}`];
-  const file = await Scenario.start("file", { postgres: false });
-  const floor = await Scenario.start("floor", { postgres: false, floor: true });
-  const pg = await Scenario.start("postgres", { postgres: true });
-  const pg2 = await Scenario.start("postgres, 2 runners", { postgres: true });
+  const started: Array<[string, Scenario]> = [];
   const runs: Record<string, Run> = {};
   const checks: Record<string, Integrity> = {};
   try {
-    // Interleaved: every scenario's up, then every scenario's no-op preview.
-    runs.fileUp = await file.step(`fleet up, ${TENANTS} tenants, file backend`, "up");
-    runs.floorUp = await floor.step(`floor up, ${TENANTS} tenants, file backend`, "up");
-    runs.pgUp = await pg.step(`fleet up, ${TENANTS} tenants, PostgreSQL`, "up");
-    runs.pg2Up = await pg2.step(`fleet up, ${TENANTS} tenants, PostgreSQL, 2 runners at once`, "up", 2);
-    load.push(`after the ups: ${uptime()}`);
-    runs.filePreview = await file.step("no-op preview, file backend", "preview");
-    runs.floorPreview = await floor.step("floor no-op preview, file backend", "preview");
-    runs.pgPreview = await pg.step("no-op preview, PostgreSQL", "preview");
-    runs.pg2Preview = await pg2.step("no-op preview, PostgreSQL, 2 runners at once", "preview", 2);
-    load.push(`after the previews: ${uptime()}`);
-    for (const [name, sc] of [
-      ["file", file],
-      ["postgres", pg],
-      ["postgres, 2 runners", pg2],
-    ] as const) {
+    for (const sc of SCENARIOS) {
+      started.push([sc.key, await Scenario.start(sc.label, { postgres: sc.postgres })]);
+      started.push([
+        `${sc.key}Floor`,
+        await Scenario.start(`${sc.label}, floor`, { postgres: sc.postgres, floor: true }),
+      ]);
+    }
+    const scenario = (key: string) => started.find(([k]) => k === key)![1];
+    // Interleaved: every scenario's up (each beside its floor), then every no-op preview, then
+    // every one-tenant change.
+    for (const step of STEPS) {
+      for (const sc of SCENARIOS) {
+        for (const key of [sc.key, `${sc.key}Floor`]) {
+          const s = scenario(key);
+          const what = `${key.endsWith("Floor") ? "floor" : "fleet"} ${STEP_LABEL[step]}, ${sc.label}`;
+          if (step === "change") s.changeOneTenant();
+          runs[`${key} ${step}`] =
+            step === "change"
+              ? await s.step(what, "up", 1, ["--tenant", tenantEntry(0).name])
+              : await s.step(what, step, sc.runners);
+        }
+      }
+      load.push(`after the ${step} steps: ${uptime()}`);
+    }
+    for (const sc of SCENARIOS) {
       try {
-        checks[name] = await sc.integrity();
+        checks[sc.label] = await scenario(sc.key).integrity();
       } catch (e) {
-        process.stderr.write(`[bench backends] integrity of ${name}: ${e instanceof Error ? e.message : String(e)}\n`);
+        process.stderr.write(
+          `[bench backends] integrity of ${sc.key}: ${e instanceof Error ? e.message : String(e)}\n`,
+        );
       }
     }
   } finally {
-    await Promise.all([file.close(), floor.close(), pg.close(), pg2.close()]);
+    await Promise.all(started.map(([, s]) => s.close()));
     if (installedCli)
       fs.rmSync(path.resolve(installedCli, "..", "..", "..", "..", ".."), { recursive: true, force: true });
   }
@@ -229,49 +262,44 @@ function section(r: Result, started: Date): string[] {
       (p, i) => `| ↳ runner ${i + 1} of 2 | ${p.seconds} | | | ${p.steps} | ${rate(p.steps, p.seconds)} | | | |`,
     );
   const envSet = Object.entries(process.env).filter(([k]) => k.startsWith("BENCH_FLEET_"));
+  const pair = (key: ScenarioKey, step: Step) => [
+    row(runs[`${key}Floor ${step}`]),
+    row(runs[`${key} ${step}`], runs[`${key}Floor ${step}`]),
+    ...runnerRows(runs[`${key} ${step}`]),
+  ];
+  const goal = (what: string, a: Run | undefined, b: Run | undefined, limit: number) =>
+    `- ${what} ≤ ${limit}×: ${ratio(a, b)}× — ${met(ratio(a, b) <= limit)}`;
   return [
-    "## Shared-backend fleets: PostgreSQL vs file, two runners, the fleet floor",
+    "## Shared-backend fleets: file and PostgreSQL, one runner and two, each beside its fleet floor",
     "",
-    `Run on ${started.toISOString().slice(0, 16).replace("T", " ")} UTC with \`bash scripts/bench-fleet-backends.sh\`${envSet.length ? ` (with ${envSet.map(([k, v]) => `${k}=${v}`).join(" ")})` : ""}`,
+    `Run on ${started.toISOString().slice(0, 16).replace("T", " ")} UTC with \`bash scripts/bench.sh fleet-backends\`${envSet.length ? ` (with ${envSet.map(([k, v]) => `${k}=${v}`).join(" ")})` : ""}`,
     `(bench/fleetBackends.ts): ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}, ${TENANTS} tenants,`,
-    "one run of each, interleaved: every scenario's up, then every scenario's no-op preview. The machine",
-    "was shared with other work — its load during the run:",
+    "one run of each, interleaved: every scenario's up beside its floor's, then every no-op preview,",
+    "then every one-tenant change. The machine's load during the run:",
     "",
     ...r.load.map((l) => `- ${l}`),
     "",
-    `Settings: the command's defaults (native face, shards of ${DEFAULT_SHARD_SIZE}, ${DEFAULT_PARALLEL} at once per runner),`,
-    "`--frozen` on a committed placement; each tenant 6 resources (bench/fleet.ts). PostgreSQL 17 is a",
-    "real server on loopback (test/e2e/postgres.ts). The floor is the same command, placement, shards",
-    "and settings with each tenant's resources swapped for as many that do nothing (`pulumi.Stash`,",
-    "served by the engine: no provider process, no service call; bench/fleetFloor.ts). Steps: the",
-    "engine's resource steps (created + updated + deleted + unchanged) as the fleet counts them, which",
-    "leaves out `pulumi:` types: the floor's are its tenants' components only, not its Stash",
-    "resources; requests and writes: the emulator's counters.",
+    `Settings: the command's defaults (native face, shards of ${DEFAULT_SHARD_SIZE}, ${DEFAULT_PARALLEL} at once per runner, state`,
+    "written once per run), `--frozen` on a committed placement; each tenant 6 resources (bench/fleet.ts).",
+    "PostgreSQL 17 is a real server on loopback (test/e2e/postgres.ts). Each floor is the same fleet —",
+    "command, placement, shards, shard programs with as many `txmail:index:*` resources, backend, engine",
+    "settings — served by a `pulumi-resource-txmail` that does nothing (bench/fleetFloor.ts). Steps:",
+    "the engine's resource steps as the fleet counts them; requests and writes: the emulator's counters.",
     "",
-    "| run | seconds | ratio | shards | steps | steps/s | requests | writes | exit |",
+    "| run | seconds | ÷ floor | shards | steps | steps/s | requests | writes | exit |",
     "|---|---|---|---|---|---|---|---|---|",
-    row(runs.floorUp),
-    row(runs.fileUp, runs.floorUp),
-    row(runs.pgUp, runs.fileUp),
-    row(runs.pg2Up, runs.pgUp),
-    ...runnerRows(runs.pg2Up),
-    row(runs.floorPreview),
-    row(runs.filePreview, runs.floorPreview),
-    row(runs.pgPreview, runs.filePreview),
-    row(runs.pg2Preview, runs.pgPreview),
-    ...runnerRows(runs.pg2Preview),
-    "",
-    "Ratios: the fleet on the file backend against the floor; PostgreSQL against the file backend; two",
-    "runners against one, on PostgreSQL.",
+    ...STEPS.flatMap((step) => SCENARIOS.flatMap((sc) => pair(sc.key, step))),
     "",
     "Goals:",
     "",
-    `- fleet up ≤ 1.2× floor: ${ratio(runs.fileUp, runs.floorUp)}× — ${met(ratio(runs.fileUp, runs.floorUp) <= 1.2)}`,
-    `- fleet no-op preview ≤ 1.2× floor: ${ratio(runs.filePreview, runs.floorPreview)}× — ${met(ratio(runs.filePreview, runs.floorPreview) <= 1.2)}`,
-    `- PostgreSQL up ≤ 1.2× file: ${ratio(runs.pgUp, runs.fileUp)}× — ${met(ratio(runs.pgUp, runs.fileUp) <= 1.2)}`,
-    `- PostgreSQL no-op preview ≤ 1.2× file: ${ratio(runs.pgPreview, runs.filePreview)}× — ${met(ratio(runs.pgPreview, runs.filePreview) <= 1.2)}`,
+    goal("fleet up, file, ÷ its floor", runs["file up"], runs["fileFloor up"], 1.2),
+    goal("fleet no-op preview, file, ÷ its floor", runs["file preview"], runs["fileFloor preview"], 1.2),
+    goal("fleet up, PostgreSQL, ÷ its floor", runs["pg up"], runs["pgFloor up"], 1.2),
+    goal("fleet no-op preview, PostgreSQL, ÷ its floor", runs["pg preview"], runs["pgFloor preview"], 1.2),
+    goal("PostgreSQL up ÷ file up", runs["pg up"], runs["file up"], 1.1),
+    goal("PostgreSQL no-op preview ÷ file", runs["pg preview"], runs["file preview"], 1.1),
     "",
-    "Integrity after the ups (service objects vs the ids in every shard's state):",
+    "Integrity after the last step (service objects vs the ids in every shard's state):",
     "",
     "| scenario | service | in state | duplicates | orphans | missing |",
     "|---|---|---|---|---|---|",

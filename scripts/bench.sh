@@ -4,15 +4,16 @@
 #   bash scripts/bench.sh                 # report: 10 and 50 tenants vs the floors, 1 000 creates, …
 #   bash scripts/bench.sh checkpoints     # state saved after every step vs once per run, 50 tenants
 #   bash scripts/bench.sh fleet           # one stack vs shard stacks, 1 000 tenants (bench/fleet.ts)
-#   bash scripts/bench.sh fleet-backends  # file vs PostgreSQL, two runners, the fleet floor (~30-60 min)
+#   bash scripts/bench.sh fleet-backends  # file and PostgreSQL, 1 and 2 runners, beside fleet floors
+#   bash scripts/bench.sh fleet-levers    # engine settings (PULUMI_PARALLEL_DIFF) on a fleet, A vs B
 #   BENCH_TENANTS=10 BENCH_REPS=1 bash scripts/bench.sh   # quicker (each script's header lists its knobs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${1:-report}"
 case "$target" in
-  report | checkpoints | fleet | fleet-backends) ;;
+  report | checkpoints | fleet | fleet-backends | fleet-levers) ;;
   *)
-    echo "bench.sh: unknown target '$target' (report, checkpoints, fleet, fleet-backends)" >&2
+    echo "bench.sh: unknown target '$target' (report, checkpoints, fleet, fleet-backends, fleet-levers)" >&2
     exit 2
     ;;
 esac
@@ -24,5 +25,6 @@ rm -rf bench/out
 npx tsc -p bench/tsconfig.json
 case "$target" in
   fleet-backends) node bench/out/bench/fleetBackends.js ;;
+  fleet-levers) node bench/out/bench/fleetLevers.js ;;
   *) node "bench/out/bench/$target.js" ;;
 esac

@@ -1,4 +1,5 @@
-// The native floor's plugin: the txmail plugin's own gRPC server (dist/native/server.js, built from
+// The native floors' plugin (bench/programs/floor-native's, and the fleet floor's as
+// noop-txmail-plugin/pulumi-resource-txmail): the txmail plugin's own gRPC server (dist/native/server.js, built from
 // native/server.ts) over operations that do nothing — as bench/programs/noop-provider does for the
 // dynamic floor. Whatever the server does per call (struct conversion, secrets accepted on the wire,
 // detailed diffs), the floor pays too; the real native provider's excess over it is its own work.
@@ -15,7 +16,7 @@ const noop = {
   configure: () => {},
   check: async (_urn, _olds, news) => ({ inputs: news, failures: [] }),
   diff: async () => noChange,
-  create: async (_urn, props) => ({ id: `${props.name}-${Date.now()}`, outs: props }),
+  create: async (urn, props) => ({ id: `${urn.split("::").pop()}-${Date.now()}`, outs: props }),
   read: async (id, _urn, props, inputs) => ({ id, props, inputs }),
   update: async (_id, _urn, _olds, news) => ({ outs: news }),
   remove: async () => {},
