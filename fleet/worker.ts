@@ -17,7 +17,7 @@ import { shardProgram } from "./shardProgram";
 import { BACKEND_RACE_RETRIES, backendRaceDelayMs, isBackendTableRace, withoutBackendPassword } from "./backendRace";
 import { lockedShardError } from "./stackLock";
 import { countEvent, zeroCounts } from "./stepCounts";
-import { SALT_NOT_SAVED } from "../provider/core/freshSalt";
+import { SALT_NOT_SAVED, skipsCheckpoints } from "../provider/core/freshSalt";
 import { sdkDebugMessages } from "./sdkDebugMessages";
 
 function send(message: WorkerMessage): Promise<void> {
@@ -124,23 +124,32 @@ async function run(job: ShardJob): Promise<void> {
   // Read by the Tenant components of the program (sdk/internal/face.ts) as it runs, in this process.
   process.env.TXMAIL_FACE = job.face;
   try {
+    // Steps of the salt's first run that the next run finds done and counts as unchanged.
+    let countedBefore = 0;
+    const runAgain = async () => {
+      const note =
+        "the stack's first run saved its salt before creating anything (state is written once per run): running again";
+      fs.writeSync(log, `\n${note}\n`);
+      await send({ type: "notice", message: note });
+      // What the first run did stays counted (the components, the salt); its refusals do not.
+      countedBefore += counts.created + counts.updated + counts.replaced;
+      Object.assign(counts, { same: 0, failed: 0 });
+      await send({ type: "progress", counts: { ...counts } });
+    };
     for (let attempt = 1, saltRuns = 0; ; attempt++) {
       const eventsBefore = events;
       saltRefusals = otherErrors = 0;
       try {
-        await runOnStack(job, common);
+        // A probe ran one tenant only: never the end of the job.
+        if ((await runOnStack(job, common)) === "probed" && saltRuns++ === 0) {
+          await runAgain();
+          continue;
+        }
         break;
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e);
         if (saltRefusals > 0 && otherErrors === 0 && saltRuns++ === 0) {
-          const note =
-            "the stack's first run saved its salt before creating anything (state is written once per run): running again";
-          fs.writeSync(log, `\n${note}\n`);
-          await send({ type: "notice", message: note });
-          // What the first run did stays counted (the components, the salt); its refusals do
-          // not, nor what it left the same (the next run counts that).
-          Object.assign(counts, { same: 0, failed: 0 });
-          await send({ type: "progress", counts: { ...counts } });
+          await runAgain();
           continue;
         }
         // Only a run that lost the race to create the backend's table, and so did nothing else.
@@ -155,6 +164,7 @@ async function run(job: ShardJob): Promise<void> {
         await new Promise((resolve) => setTimeout(resolve, delayMs));
       }
     }
+    counts.same = Math.max(0, counts.same - countedBefore);
     await send({ type: "done", ok: counts.failed === 0, counts });
   } catch (e) {
     const message = withoutBackendPassword(e instanceof Error ? e.message : String(e));
@@ -166,8 +176,15 @@ async function run(job: ShardJob): Promise<void> {
   }
 }
 
-/** One run of the job's operation on its shard stack (created by its first run). */
-async function runOnStack(job: ShardJob, common: CommonOptions): Promise<void> {
+/**
+ * One run of the job's operation on its shard stack (created by its first run). A new stack's
+ * first `up` with state written once per run is a probe instead: the program with its first
+ * tenant only, whose run saves the stack's salt (the creates refuse until it is saved:
+ * provider/core/freshSalt.ts) at a fraction of the whole program's cost; the caller then runs
+ * the whole program. Only on a stack this run created, so there is nothing a short program could
+ * delete.
+ */
+async function runOnStack(job: ShardJob, common: CommonOptions): Promise<"ran" | "probed"> {
   const workspace = await LocalWorkspace.create({
     workDir: job.workDir, // holds the fleet project's Pulumi.yaml
     program: shardProgram(job.entries),
@@ -177,10 +194,17 @@ async function runOnStack(job: ShardJob, common: CommonOptions): Promise<void> {
   const operate = (stack: Stack) => runOperation(withoutFollowUpReads(stack), job, common);
   try {
     await operate(await stackTakenAsExisting(job.stackName, workspace));
+    return "ran";
   } catch (e) {
     if (!(e instanceof StackNotFoundError)) throw e;
     // The shard's first run: create its stack (`stack init`), then run the operation on it.
-    await operate(await Stack.createOrSelect(job.stackName, workspace));
+    const stack = await Stack.createOrSelect(job.stackName, workspace);
+    if (job.operation === "up" && job.entries.length > 0 && skipsCheckpoints()) {
+      await withoutFollowUpReads(stack).up({ ...common, program: shardProgram(job.entries.slice(0, 1)) });
+      return "probed";
+    }
+    await operate(stack);
+    return "ran";
   }
 }
 
