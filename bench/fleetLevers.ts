@@ -20,6 +20,7 @@ const LEVERS: Record<string, Record<string, string>> = {
   "PULUMI_PARALLEL_DIFF=true": { PULUMI_PARALLEL_DIFF: "true" },
 };
 const OPERATIONS = ["preview", "up"] as const;
+const offOf = (env: Record<string, string>) => Object.fromEntries(Object.keys(env).map((k) => [k, "false"]));
 
 async function main(): Promise<void> {
   const started = new Date();
@@ -45,7 +46,8 @@ async function main(): Promise<void> {
           const pair = round % 2 === 0 ? [false, true] : [true, false];
           for (const on of pair) {
             const t0 = Date.now();
-            const run = await fleet([op, "--frozen"], on ? env : {});
+            // Off is said explicitly: the fleet turns some of these on by default.
+            const run = await fleet([op, "--frozen"], on ? env : offOf(env));
             const seconds = (Date.now() - t0) / 1000;
             if (run.code !== 0 || run.rows.total?.created || run.rows.total?.updated)
               throw new Error(`${op} ${lever} ${on}: not a clean no-op\n${run.stdout}${run.stderr}`);

@@ -1,0 +1,20 @@
+// The engine settings the fleet gives its shard runs (fleet/fleet.ts workerEnv): state written once
+// per run and parallel diffs by default, --save-every-step to write after every step, and a value
+// the user set kept.
+import { workerEnv } from "../../../fleet/fleet";
+
+describe("the shard runs' engine settings", () => {
+  it("defaults: state written once per run, diffs in parallel", () => {
+    expect(workerEnv(false, {})).toMatchObject({ PULUMI_SKIP_CHECKPOINTS: "true", PULUMI_PARALLEL_DIFF: "true" });
+  });
+
+  it("--save-every-step: the engine's default, whatever the environment says", () => {
+    expect(workerEnv(true, {}).PULUMI_SKIP_CHECKPOINTS).toBe("false");
+    expect(workerEnv(true, { PULUMI_SKIP_CHECKPOINTS: "true" }).PULUMI_SKIP_CHECKPOINTS).toBe("false");
+  });
+
+  it("a value the user set is kept", () => {
+    const env = workerEnv(false, { PULUMI_SKIP_CHECKPOINTS: "false", PULUMI_PARALLEL_DIFF: "false", OTHER: "x" });
+    expect(env).toMatchObject({ PULUMI_SKIP_CHECKPOINTS: "false", PULUMI_PARALLEL_DIFF: "false", OTHER: "x" });
+  });
+});
