@@ -1,7 +1,9 @@
-// State written once per run (PULUMI_SKIP_CHECKPOINTS), killed outright, on both faces: the engine
+// State written once per run (PULUMI_SKIP_CHECKPOINTS), killed outright: the engine
 // then loses every edit of the killed run — creates the service committed included — and only the
 // idempotency keys stand between the rerun and twins. On the real engine and CLI, file backend
-// (the fleet's PostgreSQL kill test is in fleet/postgres.test.ts):
+// (the fleet's PostgreSQL kill test is in fleet/postgres.test.ts). The first two on both faces (the
+// salt lives in a StackSalt resource or in the native provider's state); the others, which the
+// generic provider and the engine decide alone, on one face each:
 // - a new stack's first run creates nothing and ends with its salt saved (provider/core/freshSalt.ts);
 // - a run of creates, and a run of updates, replacements and deletes, each SIGKILLed (the CLI's
 //   process group, as a CI runner does) while a create has committed at the service and its answer
@@ -16,6 +18,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { controlClient, serviceObjects, type EmulatorControl } from "./control";
 import { createTestStack, FACES, REPO_ROOT, type Face, type TestStack } from "./harness";
+import { onFace } from "./onFace";
 import { exitOf, expectEnded, stackProcesses, until } from "./processes";
 import { startService, type TestService } from "./service";
 import { byKind, pendingOperations, stackSaltOf, stateObjects, stateOutputs } from "./stackState";
@@ -151,23 +154,31 @@ describe.each(FACES)("%s face, state written once per run", (face: Face) => {
     await expectServiceEqualsState(t, 0, TENANTS);
   });
 
-  it("killed during updates, replacements and deletes: the rerun converges, no twin, nothing left", async () => {
-    await t.stack.setConfig("round", { value: "1" });
-    await t.stack.setConfig("tenants", { value: String(TENANTS_AFTER) });
-    // Replacing an SMTP credential creates its successor first: hold that create's answer.
-    await upKilled(t, "/v2/accounts/*/smtp-credentials", 10);
-    expect(await exitOf(t.spawnCli(["up", "--yes", "--skip-preview"]))).toBe(0);
-    await expectServiceEqualsState(t, 1, TENANTS_AFTER);
-    expect(fs.existsSync(t.stateDir)).toBe(true);
-  });
+  // Below, the generic provider and the engine decide alone (the faces translate the same calls;
+  // the salt, which differs, is above): one face each.
+  onFace(face, "native")(
+    "killed during updates, replacements and deletes: the rerun converges, no twin, nothing left",
+    async () => {
+      await t.stack.setConfig("round", { value: "1" });
+      await t.stack.setConfig("tenants", { value: String(TENANTS_AFTER) });
+      // Replacing an SMTP credential creates its successor first: hold that create's answer.
+      await upKilled(t, "/v2/accounts/*/smtp-credentials", 10);
+      expect(await exitOf(t.spawnCli(["up", "--yes", "--skip-preview"]))).toBe(0);
+      await expectServiceEqualsState(t, 1, TENANTS_AFTER);
+      expect(fs.existsSync(t.stateDir)).toBe(true);
+    },
+  );
 
-  it("killed during creates, then changed before the rerun: the killed run's objects are taken over, no twin", async () => {
-    await t.stack.setConfig("tenants", { value: String(TENANTS_AFTER + 4) });
-    await upKilled(t, "/v2/accounts/*/webhooks", 8);
-    await t.stack.setConfig("variant", { value: "-b" });
-    expect(await exitOf(t.spawnCli(["up", "--yes", "--skip-preview"]))).toBe(0);
-    // The rerun met the killed run's creations under their keys, with other values.
-    expect(t.log()).toMatch(/taken over from an earlier run that created it with other values/);
-    await expectServiceEqualsState(t, 1, TENANTS_AFTER + 4, "-b");
-  });
+  onFace(face, "dynamic")(
+    "killed during creates, then changed before the rerun: the killed run's objects are taken over, no twin",
+    async () => {
+      await t.stack.setConfig("tenants", { value: String(TENANTS + 4) });
+      await upKilled(t, "/v2/accounts/*/webhooks", 8);
+      await t.stack.setConfig("variant", { value: "-b" });
+      expect(await exitOf(t.spawnCli(["up", "--yes", "--skip-preview"]))).toBe(0);
+      // The rerun met the killed run's creations under their keys, with other values.
+      expect(t.log()).toMatch(/taken over from an earlier run that created it with other values/);
+      await expectServiceEqualsState(t, 0, TENANTS + 4, "-b");
+    },
+  );
 });
