@@ -35,6 +35,8 @@ export function errorKind(err: unknown): string | undefined {
 export const isNotFound = (err: unknown): boolean => errorKind(err) === "not-found";
 export const isForbidden = (err: unknown): boolean => errorKind(err) === "forbidden";
 export const isConflict = (err: unknown): boolean => errorKind(err) === "conflict";
+/** A 422 to a keyed request: the key was used before with another body (docs/contract/idempotency.md#rule-2). */
+export const isIdempotencyMismatch = (err: unknown): boolean => errorKind(err) === "idempotency-mismatch";
 /** True when the client retried the call before this error (an earlier attempt may have executed). */
 export const wasRetried = (err: unknown): boolean =>
   typeof err === "object" && err !== null && (err as { retried?: unknown }).retried === true;

@@ -1,7 +1,7 @@
 // create: sends a derived Idempotency-Key (see core/idempotencyKey.ts) and survives replays of
 // objects that were deleted since and of failures that may no longer hold; `adoptId` adopts an
 // existing object instead of creating one.
-import { errorKind, isConflict, wasReplayed } from "../api";
+import { isConflict, isIdempotencyMismatch, wasReplayed } from "../api";
 import { camelToSnake } from "../casing";
 import { requireSavedSalt } from "../freshSalt";
 import { deriveIdempotencyKey } from "../idempotencyKey";
@@ -65,7 +65,7 @@ export async function create(k: KindContext, inputs: Props): Promise<{ id: strin
         withScopeHint(k, "write", inputs, () => api.post(path, body, spec.created, { idempotencyKey })),
       );
     } catch (err) {
-      if (errorKind(err) === "idempotency-mismatch") {
+      if (isIdempotencyMismatch(err)) {
         const recovered = await recoverMismatch(k, { conn, api }, inputs, collection, body);
         if (recovered === "next-key") continue;
         return recovered;

@@ -15,15 +15,15 @@
 // the service returns only at creation, deleted and made again, so the secret is known. Found
 // nowhere: the attempt created nothing (a stored 4xx) or its object is gone, and the next derived
 // key is safe. Found more than once: the run stops, naming them.
-import { deepEqual } from "../canonicalJson";
 import { camelToSnake } from "../casing";
 import type { Ctx, Props } from "../spec";
-import { createdSince, isClaimed, settleOthers } from "../uncertainCreate";
+import { matchesCreation } from "../uncertainCreate";
 import { isNotFound } from "../api";
 import { progress } from "../progress";
 import { adopt } from "./adopt";
 import type { KindContext } from "./context";
 import { what } from "./names";
+import { unclaimedSince } from "./twins";
 import { withScopeHint } from "./scopeHint";
 
 /** The service's idempotency record lifetime (docs/contract/idempotency.md#rule-5). */
@@ -73,31 +73,31 @@ export async function recoverMismatch(
 }
 
 /** Unclaimed objects of the collection made in the last 24 h with this resource's fixed fields and name. */
-async function earlierAttempts(
+function earlierAttempts(
   k: KindContext,
   ctx: Ctx,
   props: Props,
   collection: string,
   body: Record<string, unknown>,
 ): Promise<Record<string, unknown>[]> {
-  const { spec } = k;
-  await settleOthers(collection);
-  const fixed = identityFields(k).filter((f) => props[f] !== undefined);
+  const { listing } = k.spec;
   // What a person calls it (its name, label, address), where the kind has one.
-  const titleOf = "title" in spec.listing ? spec.listing.title : undefined;
-  const live = "title" in spec.listing ? spec.listing.live : undefined;
+  const titleOf = "title" in listing ? listing.title : undefined;
+  const live = "title" in listing ? listing.live : undefined;
   const title = titleOf?.(body);
   const now = Date.now();
-  const found: Record<string, unknown>[] = [];
-  for await (const rec of ctx.api.list(spec.collectionPath(ctx.conn, props), spec.record, spec.listQuery?.(props))) {
-    if (isClaimed(collection, k.idOf(rec))) continue;
-    if (!createdSince(rec.created_at, now - RECORD_LIFETIME_MS)) continue;
-    if (live && !live(rec, now)) continue;
-    if (titleOf && titleOf(rec) !== title) continue;
-    const outputs = k.outputsOf(rec);
-    if (fixed.every((f) => deepEqual(outputs[f], props[f]))) found.push(rec);
-  }
-  return found;
+  const fixed = identityFields(k);
+  return unclaimedSince(
+    k,
+    ctx,
+    props,
+    collection,
+    now - RECORD_LIFETIME_MS,
+    (rec) =>
+      (!live || live(rec, now)) &&
+      (!titleOf || titleOf(rec) === title) &&
+      matchesCreation(k.outputsOf(rec), props, fixed),
+  );
 }
 
 /** The body restricted to the fields the key stands for (API names), for the key's derivation. */

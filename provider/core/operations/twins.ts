@@ -9,7 +9,7 @@ import { what } from "./names";
 import { withScopeHint } from "./scopeHint";
 
 /** Unclaimed objects of `collection` created since `started` whose creation fields match the program's. */
-export async function twinsOf(
+export function twinsOf(
   k: KindContext,
   ctx: Ctx,
   props: Props,
@@ -17,16 +17,36 @@ export async function twinsOf(
   started: number,
   exceptId?: string,
 ): Promise<Record<string, unknown>[]> {
+  return unclaimedSince(
+    k,
+    ctx,
+    props,
+    collection,
+    started,
+    (rec) => k.idOf(rec) !== exceptId && matchesCreation(k.outputsOf(rec), props, k.creationFields),
+  );
+}
+
+/**
+ * Objects of `collection` that no resource of this process claims, created since `since`, that pass
+ * `matches`: listed once, after this process's other creates in the collection have settled.
+ */
+export async function unclaimedSince(
+  k: KindContext,
+  ctx: Ctx,
+  props: Props,
+  collection: string,
+  since: number,
+  matches: (record: Record<string, unknown>) => boolean,
+): Promise<Record<string, unknown>[]> {
   const { spec } = k;
   await settleOthers(collection);
-  const twins: Record<string, unknown>[] = [];
+  const found: Record<string, unknown>[] = [];
   for await (const rec of ctx.api.list(spec.collectionPath(ctx.conn, props), spec.record, spec.listQuery?.(props))) {
-    const id = k.idOf(rec);
-    if (id === exceptId || isClaimed(collection, id)) continue;
-    if (!createdSince(rec.created_at, started)) continue;
-    if (matchesCreation(k.outputsOf(rec), props, k.creationFields)) twins.push(rec);
+    if (isClaimed(collection, k.idOf(rec)) || !createdSince(rec.created_at, since)) continue;
+    if (matches(rec)) found.push(rec);
   }
-  return twins;
+  return found;
 }
 
 /** After a retried 5xx: deletes the object the failed attempt committed, if there is one. */
