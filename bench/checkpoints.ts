@@ -10,12 +10,11 @@
 // 0 missing). Loopback only; every loop bounded.
 // Run: bash scripts/bench.sh checkpoints   (BENCH_TENANTS=50 BENCH_REPS=3 by default)
 import * as fs from "node:fs";
-import * as path from "node:path";
 import { controlClient, serviceObjects } from "../test/e2e/control";
-import { createTestStack, REPO_ROOT, type TestStack } from "../test/e2e/harness";
+import { createTestStack, type TestStack } from "../test/e2e/harness";
 import { startService } from "../test/e2e/service";
 import { byKind, stateObjects } from "../test/e2e/stackState";
-import { writeSection } from "./fleet";
+import { publishSection, runBenchmark } from "./section";
 import { median, programOptions, round2, timed, type Program } from "./up";
 
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 50);
@@ -132,19 +131,7 @@ function section(r: Result, started: Date): string[] {
 async function main(): Promise<void> {
   const started = new Date();
   const result = await bench();
-  const lines = section(result, started);
-  process.stdout.write(`${lines.join("\n")}\n`);
-  fs.mkdirSync(path.join(REPO_ROOT, "bench", "out"), { recursive: true });
-  fs.writeFileSync(path.join(REPO_ROOT, "bench", "out", "checkpoints.json"), JSON.stringify(result, null, 2));
-  writeSection(path.join(REPO_ROOT, "bench", "RESULTS.md"), lines);
+  publishSection(section(result, started), { name: "checkpoints", result });
 }
 
-if (require.main === module) {
-  main().then(
-    () => process.exit(0),
-    (e: unknown) => {
-      console.error(e);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runBenchmark(main);

@@ -20,7 +20,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { stringify } from "yaml";
 import { controlClient, serviceObjects, type EmulatorControl } from "../test/e2e/control";
-import { installPackage, REPO_ROOT } from "../test/e2e/harness";
+import { installPackage } from "../test/e2e/harness";
+import { publishSection, runBenchmark } from "./section";
 import { startService, type TestService } from "../test/e2e/service";
 import { runFleet, type FleetRun, type SummaryRow } from "../test/e2e/fleet/fleetCli";
 import { DEFAULT_PARALLEL, DEFAULT_PROJECT, DEFAULT_SHARD_SIZE } from "../fleet/defaults";
@@ -316,35 +317,10 @@ export function fleetSection(r: FleetBenchResult, started: Date): string[] {
   ];
 }
 
-/** Replaces (or appends) this benchmark's section of RESULTS.md, leaving the others' sections as they are. */
-export function writeSection(file: string, section: string[]): void {
-  const text = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmark results\n";
-  const heading = section[0]!;
-  const start = text.indexOf(`\n${heading}\n`);
-  const body = section.join("\n");
-  if (start < 0) {
-    fs.writeFileSync(file, `${text.trimEnd()}\n\n${body}`);
-    return;
-  }
-  const next = text.indexOf("\n## ", start + heading.length + 1);
-  fs.writeFileSync(file, `${text.slice(0, start + 1)}${body}${next < 0 ? "" : `\n${text.slice(next + 1)}`}`);
-}
-
 async function main(): Promise<void> {
   const started = new Date();
   const result = await benchFleet();
-  const section = fleetSection(result, started);
-  process.stdout.write(`${section.join("\n")}\n`);
-  fs.writeFileSync(path.join(REPO_ROOT, "bench", "out", "fleet.json"), JSON.stringify(result, null, 2));
-  writeSection(path.join(REPO_ROOT, "bench", "RESULTS.md"), section);
+  publishSection(fleetSection(result, started), { name: "fleet", result });
 }
 
-if (require.main === module) {
-  main().then(
-    () => process.exit(0),
-    (e: unknown) => {
-      process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runBenchmark(main);

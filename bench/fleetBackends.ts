@@ -19,10 +19,11 @@ import { DEFAULT_PARALLEL, DEFAULT_SHARD_SIZE, shardStackName } from "../fleet/d
 import { controlClient, serviceObjects, type EmulatorControl } from "../test/e2e/control";
 import { runFleet, type FleetRun } from "../test/e2e/fleet/fleetCli";
 import { exportStack, integrity, stateObjectsOf, type Integrity } from "../test/e2e/fleet/integrity";
-import { engineEnv, installPackage, REPO_ROOT } from "../test/e2e/harness";
+import { engineEnv, installPackage } from "../test/e2e/harness";
 import { startPostgres, type PostgresServer } from "../test/e2e/postgres";
 import { startService, type TestService } from "../test/e2e/service";
-import { tenantEntry, writeSection } from "./fleet";
+import { tenantEntry } from "./fleet";
+import { publishSection, runBenchmark } from "./section";
 
 const TENANTS = Number(process.env.BENCH_FLEET_TENANTS ?? 1000);
 const FLOOR = path.join(__dirname, "fleetFloor.js");
@@ -313,16 +314,7 @@ function section(r: Result, started: Date): string[] {
 async function main(): Promise<void> {
   const started = new Date();
   const result = await bench();
-  const lines = section(result, started);
-  process.stdout.write(`${lines.join("\n")}\n`);
-  fs.writeFileSync(path.join(REPO_ROOT, "bench", "out", "fleetBackends.json"), JSON.stringify(result, null, 2));
-  writeSection(path.join(REPO_ROOT, "bench", "RESULTS.md"), lines);
+  publishSection(section(result, started), { name: "fleetBackends", result });
 }
 
-main().then(
-  () => process.exit(0),
-  (e: unknown) => {
-    process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

@@ -9,9 +9,10 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { stringify } from "yaml";
 import { runFleet, type FleetRun } from "../test/e2e/fleet/fleetCli";
-import { installPackage, REPO_ROOT } from "../test/e2e/harness";
+import { installPackage } from "../test/e2e/harness";
 import { startService } from "../test/e2e/service";
-import { tenantEntry, writeSection } from "./fleet";
+import { tenantEntry } from "./fleet";
+import { publishSection, runBenchmark } from "./section";
 import { median, round2 } from "./up";
 
 const TENANTS = Number(process.env.BENCH_FLEET_TENANTS ?? 240);
@@ -82,14 +83,7 @@ async function main(): Promise<void> {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.rmSync(project, { recursive: true, force: true });
   }
-  process.stdout.write(`${lines.join("\n")}\n`);
-  writeSection(path.join(REPO_ROOT, "bench", "RESULTS.md"), lines);
+  publishSection(lines);
 }
 
-main().then(
-  () => process.exit(0),
-  (e: unknown) => {
-    process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
-    process.exit(1);
-  },
-);
+runBenchmark(main);
