@@ -51,6 +51,27 @@ function summarize(results) {
 }
 
 /**
+ * The files that took longest, each on the one worker that ran it: where the suite's time goes,
+ * in every CI log (docs/guide/development.md keeps a table of them).
+ * @param {any} results jest's JSON report
+ * @param {number} count how many files
+ * @param {string} root prefix stripped from file names
+ * @returns {string[]}
+ */
+function slowest(results, count, root = "") {
+  const files = (results.testResults ?? [])
+    .filter((s) => typeof s.startTime === "number" && typeof s.endTime === "number")
+    .map((s) => ({ name: String(s.name).replace(root, ""), seconds: (s.endTime - s.startTime) / 1000 }));
+  if (files.length === 0) return [];
+  const total = files.reduce((n, f) => n + f.seconds, 0);
+  files.sort((a, b) => b.seconds - a.seconds);
+  return [
+    `worker time ${Math.round(total)} s in ${files.length} files; the slowest:`,
+    ...files.slice(0, count).map((f) => `${String(Math.round(f.seconds)).padStart(6)} s  ${f.name}`),
+  ];
+}
+
+/**
  * @param {string} log the output of scripts/check.sh
  * @returns {{ passed: number, failed: number }}
  */
@@ -82,9 +103,10 @@ if (require.main === module) {
     s.failed += checks.failed;
     if (checks.failed) s.lines.push(`static checks: ${checks.failed} failed (scripts/check.sh, output above)`);
   }
+  for (const line of slowest(results, 15, `${process.cwd()}/`)) console.log(line);
   for (const line of s.lines) console.log(line);
   console.log(`${s.passed} passed, ${s.failed} failed${s.skipped ? `, ${s.skipped} skipped` : ""}`);
   process.exit(s.failed > 0 ? 1 : 0);
 }
 
-module.exports = { summarize, countChecks };
+module.exports = { summarize, countChecks, slowest };

@@ -28,6 +28,9 @@ if [ -n "$checks_pid" ]; then
   wait "$checks_pid" || status=1
   cat "$checks"
 fi
-# The closing line (and a non-zero exit if it reports any failure): scripts/jest-summary.js.
+# TXMAIL_TEST_RESULTS=<file> keeps jest's JSON report (per-file and per-test times) for a closer look.
+if [ -n "${TXMAIL_TEST_RESULTS:-}" ]; then cp "$results" "$TXMAIL_TEST_RESULTS"; fi
+# The slowest files, then the closing line (and a non-zero exit if it reports any failure):
+# scripts/jest-summary.js.
 node scripts/jest-summary.js "$results" ${checks_pid:+"$checks"} || exit 1
 exit $status

@@ -27,7 +27,7 @@ async function summarize(report: unknown, checksLog?: string): Promise<{ out: st
     fs.writeFileSync(`${file}.checks.log`, checksLog);
   }
   try {
-    const { stdout } = await run(process.execPath, args);
+    const { stdout } = await run(process.execPath, args, { cwd: REPO_ROOT });
     return { out: stdout, code: 0 };
   } catch (err) {
     const e = err as { stdout: string; code: number };
@@ -142,5 +142,29 @@ describe("jest-summary closing line", () => {
       expect(lastLine(r.out)).toBe("1 passed, 1 failed");
       expect(r.code).toBe(1);
     });
+  });
+});
+
+describe("jest-summary slowest files", () => {
+  it("lists the slowest files before the closing line, which stays last", async () => {
+    const file = (name: string, seconds: number) => ({
+      name: `${REPO_ROOT}/${name}`,
+      status: "passed",
+      startTime: 1_000,
+      endTime: 1_000 + seconds * 1000,
+      assertionResults: [test("passed")],
+    });
+    const r = await summarize({
+      success: true,
+      testResults: [file("test/a.test.ts", 3), file("test/b.test.ts", 120), file("test/c.test.ts", 40)],
+    });
+    const lines = r.out.trim().split("\n");
+    expect(lines).toEqual([
+      "worker time 163 s in 3 files; the slowest:",
+      "   120 s  test/b.test.ts",
+      "    40 s  test/c.test.ts",
+      "     3 s  test/a.test.ts",
+      "3 passed, 0 failed",
+    ]);
   });
 });
