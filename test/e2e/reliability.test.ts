@@ -178,12 +178,20 @@ describe.each(FACES)("%s face", (face) => {
     async function killDuringKeyCreate(s: Scenario): Promise<void> {
       const control = controlClient(s.svc);
       await control.injectFault({ method: "POST", path: CREATES[2]!, kind: "delay-after", delayMs: 20_000 });
+      let ended: string | undefined;
       const up = s.t.up().then(
-        () => "succeeded",
-        (e: Error) => e.message,
+        () => (ended = "succeeded"),
+        (e: Error) => (ended = e.message),
       );
-      await until("the key to be committed", async () =>
-        (await control.dumpState()).api_keys.some((k) => k.label === "key-v1"),
+      // Bounded generously (a loaded machine takes minutes to reach the key's create), and cut short
+      // with the run's own words if it ends before the key is committed.
+      await until(
+        "the key to be committed",
+        async () => {
+          if (ended !== undefined) throw new Error(`the up ended before the key was committed: ${ended}`);
+          return (await control.dumpState()).api_keys.some((k) => k.label === "key-v1");
+        },
+        240_000,
       );
       expect(killProvider(s.t)).toBeGreaterThan(0);
       expect(await up).not.toBe("succeeded");
