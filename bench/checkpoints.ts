@@ -10,10 +10,10 @@
 // 0 missing). Loopback only; every loop bounded.
 // Run: bash scripts/bench.sh checkpoints   (BENCH_TENANTS=50 BENCH_REPS=3 by default)
 import * as fs from "node:fs";
-import { controlClient, serviceObjects } from "../test/e2e/control";
-import { createTestStack, type TestStack } from "../test/e2e/harness";
-import { startService } from "../test/e2e/service";
-import { byKind, stateObjects } from "../test/e2e/stackState";
+import { controlClient, serviceObjects } from "../support/control";
+import { createTestStack, type TestStack } from "../support/stack";
+import { startService } from "../support/service";
+import { byKind, stateObjects } from "../support/stackState";
 import { publishSection, runBenchmark } from "./section";
 import { median, programOptions, round2, timed, type Program } from "./up";
 

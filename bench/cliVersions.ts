@@ -8,8 +8,9 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { TOOLS_DIR, createTestStack } from "../test/e2e/harness";
-import { startService } from "../test/e2e/service";
+import { TOOLS_DIR } from "../support/root";
+import { createTestStack } from "../support/stack";
+import { startService } from "../support/service";
 import { tenantsProgram, timed } from "./up";
 
 const other = process.env.BENCH_OTHER_CLI ?? "";

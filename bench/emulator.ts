@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { Pool } from "undici";
-import { REPO_ROOT } from "../test/e2e/harness";
+import { REPO_ROOT } from "../support/root";
 
 const GETS = Number(process.env.BENCH_GETS ?? 40_000);
 const POSTS = Number(process.env.BENCH_POSTS ?? 20_000);

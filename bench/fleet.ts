@@ -19,11 +19,11 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { stringify } from "yaml";
-import { controlClient, serviceObjects, type EmulatorControl } from "../test/e2e/control";
-import { installPackage } from "../test/e2e/harness";
+import { controlClient, serviceObjects, type EmulatorControl } from "../support/control";
+import { installPackage } from "../support/package";
 import { publishSection, runBenchmark } from "./section";
-import { startService, type TestService } from "../test/e2e/service";
-import { runFleet, type FleetRun, type SummaryRow } from "../test/e2e/fleet/fleetCli";
+import { startService, type TestService } from "../support/service";
+import { runFleet, type FleetRun, type SummaryRow } from "../support/fleetCli";
 import { DEFAULT_PARALLEL, DEFAULT_PROJECT, DEFAULT_SHARD_SIZE } from "../fleet/defaults";
 
 /** Tenants of the one-stack vs fleet comparison. */

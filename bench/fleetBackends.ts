@@ -1,6 +1,6 @@
 // Fleets on a shared backend (issues 32 and 36), all in one run, each figure also a ratio:
 //   - N tenants (1 000 by default) on the file backend, on PostgreSQL (a real server,
-//     test/e2e/postgres.ts), and on PostgreSQL with two runners at once (`--runner 1/2`, `2/2`,
+//     support/postgres.ts), and on PostgreSQL with two runners at once (`--runner 1/2`, `2/2`,
 //     TXMAIL_RATE_SHARE=1/2, each its own work dir, PULUMI_HOME and TMPDIR);
 //   - each beside its fleet floor: the same fleet served by a txmail plugin that does nothing
 //     (bench/fleetFloor.ts) — goals: fleet ≤ 1.2× its floor; PostgreSQL ≤ 1.1× file;
@@ -16,12 +16,13 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { stringify } from "yaml";
 import { DEFAULT_PARALLEL, DEFAULT_SHARD_SIZE, shardStackName } from "../fleet/defaults";
-import { controlClient, serviceObjects, type EmulatorControl } from "../test/e2e/control";
-import { runFleet, type FleetRun } from "../test/e2e/fleet/fleetCli";
-import { exportStack, integrity, stateObjectsOf, type Integrity } from "../test/e2e/fleet/integrity";
-import { engineEnv, installPackage } from "../test/e2e/harness";
-import { startPostgres, type PostgresServer } from "../test/e2e/postgres";
-import { startService, type TestService } from "../test/e2e/service";
+import { controlClient, serviceObjects, type EmulatorControl } from "../support/control";
+import { runFleet, type FleetRun } from "../support/fleetCli";
+import { exportStack, integrity, stateObjectsOf, type Integrity } from "../support/integrity";
+import { engineEnv } from "../support/engineEnv";
+import { installPackage } from "../support/package";
+import { startPostgres, type PostgresServer } from "../support/postgres";
+import { startService, type TestService } from "../support/service";
 import { tenantEntry } from "./fleet";
 import { publishSection, runBenchmark } from "./section";
 
@@ -282,7 +283,7 @@ function section(r: Result, started: Date): string[] {
     "",
     `Settings: the command's defaults (native face, shards of ${DEFAULT_SHARD_SIZE}, ${DEFAULT_PARALLEL} at once per runner, state`,
     "written once per run), `--frozen` on a committed placement; each tenant 6 resources (bench/fleet.ts).",
-    "PostgreSQL 17 is a real server on loopback (test/e2e/postgres.ts). Each floor is the same fleet —",
+    "PostgreSQL 17 is a real server on loopback (support/postgres.ts). Each floor is the same fleet —",
     "command, placement, shards, shard programs with as many `txmail:index:*` resources, backend, engine",
     "settings — served by a `pulumi-resource-txmail` that does nothing (bench/fleetFloor.ts). Steps:",
     "the engine's resource steps as the fleet counts them; requests and writes: the emulator's counters.",

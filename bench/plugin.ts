@@ -16,9 +16,10 @@ import * as fs from "node:fs";
 import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
-import { createTestStack, REPO_ROOT } from "../test/e2e/harness";
-import { PLUGIN_FILES, type PluginBuild } from "../test/e2e/checkoutPlugin";
-import { startService } from "../test/e2e/service";
+import { REPO_ROOT } from "../support/root";
+import { createTestStack } from "../support/stack";
+import { PLUGIN_FILES, type PluginBuild } from "../support/plugin";
+import { startService } from "../support/service";
 import { median, round2, tenantsProgram, timed } from "./up";
 
 const STARTUP_RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 15);

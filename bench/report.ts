@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT } from "../test/e2e/harness";
+import { REPO_ROOT } from "../support/root";
 import { benchBusyAccount, busyAccountSection } from "./busyAccount";
 import { benchEmulator } from "./emulator";
 import { benchRateLimit } from "./rateLimit";

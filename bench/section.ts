@@ -2,7 +2,7 @@
 // kept in bench/out/<name>.json, the section written in place of its last run's.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { REPO_ROOT } from "../test/e2e/harness";
+import { REPO_ROOT } from "../support/root";
 
 /** Replaces (or appends) this benchmark's section of RESULTS.md, leaving the others' sections as they are. */
 export function writeSection(file: string, section: string[]): void {

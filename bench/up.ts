@@ -9,10 +9,11 @@
 // provider processes' peak memory. Loopback only; every loop bounded. Run with `bash scripts/bench.sh`.
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import { REPO_ROOT, TOOLS_DIR, createTestStack, type TestStack, type StackOptions } from "../test/e2e/harness";
-import { stackProcesses } from "../test/e2e/processes";
-import { startService, type TestService } from "../test/e2e/service";
-import { controlClient } from "../test/e2e/control";
+import { REPO_ROOT, TOOLS_DIR } from "../support/root";
+import { createTestStack, type TestStack, type StackOptions } from "../support/stack";
+import { stackProcesses } from "../support/processes";
+import { startService, type TestService } from "../support/service";
+import { controlClient } from "../support/control";
 
 const ROOT = REPO_ROOT;
 const SIZES = (process.env.BENCH_TENANTS ?? "10,50").split(",").map(Number);

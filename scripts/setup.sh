@@ -182,7 +182,7 @@ ln -sfn .. "$root/node_modules/pulumi-txmail"
 # Incremental (tsconfig.json keeps its build info in dist/). Skipped outright when no source, config
 # or dependency changed since the last build: even an incremental check costs ~2 s of a warm demo.
 build_info="$root/dist/.tsbuildinfo"
-changed="$(cd "$root" && find provider sdk native emulator policy fleet docs/codegen acceptance tsconfig.json package-lock.json \
+changed="$(cd "$root" && find provider sdk native emulator policy fleet docs/codegen acceptance support tsconfig.json package-lock.json \
   -newer "$build_info" \( -name '*.ts' -o -name '*.json' \) -print -quit 2>/dev/null || echo missing)"
 if [ ! -f "$build_info" ] || [ -n "$changed" ]; then
   started=$(date +%s)
@@ -251,9 +251,8 @@ ln -sf "$root/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs" "$tools
 # plugin users install. Not on PATH: a plugin found there costs a "using ... from $PATH" warning at
 # every plugin load. (Older setups linked it into .tools/bin: removed.)
 rm -f "$tools/bin/pulumi-resource-txmail"
-plugin_version="$("$node_bin" -p "require('$root/package.json').version")"
-mkdir -p "$tools/pulumi-home/plugins/resource-txmail-v$plugin_version"
-ln -sf "$root/bin/pulumi-resource-txmail" "$tools/pulumi-home/plugins/resource-txmail-v$plugin_version/pulumi-resource-txmail"
+# The same code installs it in each test stack's Pulumi home (support/plugin.ts).
+"$node_bin" "$root/dist/support/plugin.js" "$tools/pulumi-home" script
 # The same provider as users get it, a single executable needing no Node (scripts/build-plugin.sh,
 # this platform only; cached by its inputs, so an unchanged checkout skips it): for the tests that
 # run without Node and the benchmarks.

@@ -6,8 +6,9 @@
 // cancels the machine's drift.
 import * as path from "node:path";
 import { PROGRAMS, roundOrder, median } from "../../bench/up";
-import { createTestStack, REPO_ROOT, TOOLS_DIR, type TestStack } from "../e2e/harness";
-import { stackProcesses } from "../e2e/processes";
+import { REPO_ROOT, TOOLS_DIR } from "../../support/root";
+import { createTestStack, type TestStack } from "../../support/stack";
+import { stackProcesses } from "../../support/processes";
 
 jest.setTimeout(5 * 60_000);
 

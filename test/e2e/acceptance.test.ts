@@ -14,9 +14,9 @@ import { z } from "zod";
 import type { ContractReport } from "../../acceptance/report";
 import { paths } from "../../provider/api";
 import { createClient } from "../../provider/client";
-import { controlClient, serviceObjects } from "./control";
+import { controlClient, serviceObjects } from "../../support/control";
 import { REPO_ROOT } from "./harness";
-import { startService, type TestService } from "./service";
+import { startService, type TestService } from "../../support/service";
 import { KINDS } from "../../provider/api/kinds";
 
 jest.setTimeout(15 * 60_000);

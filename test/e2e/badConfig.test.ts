@@ -9,8 +9,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { DiagnosticEvent } from "@pulumi/pulumi/automation";
 import { createTestStack, type Face, type TestStack } from "./harness";
-import { startService, type TestService } from "./service";
-import { controlClient } from "./control";
+import { startService, type TestService } from "../../support/service";
+import { controlClient } from "../../support/control";
 
 jest.setTimeout(10 * 60_000);
 

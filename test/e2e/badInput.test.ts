@@ -5,8 +5,8 @@
 // check, before any provider create or read could run.
 import * as path from "node:path";
 import { createTestStack, FACES, type TestStack } from "./harness";
-import { startService, type TestService } from "./service";
-import { controlClient } from "./control";
+import { startService, type TestService } from "../../support/service";
+import { controlClient } from "../../support/control";
 
 jest.setTimeout(10 * 60_000);
 

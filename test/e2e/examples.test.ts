@@ -5,9 +5,9 @@
 // are checked in examples/ci by policy.test.ts's pack usage.
 import * as path from "node:path";
 import { ApiKey, SubAccount, Webhook, paths } from "../../provider/api";
-import { controlClient, seqOf } from "./control";
+import { controlClient, seqOf } from "../../support/control";
 import { createTestStack, REPO_ROOT, type TestStack } from "./harness";
-import { startService, type TestService } from "./service";
+import { startService, type TestService } from "../../support/service";
 
 jest.setTimeout(15 * 60_000);
 

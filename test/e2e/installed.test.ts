@@ -5,9 +5,9 @@
 // refresh and destroy, with the service's records checked.
 import * as path from "node:path";
 import { STACK_SALT_TYPE } from "../../sdk/internal/stackSalt";
-import { controlClient, serviceObjects } from "./control";
+import { controlClient, serviceObjects } from "../../support/control";
 import { createTestStack, type TestStack } from "./harness";
-import { startService, type TestService } from "./service";
+import { startService, type TestService } from "../../support/service";
 
 jest.setTimeout(5 * 60_000);
 

@@ -7,10 +7,10 @@
 import * as path from "node:path";
 import { ApiKey, SubAccount, paths } from "../../provider/api";
 import { TxmailApiError, createClient } from "../../provider/client";
-import { controlClient, seqOf } from "./control";
+import { controlClient, seqOf } from "../../support/control";
 import { createTestStack, FACES, type TestStack } from "./harness";
 import { onFace } from "./onFace";
-import { startService, type TestService } from "./service";
+import { startService, type TestService } from "../../support/service";
 
 jest.setTimeout(10 * 60_000);
 

@@ -16,12 +16,12 @@
 //   again the service holds exactly what the state records.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { controlClient, serviceObjects, type EmulatorControl } from "./control";
+import { controlClient, serviceObjects, type EmulatorControl } from "../../support/control";
 import { createTestStack, FACES, REPO_ROOT, type Face, type TestStack } from "./harness";
 import { onFace } from "./onFace";
-import { exitOf, expectEnded, stackProcesses, until } from "./processes";
-import { startService, type TestService } from "./service";
-import { byKind, pendingOperations, stackSaltOf, stateObjects, stateOutputs } from "./stackState";
+import { exitOf, expectEnded, stackProcesses, until } from "../../support/processes";
+import { startService, type TestService } from "../../support/service";
+import { byKind, pendingOperations, stackSaltOf, stateObjects, stateOutputs } from "../../support/stackState";
 
 jest.setTimeout(10 * 60_000);
 

@@ -4,9 +4,9 @@
 // owner, whom the service never removes, refused with a message that says so.
 import * as path from "node:path";
 import { AccountMember, MemberList, Suppression, paths } from "../../provider/api";
-import { controlClient, seqOf } from "./control";
+import { controlClient, seqOf } from "../../support/control";
 import { createTestStack, type TestStack } from "./harness";
-import { startService, type TestService } from "./service";
+import { startService, type TestService } from "../../support/service";
 
 jest.setTimeout(10 * 60_000);
 

@@ -7,10 +7,10 @@ import { generateKeyPairSync } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { Domain, Route, RouteWithSecret, SmtpCredential, Webhook, paths } from "../../provider/api";
-import { controlClient, seqOf } from "./control";
+import { controlClient, seqOf } from "../../support/control";
 import { createTestStack, FACES, type TestStack } from "./harness";
 import { onFace } from "./onFace";
-import { startService, type TestService } from "./service";
+import { startService, type TestService } from "../../support/service";
 
 jest.setTimeout(10 * 60_000);
 

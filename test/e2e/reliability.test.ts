@@ -9,11 +9,11 @@ import * as path from "node:path";
 import { Webhook, paths } from "../../provider/api";
 import { kindOfToken } from "../../provider/api/typeTokens";
 import type { FaultSpec } from "../../emulator/faults";
-import { controlClient, serviceObjects } from "./control";
+import { controlClient, serviceObjects } from "../../support/control";
 import { createTestStack, FACES, type Face, type TestStack } from "./harness";
 import { onFace } from "./onFace";
-import { killProvider, until } from "./processes";
-import { startService, type TestService } from "./service";
+import { killProvider, until } from "../../support/processes";
+import { startService, type TestService } from "../../support/service";
 
 jest.setTimeout(15 * 60_000);
 

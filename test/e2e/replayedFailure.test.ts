@@ -6,7 +6,7 @@ import * as path from "node:path";
 import { ApiKeyWithSecret, Route, SubAccount, paths } from "../../provider/api";
 import { createClient, type TxmailClient } from "../../provider/client";
 import { createTestStack, type TestStack } from "./harness";
-import { startService, type TestService } from "./service";
+import { startService, type TestService } from "../../support/service";
 
 jest.setTimeout(10 * 60_000);
 

@@ -21,7 +21,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { createTestStack, FACES, REPO_ROOT, type Face, type TestStack } from "./harness";
-import { startService, type TestService } from "./service";
+import { startService, type TestService } from "../../support/service";
 
 jest.setTimeout(15 * 60_000);
 

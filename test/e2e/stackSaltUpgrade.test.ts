@@ -5,10 +5,10 @@
 import type { Deployment } from "@pulumi/pulumi/automation";
 import * as path from "node:path";
 import { STACK_SALT_TYPE } from "../../sdk/internal/stackSalt";
-import { controlClient } from "./control";
+import { controlClient } from "../../support/control";
 import { createTestStack, type TestStack } from "./harness";
-import { startService, type TestService } from "./service";
-import { stackSaltOf } from "./stackState";
+import { startService, type TestService } from "../../support/service";
+import { stackSaltOf } from "../../support/stackState";
 
 jest.setTimeout(10 * 60_000);
 

@@ -3,9 +3,9 @@
 // a role change replaces one member (delete first); destroy removes them with the tenant.
 import * as path from "node:path";
 import { ApiKey, MemberList, Suppression, paths } from "../../provider/api";
-import { controlClient, seqOf } from "./control";
+import { controlClient, seqOf } from "../../support/control";
 import { createTestStack, type TestStack } from "./harness";
-import { startService, type TestService } from "./service";
+import { startService, type TestService } from "../../support/service";
 
 jest.setTimeout(10 * 60_000);
 

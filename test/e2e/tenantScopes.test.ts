@@ -6,9 +6,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { ApiKey, paths } from "../../provider/api";
-import { controlClient } from "./control";
+import { controlClient } from "../../support/control";
 import { createTestStack, REPO_ROOT, type TestStack } from "./harness";
-import { startService, type TestService } from "./service";
+import { startService, type TestService } from "../../support/service";
 
 jest.setTimeout(15 * 60_000);
 

@@ -7,8 +7,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { ApiKey, SubAccount, paths } from "../../provider/api";
 import { createTestStack, FACES, REPO_ROOT, type TestStack } from "./harness";
-import { startService, type TestService } from "./service";
-import { controlClient } from "./control";
+import { startService, type TestService } from "../../support/service";
+import { controlClient } from "../../support/control";
 
 jest.setTimeout(15 * 60_000);
 

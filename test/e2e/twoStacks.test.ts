@@ -5,11 +5,11 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { controlClient, serviceObjects } from "./control";
+import { controlClient, serviceObjects } from "../../support/control";
 import { createTestStack, REPO_ROOT, type TestStack } from "./harness";
-import { killProvider, until } from "./processes";
-import { startService, type TestService } from "./service";
-import { byKind, stackSaltOf, stateObjects } from "./stackState";
+import { killProvider, until } from "../../support/processes";
+import { startService, type TestService } from "../../support/service";
+import { byKind, stackSaltOf, stateObjects } from "../../support/stackState";
 
 jest.setTimeout(10 * 60_000);
 

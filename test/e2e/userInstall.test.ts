@@ -9,10 +9,10 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
-import { controlClient, serviceObjects } from "./control";
+import { controlClient, serviceObjects } from "../../support/control";
 import { engineEnv, PASSPHRASE, pulumiCommand, REPO_ROOT } from "./harness";
 import { readmeExample } from "./readme";
-import { startService, type TestService } from "./service";
+import { startService, type TestService } from "../../support/service";
 
 const run = promisify(execFile);
 jest.setTimeout(10 * 60_000);

@@ -9,7 +9,7 @@ import { apiFor } from "../../../provider/core/clientApi";
 import { makeProvider } from "../../../provider/core/factory";
 import { readForImport } from "../../../provider/core/importRead";
 import { declarationOf } from "../../../provider/resources";
-import { REPO_ROOT } from "../../e2e/harness";
+import { REPO_ROOT } from "../../../support/root";
 import { type Emu, makeKey, makeSub, start } from "../emulator/helpers";
 
 const CLI = path.join(REPO_ROOT, "dist/native/importPlan/cli.js");

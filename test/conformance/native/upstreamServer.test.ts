@@ -4,7 +4,7 @@
 // provider could go back to `provider.main` (read native/server.ts's header first).
 import { type ChildProcess, spawn } from "node:child_process";
 import * as path from "node:path";
-import { REPO_ROOT } from "../../e2e/harness";
+import { REPO_ROOT } from "../../../support/root";
 import { ProviderClient, urnOf } from "./providerClient";
 
 /** A provider with every hook a configuration could arrive through; `check` reports what arrived. */

@@ -9,10 +9,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { stringify } from "yaml";
-import { controlClient, serviceObjects, type EmulatorControl } from "../control";
+import { controlClient, serviceObjects, type EmulatorControl } from "../../../support/control";
 import { FACES, REPO_ROOT, TOOLS_DIR } from "../harness";
-import { startService, type TestService } from "../service";
-import { runFleet, type FleetRun } from "./fleetCli";
+import { startService, type TestService } from "../../../support/service";
+import { runFleet, type FleetRun } from "../../../support/fleetCli";
 
 jest.setTimeout(20 * 60_000);
 

@@ -19,13 +19,13 @@ import { stringify } from "yaml";
 import { paths, Webhook } from "../../../provider/api";
 import { createClient } from "../../../provider/client";
 import type { TenantCredentials } from "../../../sdk/tenantCredentials";
-import { controlClient, serviceObjects, type EmulatorControl } from "../control";
+import { controlClient, serviceObjects, type EmulatorControl } from "../../../support/control";
 import { engineEnv } from "../harness";
-import { startPostgres, type PostgresServer } from "../postgres";
-import { expectEnded, isProviderOf, processesOfHome } from "../processes";
-import { startService, type TestService } from "../service";
-import { runFleet, type FleetRun } from "./fleetCli";
-import { exportStack, integrity, stateObjectsOf } from "./integrity";
+import { startPostgres, type PostgresServer } from "../../../support/postgres";
+import { expectEnded, isProviderOf, processesOfHome } from "../../../support/processes";
+import { startService, type TestService } from "../../../support/service";
+import { runFleet, type FleetRun } from "../../../support/fleetCli";
+import { exportStack, integrity, stateObjectsOf } from "../../../support/integrity";
 
 jest.setTimeout(10 * 60_000);
 

@@ -15,9 +15,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { stringify } from "yaml";
-import { startPostgres, type PostgresServer } from "../postgres";
-import { startService, type TestService } from "../service";
-import { runFleet, type FleetRun } from "./fleetCli";
+import { startPostgres, type PostgresServer } from "../../../support/postgres";
+import { startService, type TestService } from "../../../support/service";
+import { runFleet, type FleetRun } from "../../../support/fleetCli";
 
 jest.setTimeout(10 * 60_000);
 

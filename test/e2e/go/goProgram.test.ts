@@ -14,11 +14,11 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { controlClient, serviceObjects } from "../control";
+import { controlClient, serviceObjects } from "../../../support/control";
 import { PASSPHRASE, REPO_ROOT, TOOLS_DIR } from "../harness";
-import { installCheckoutPlugin, nodeFreeTools, resolvable } from "../checkoutPlugin";
-import { startService, type TestService } from "../service";
-import { byKind } from "../stackState";
+import { installCheckoutPlugin, nodeFreeTools, resolvable } from "../../../support/plugin";
+import { startService, type TestService } from "../../../support/service";
+import { byKind } from "../../../support/stackState";
 
 const execFileAsync = promisify(execFile);
 

@@ -12,9 +12,9 @@ import { paths } from "../../../provider/api";
 import { createClient } from "../../../provider/client";
 import { z } from "zod";
 import * as YAML from "yaml";
-import { controlClient } from "../control";
+import { controlClient } from "../../../support/control";
 import { REPO_ROOT, createTestStack, type TestStack } from "../harness";
-import { startService, type TestService } from "../service";
+import { startService, type TestService } from "../../../support/service";
 
 jest.setTimeout(15 * 60_000);
 

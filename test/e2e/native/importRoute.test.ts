@@ -5,9 +5,9 @@ import { execFile } from "node:child_process";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { Route, paths } from "../../../provider/api";
-import { controlClient } from "../control";
+import { controlClient } from "../../../support/control";
 import { createTestStack, type TestStack } from "../harness";
-import { startService, type TestService } from "../service";
+import { startService, type TestService } from "../../../support/service";
 
 jest.setTimeout(10 * 60_000);
 const run = promisify(execFile);

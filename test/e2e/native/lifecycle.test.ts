@@ -4,9 +4,9 @@
 // encrypted in state, destroy leaves nothing; and a second account through an explicit provider.
 // Every kind's in-place update through the plugin is the acceptance run's (test/e2e/acceptance.test.ts).
 import * as path from "node:path";
-import { controlClient, serviceObjects } from "../control";
+import { controlClient, serviceObjects } from "../../../support/control";
 import { createTestStack, type TestStack } from "../harness";
-import { startService, type TestService } from "../service";
+import { startService, type TestService } from "../../../support/service";
 
 jest.setTimeout(10 * 60_000);
 

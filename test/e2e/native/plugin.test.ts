@@ -12,10 +12,10 @@ import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { controlClient, serviceObjects } from "../control";
+import { controlClient, serviceObjects } from "../../../support/control";
 import { createTestStack, REPO_ROOT, type TestStack } from "../harness";
-import { nodeFreeTools, PATH_PLUGIN_WARNING, PLUGIN_VERSION, resolvable } from "../checkoutPlugin";
-import { startService, type TestService } from "../service";
+import { nodeFreeTools, PATH_PLUGIN_WARNING, PLUGIN_VERSION, resolvable } from "../../../support/plugin";
+import { startService, type TestService } from "../../../support/service";
 
 jest.setTimeout(10 * 60_000);
 const run = promisify(execFile);

@@ -11,11 +11,11 @@ import * as path from "node:path";
 import * as readline from "node:readline";
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
-import { controlClient, serviceObjects, type EmulatorControl } from "../control";
+import { controlClient, serviceObjects, type EmulatorControl } from "../../../support/control";
 import { PASSPHRASE, TOOLS_DIR, engineEnv } from "../harness";
-import { startService, type TestService } from "../service";
+import { startService, type TestService } from "../../../support/service";
 import { PYTHON, installPythonSdk } from "../sdks/sdks";
-import { byKind } from "../stackState";
+import { byKind } from "../../../support/stackState";
 
 const execFileAsync = promisify(execFile);
 jest.setTimeout(10 * 60_000);

@@ -9,9 +9,9 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { z } from "zod";
 import { paths } from "../../../provider/api";
-import { controlClient, serviceObjects } from "../control";
+import { controlClient, serviceObjects } from "../../../support/control";
 import { createTestStack, type TestStack } from "../harness";
-import { startService, type TestService } from "../service";
+import { startService, type TestService } from "../../../support/service";
 
 jest.setTimeout(5 * 60_000);
 

@@ -19,7 +19,7 @@ import {
 } from "../../../provider/api";
 import { keysToCamel } from "../../../provider/core/casing";
 import { createTestStack, REPO_ROOT, type TestStack } from "../harness";
-import { startService, type TestService } from "../service";
+import { startService, type TestService } from "../../../support/service";
 
 jest.setTimeout(10 * 60_000);
 

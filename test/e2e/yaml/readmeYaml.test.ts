@@ -3,9 +3,9 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { controlClient, serviceObjects } from "../control";
+import { controlClient, serviceObjects } from "../../../support/control";
 import { createTestStack, REPO_ROOT, type TestStack } from "../harness";
-import { startService, type TestService } from "../service";
+import { startService, type TestService } from "../../../support/service";
 
 jest.setTimeout(10 * 60_000);
 

@@ -6,9 +6,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { createTestStack, REPO_ROOT, type TestStack } from "../harness";
-import { startService, type TestService } from "../service";
-import { controlClient, serviceObjects } from "../control";
-import { byKind } from "../stackState";
+import { startService, type TestService } from "../../../support/service";
+import { controlClient, serviceObjects } from "../../../support/control";
+import { byKind } from "../../../support/stackState";
 
 jest.setTimeout(15 * 60_000);
 

@@ -3,7 +3,7 @@
 // docs/guide/development.md#contributing.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { REPO_ROOT } from "../../e2e/harness";
+import { REPO_ROOT } from "../../../support/root";
 import {
   anchors,
   type Citation,

@@ -2,7 +2,7 @@
 // GitHub turns them into anchors), and the citations of docs/ pages found in code, tests and docs.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { REPO_ROOT } from "../../e2e/harness";
+import { REPO_ROOT } from "../../../support/root";
 
 const SKIPPED_DIRS = new Set(["node_modules", "dist", "dist-plugin", ".tools", ".git", ".state", "coverage", "out"]);
 const TEXT_FILE = /\.(ts|js|cjs|mjs|go|py|md|sh|ya?ml|toml)$|^run$/;

@@ -13,7 +13,7 @@ import { TYPES } from "../../../policy/lib/resources";
 import { declarations } from "../../../provider/resources";
 import * as sdk from "../../../sdk";
 import * as generatedFields from "../../../sdk/generated/fields";
-import { REPO_ROOT } from "../../e2e/harness";
+import { REPO_ROOT } from "../../../support/root";
 
 const CHECKLIST = "docs/development/adding-a-kind.md";
 const checklist = fs.readFileSync(path.join(REPO_ROOT, CHECKLIST), "utf8");

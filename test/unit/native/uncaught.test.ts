@@ -4,7 +4,7 @@
 // plugin runs it): jest itself takes over unhandled rejections in its own process.
 import { execFileSync } from "node:child_process";
 import * as path from "node:path";
-import { REPO_ROOT } from "../../e2e/harness";
+import { REPO_ROOT } from "../../../support/root";
 
 const uncaught = path.join(REPO_ROOT, "dist", "native", "uncaught.js");
 

@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { REPO_ROOT } from "../../e2e/harness";
+import { REPO_ROOT } from "../../../support/root";
 
 const run = promisify(execFile);
 

@@ -1,5 +1,6 @@
-// The txmail plugin built from this checkout, as the engine finds it in tests: installed in the
-// stack's Pulumi home (plugins/resource-txmail-v<version>/), as `pulumi plugin install` leaves a
+// The txmail plugin built from this checkout, as the engine finds it in tests, benchmarks, the
+// acceptance run and the project's own Pulumi home (scripts/setup.sh runs this file): installed in a
+// Pulumi home (plugins/resource-txmail-v<version>/), as `pulumi plugin install` leaves a
 // plugin, and not on PATH, where the engine would warn "using pulumi-resource-txmail from $PATH" at
 // every plugin load. Two builds: the development script (bin/pulumi-resource-txmail: the `node` on
 // PATH running dist/native/main.js) and the single executable that needs no Node
@@ -7,7 +8,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT, TOOLS_DIR } from "./paths";
+import { REPO_ROOT, TOOLS_DIR } from "./root";
 
 export type PluginBuild = "script" | "binary";
 
@@ -25,11 +26,16 @@ export const PATH_PLUGIN_WARNING = /using pulumi-resource-txmail from \$PATH/g;
 
 /**
  * Installs `build` into the Pulumi home `home` unless a txmail plugin is installed there already
- * (a test that installed one itself keeps it). Throws with the fix when the build is missing.
+ * (a test that installed one itself keeps it); with `replace`, any installed txmail plugin (of any
+ * version) gives way to this checkout's. Throws with the fix when the build is missing.
  */
-export function installCheckoutPlugin(home: string, build: PluginBuild = "script"): void {
+export function installCheckoutPlugin(home: string, build: PluginBuild = "script", replace = false): void {
   const plugins = path.join(home, "plugins");
-  if (fs.existsSync(plugins) && fs.readdirSync(plugins).some((d) => d.startsWith("resource-txmail-v"))) return;
+  const installed = fs.existsSync(plugins)
+    ? fs.readdirSync(plugins).filter((d) => d.startsWith("resource-txmail-v"))
+    : [];
+  if (installed.length && !replace) return;
+  for (const dir of installed) fs.rmSync(path.join(plugins, dir), { recursive: true, force: true });
   const file = PLUGIN_FILES[build];
   if (!fs.existsSync(file) || (build === "script" && !fs.existsSync(path.join(REPO_ROOT, "dist", "native", "main.js"))))
     throw new Error(`no txmail plugin at ${file} (or no dist/native): run 'bash scripts/setup.sh' first`);
@@ -65,4 +71,16 @@ export function nodeFreeTools(): string {
 /** The PATH directories in which a program named `name` is found (none: it is not resolvable). */
 export function resolvable(name: string, pathVar: string): string[] {
   return pathVar.split(path.delimiter).filter((dir) => dir && fs.existsSync(path.join(dir, name)));
+}
+
+// `node dist/support/plugin.js <pulumi-home> [script|binary]`: scripts/setup.sh installs the
+// development build in the project's Pulumi home (.tools/pulumi-home) with this, replacing the one an
+// earlier version of the checkout installed.
+if (require.main === module) {
+  const [home, build = "script"] = process.argv.slice(2);
+  if (!home || (build !== "script" && build !== "binary")) {
+    console.error("usage: node dist/support/plugin.js <pulumi-home> [script|binary]");
+    process.exit(2);
+  }
+  installCheckoutPlugin(home, build, true);
 }

@@ -13,7 +13,7 @@ import * as fs from "node:fs";
 import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT } from "./harness";
+import { REPO_ROOT } from "./root";
 
 export interface PostgresServer {
   /** The backend URL for `pulumi login` / PULUMI_BACKEND_URL (holds the password). */

@@ -1,8 +1,9 @@
-// Where the checkout and its tools are: shared by the harness and the plugin helpers.
+// Where the checkout and its tools are: the one root every test, benchmark, generator and the
+// acceptance run resolve paths from.
 import * as fs from "node:fs";
 import * as path from "node:path";
 
-/** The checkout's root: found by walking up, so the benchmarks can use this file compiled under bench/out. */
+/** The checkout's root, found by walking up: from the sources, from dist/ (the acceptance run, the generators) or bench/out. */
 export const REPO_ROOT = findRepoRoot(__dirname);
 function findRepoRoot(from: string): string {
   for (let dir = from; ; dir = path.dirname(dir)) {

@@ -3,7 +3,8 @@
 import { type ChildProcess, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { Face, TestStack } from "./harness";
+import type { Face } from "../sdk/internal/face";
+import type { TestStack } from "./stack";
 
 /** Polls (bounded) until `pred` holds. */
 export async function until(what: string, pred: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {

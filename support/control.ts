@@ -1,8 +1,8 @@
 // The emulator's control surface (counters, faults, clock, request log, state dump) for e2e tests and benches.
 // The one client is emulator/control.ts; this adds what e2e tests ask of its answers.
-import type { RequestLogSnapshot, StateDump } from "../../emulator/control";
-import { KINDS, type Kind } from "../../provider/api/kinds";
-export { controlClient, type EmulatorControl } from "../../emulator/control";
+import type { RequestLogSnapshot, StateDump } from "../emulator/control";
+import { KINDS, type Kind } from "../provider/api/kinds";
+export { controlClient, type EmulatorControl } from "../emulator/control";
 
 /**
  * Where each kind's live objects are in the emulator's state dump: every kind of the list

@@ -1,8 +1,8 @@
-// A real emulator on loopback for e2e tests, plus a client to assert on the service's records
+// A real emulator on loopback for e2e tests and benchmarks, plus a client to assert on the service's records
 // (not only on Pulumi outputs).
-import { startEmulator } from "../../emulator/server";
-import type { Shapes } from "../../emulator/shapes";
-import { createClient, type TxmailClient } from "../../provider/client";
+import { startEmulator } from "../emulator/server";
+import type { Shapes } from "../emulator/shapes";
+import { createClient, type TxmailClient } from "../provider/client";
 
 export interface TestService {
   baseUrl: string;

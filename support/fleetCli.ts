@@ -2,8 +2,9 @@
 // file backend in a temp dir (or the backend `env` names), and reads its summary table back.
 import { type ChildProcess, spawn } from "node:child_process";
 import * as path from "node:path";
-import { engineEnv, REPO_ROOT } from "../harness";
-import type { TestService } from "../service";
+import { engineEnv } from "./engineEnv";
+import { REPO_ROOT } from "./root";
+import type { TestService } from "./service";
 
 export interface FleetRun {
   code: number | null;

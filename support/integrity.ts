@@ -1,7 +1,7 @@
 // Every tenant exactly once: the service's objects against the ids the fleet's shard stacks record,
 // read with `pulumi stack export` (any backend). Shared by the fleet's e2e tests and bench/fleet.ts.
 import { execFile } from "node:child_process";
-import { serviceObjects, type EmulatorControl } from "../control";
+import { serviceObjects, type EmulatorControl } from "./control";
 
 export interface Integrity {
   serviceObjects: number;
