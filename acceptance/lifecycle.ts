@@ -7,7 +7,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ConfigMap, OpMap } from "@pulumi/pulumi/automation";
 import * as YAML from "yaml";
-import { type RunStack, createStack, REPO_ROOT } from "./engine";
+import { REPO_ROOT } from "../support/root";
+import { type RunStack, createStack } from "./engine";
 import type { Check } from "./report";
 
 export type Face = "dynamic" | "native";

@@ -2,7 +2,8 @@
 // those pages by hand; test/unit/docs/reference.test.ts fails while one is stale.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { REFERENCE_DIR, REPO_ROOT, referencePages } from "./reference";
+import { REPO_ROOT } from "../../support/root";
+import { REFERENCE_DIR, referencePages } from "./reference";
 
 fs.mkdirSync(REFERENCE_DIR, { recursive: true });
 const pages = referencePages();

@@ -25,17 +25,10 @@ import type {
 } from "../../native/schema/pulumiSchema";
 import { replaceTriggers } from "../../native/schema/resource";
 import { token } from "../../native/schema/tokens";
+import { REPO_ROOT } from "../../support/root";
 
 export const REGENERATE = "npm run gen:docs";
 
-/** The repository root: the nearest folder above this file with a package.json (source or dist/). */
-function repoRoot(): string {
-  let dir = __dirname;
-  while (!fs.existsSync(path.join(dir, "package.json"))) dir = path.dirname(dir);
-  return dir;
-}
-
-export const REPO_ROOT = repoRoot();
 export const REFERENCE_DIR = path.join(REPO_ROOT, "docs", "reference");
 export const EXAMPLES_DIR = path.join(REPO_ROOT, "docs", "examples");
 

@@ -3,6 +3,7 @@
 // the same text, so a stale committed schema.json is a test failure (test/unit/native/schema.test.ts).
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { REPO_ROOT } from "../../support/root";
 import { nativeTypeToken } from "../../provider/api/typeTokens";
 import { declarations } from "../../provider/resources";
 import { CONFIG_VARIABLES } from "./common";
@@ -12,11 +13,6 @@ import { resourceSchema } from "./resource";
 import { tenantSchema } from "./tenant";
 import { PACKAGE } from "./tokens";
 import { TypeRegistry } from "./typeRegistry";
-
-/** The repository root (holding package.json), from source (native/schema) or build (dist/native/schema). */
-export const REPO_ROOT = [path.resolve(__dirname, "..", ".."), path.resolve(__dirname, "..", "..", "..")].find((dir) =>
-  fs.existsSync(path.join(dir, "package.json")),
-)!;
 
 /** Where the committed schema lives (the native provider serves this file). */
 export const SCHEMA_FILE = path.join(REPO_ROOT, "native", "schema.json");

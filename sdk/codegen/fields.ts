@@ -5,22 +5,15 @@
 //   - `<Kind>Registration`: what its class registers at run time (inputs, write-only ones, one-time
 //     secrets) as plain data, so `import "pulumi-txmail"` does not load zod and the declarations.
 // The classes take their types from the declarations themselves (sdk/internal/declared.ts).
-import * as fs from "node:fs";
 import * as path from "node:path";
 import type { z } from "zod";
 import { KINDS, type Kind } from "../../provider/api/kinds";
 import { declarations } from "../../provider/resources";
+import { REPO_ROOT } from "../../support/root";
 
 export const REGENERATE = "npm run gen:sdk";
 
-/** The repository root: the nearest folder above this file with a package.json (source or dist/). */
-function repoRoot(): string {
-  let dir = __dirname;
-  while (!fs.existsSync(path.join(dir, "package.json"))) dir = path.dirname(dir);
-  return dir;
-}
-
-export const FIELDS_FILE = path.join(repoRoot(), "sdk", "generated", "fields.ts");
+export const FIELDS_FILE = path.join(REPO_ROOT, "sdk", "generated", "fields.ts");
 
 /** `text` as a TSDoc block indented by `indent`, wrapped at about 100 columns. */
 function tsdoc(text: string, indent: string): string {

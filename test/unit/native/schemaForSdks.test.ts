@@ -5,7 +5,8 @@
 // committed file equal to it).
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { GO_IMPORT_BASE_PATH, REPO_ROOT, REPOSITORY, packageSchema } from "../../../native/schema/packageSchema";
+import { GO_IMPORT_BASE_PATH, REPOSITORY, packageSchema } from "../../../native/schema/packageSchema";
+import { REPO_ROOT } from "../../../support/root";
 import type { PackageSpec, PropertySpec } from "../../../native/schema/pulumiSchema";
 
 /** The path of everything a generated SDK documents that has no description. */
