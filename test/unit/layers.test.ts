@@ -1,10 +1,12 @@
 // The layers' arrows, checked on the sources: the service's contract (provider/api) depends on no
 // other layer; the emulator and the policy pack depend on the contract only; provider/core never
-// reaches up into resources, kinds or the SDK; nothing but the native face itself imports native/. Run alone: bash scripts/test.sh test/unit/layers.test.ts
-// (a failure lists each offending import with its file).
+// reaches up into resources, kinds or the SDK; nothing but the native face itself imports native/;
+// what runs outside the test suite (support/, bench/, acceptance/ and the sources) never imports
+// test/, and the e2e suite's files are its own (the shared pieces are in support/). Run alone:
+// bash scripts/test.sh test/unit/layers.test.ts (a failure lists each offending import with its file).
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { REPO_ROOT } from "../e2e/harness";
+import { REPO_ROOT } from "../../support/root";
 
 /** Every .ts file under `dir` (relative to the repository), node_modules excluded. */
 function sources(dir: string): string[] {
@@ -43,6 +45,20 @@ const RULES: Array<[string, string[]]> = [
   ["fleet", ["sdk", "provider"]],
 ];
 
+/** The folders of TypeScript outside test/: the product, its generators, the benchmarks, the acceptance run, support/. */
+const NOT_TESTS = [
+  "provider",
+  "sdk",
+  "native",
+  "emulator",
+  "policy",
+  "fleet",
+  "docs",
+  "acceptance",
+  "bench",
+  "support",
+];
+
 const within = (p: string, layer: string) => p === layer || p.startsWith(`${layer}/`);
 
 describe("layers", () => {
@@ -65,16 +81,41 @@ describe("layers", () => {
     expect(offending).toEqual([]);
   });
 
-  it("native imports only itself, provider/ and sdk/", () => {
+  // support/root: the schema generator (native/schema) writes into the checkout it finds.
+  it("native imports only itself, provider/, sdk/ and support/root", () => {
     const offending = sources("native").flatMap((file) =>
       localImports(file)
-        .filter((target) => !["native", "provider", "sdk"].some((a) => within(target, a)))
+        .filter((target) => !["native", "provider", "sdk", "support/root"].some((a) => within(target, a)))
         .map((target) => `${file} → ${target}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  // Tests import what they test and the support module; nothing the suite does not run imports a test.
+  it.each(NOT_TESTS)("%s never imports test/", (layer) => {
+    const offending = sources(layer).flatMap((file) =>
+      localImports(file)
+        .filter((target) => within(target, "test"))
+        .map((target) => `${file} → ${target}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it("only test/e2e imports test/e2e (what others share with it is in support/)", () => {
+    const offending = [...NOT_TESTS, "test"].flatMap((layer) =>
+      sources(layer)
+        .filter((file) => !within(file, "test/e2e"))
+        .flatMap((file) =>
+          localImports(file)
+            .filter((target) => within(target, "test/e2e"))
+            .map((target) => `${file} → ${target}`),
+        ),
     );
     expect(offending).toEqual([]);
   });
 
   it("sees the imports it judges (a known arrow is found)", () => {
     expect(localImports("provider/core/factory.ts")).toContain(path.normalize("provider/core/connection"));
+    expect(localImports("bench/up.ts")).toContain(path.normalize("support/stack"));
   });
 });
