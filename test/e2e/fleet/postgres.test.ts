@@ -1,5 +1,5 @@
 // The fleet beyond one machine (issue 32): shard stacks in a shared PostgreSQL state backend (a real
-// server, test/e2e/postgres.ts) and runners as separate processes, each on its own "machine" (work
+// server, support/postgres.ts) and runners as separate processes, each on its own "machine" (work
 // dir, PULUMI_HOME, TMPDIR), all given the committed placement and --frozen, each with
 // TXMAIL_RATE_SHARE=1/2, as the CI matrix of examples/ci/fleet.yml runs them. 6 tenants in shards
 // of 2: runner 1 of 2 takes shard-001 and shard-003, runner 2 shard-002.

@@ -2,7 +2,7 @@
 // test/e2e/go/main.go drives one stack through the Automation API with an inline program (no Go
 // language host: the CLI talks to the program's own process), on a file backend with the
 // passphrase secrets provider, and no Node anywhere: the program's and the engine's PATH is only the
-// CLI (checkoutPlugin.ts nodeFreeTools), and the txmail plugin is its single executable, installed in
+// CLI (support/plugin.ts nodeFreeTools), and the txmail plugin is its single executable, installed in
 // the program's Pulumi home as `pulumi plugin install` would. It declares a
 // Tenant (domain, bootstrap key, a route) through an explicit provider, a plain key fed by the
 // tenant's outputs through the default provider, and a data function call whose result it exports.

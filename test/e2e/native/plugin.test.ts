@@ -2,7 +2,7 @@
 // (a single executable, no Node needed) and its .sha256, a release server on loopback serves them,
 // `pulumi plugin install resource txmail <version> --server <url>` installs into a fresh
 // PULUMI_HOME, and a Pulumi YAML program runs on it with no `node` on the PATH of the install, the
-// engine or the program. And the development path: the checkout's script plugin (checkoutPlugin.ts),
+// engine or the program. And the development path: the checkout's script plugin (support/plugin.ts),
 // installed in the Pulumi home rather than put on PATH, previews without the engine's PATH warning.
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
