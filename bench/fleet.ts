@@ -12,7 +12,7 @@
 // copy of dist/): the layout decides how the dynamic provider is stored in every resource's state
 // (a short `require` from under node_modules, its methods' source from a checkout), and so the size
 // of the checkpoint the engine rewrites after every step.
-// Run: bash scripts/bench-fleet.sh (BENCH_FLEET_* narrow it; see below). Writes the "Fleets" section
+// Run: bash scripts/bench.sh fleet (BENCH_FLEET_* narrow it; see below). Writes the "Fleets" section
 // of bench/RESULTS.md.
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -278,7 +278,7 @@ export function fleetSection(r: FleetBenchResult, started: Date): string[] {
   return [
     "## Fleets: one stack vs shard stacks (`txmail-fleet`)",
     "",
-    `Run on ${started.toISOString().slice(0, 16).replace("T", " ")} UTC with \`bash scripts/bench-fleet.sh\`${envSet.length ? ` (with ${envSet.map(([k, v]) => `${k}=${v}`).join(" ")})` : ""}`,
+    `Run on ${started.toISOString().slice(0, 16).replace("T", " ")} UTC with \`bash scripts/bench.sh fleet\`${envSet.length ? ` (with ${envSet.map(([k, v]) => `${k}=${v}`).join(" ")})` : ""}`,
     `(bench/fleet.ts): ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}; the machine was shared with other`,
     "work — its load during the run:",
     "",

@@ -123,7 +123,7 @@ async function main(): Promise<void> {
     "`node bench/out/bench/client-requests.js` after `bash scripts/bench.sh` compiled it (see its header).",
     "",
   ];
-  // The fleet benchmark (scripts/bench-fleet.sh, ~20 min) and the plugin's (bench/plugin.ts) have
+  // The fleet benchmark (scripts/bench.sh fleet, ~20 min) and the plugin's (bench/plugin.ts) have
   // their own runs and sections: kept as they were.
   const results = path.join(REPO_ROOT, "bench", "RESULTS.md");
   const earlier = existsSync(results) ? readFileSync(results, "utf8") : "";

@@ -3,10 +3,10 @@
 // succeeded; 1: a shard failed or was not run; the others always finish first).
 import * as os from "node:os";
 import * as path from "node:path";
-import { loadTenantsFile } from "../sdk/tenantsFile";
+import { loadTenantsFile, type TenantEntry } from "../sdk/tenantsFile";
 import { type FleetOptions, UsageError } from "./args";
 import { DEFAULT_FACE, DEFAULT_SHARD_SIZE, shardStackName } from "./defaults";
-import { emptyPlacement, place, type PlacementChange, tenantsOf } from "./placement";
+import { emptyPlacement, place, type Placement, type PlacementChange, tenantsOf } from "./placement";
 import { tenantOutputs } from "./output";
 import { placementPathFor, readPlacement, writePlacement } from "./placementFile";
 import { runBounded } from "./pool";
@@ -25,11 +25,29 @@ export interface FleetIo {
 
 const PACKAGE_ROOT = path.resolve(__dirname, "..", "..");
 
+/** The tenants file read and placed: what every operation starts from. */
+interface PlacedFleet {
+  tenantsFile: string;
+  placementFile: string;
+  entries: Map<string, TenantEntry>;
+  previous: Placement | undefined;
+  shardSize: number;
+  change: PlacementChange;
+}
+
 export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number> {
+  const fleet = placeFleet(opts);
+  if (opts.operation === "output") return showOutput(opts, fleet, io);
+  reportPlacement(opts, fleet, io);
+  if (opts.operation === "place") return listShards(fleet, io);
+  return runShards(opts, fleet, io);
+}
+
+/** Reads the tenants file and the placement, and places the tenants (nothing written yet). */
+function placeFleet(opts: FleetOptions): PlacedFleet {
   const tenantsFile = opts.tenantsFile;
   const placementFile = opts.placementFile ?? placementPathFor(tenantsFile);
   const entries = new Map(loadTenantsFile(tenantsFile).tenants.map((t) => [t.name, t]));
-  const names = [...entries.keys()];
   const previous = readPlacement(placementFile);
   const shardSize = opts.shardSize ?? previous?.shardSize ?? DEFAULT_SHARD_SIZE;
   if (previous && opts.face && opts.face !== previous.face) {
@@ -39,23 +57,35 @@ export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number>
     );
   }
   const formerNames = new Map([...entries.values()].map((t) => [t.name, t.formerNames ?? []]));
-  const change = place(previous ?? emptyPlacement(shardSize, opts.face ?? DEFAULT_FACE), names, shardSize, formerNames);
-  const face = change.placement.face;
-  if (opts.operation === "output") {
-    // Reads the tenant's shard stack only; stdout is the JSON alone, for `jq`.
-    const [shard] = selectShards(change, { tenants: opts.tenants }, { tenantsFile, placementFile });
-    // The CLI runs in the work dir (the project's Pulumi.yaml), which a fresh checkout has not got yet.
-    const workDir = workDirOf(opts, tenantsFile);
-    prepareWorkDir(workDir, opts.project);
-    const outputs = await tenantOutputs({
-      tenant: opts.tenants[0]!,
-      stackName: shardStackName(shard!),
-      workDir,
-      showSecrets: opts.showSecrets,
-    });
-    io.out(JSON.stringify(outputs, null, 2));
-    return 0;
-  }
+  const change = place(
+    previous ?? emptyPlacement(shardSize, opts.face ?? DEFAULT_FACE),
+    [...entries.keys()],
+    shardSize,
+    formerNames,
+  );
+  return { tenantsFile, placementFile, entries, previous, shardSize, change };
+}
+
+/** `output`: reads the tenant's shard stack only; stdout is the JSON alone, for `jq`. */
+async function showOutput(opts: FleetOptions, fleet: PlacedFleet, io: FleetIo): Promise<number> {
+  const { tenantsFile, placementFile, change } = fleet;
+  const [shard] = selectShards(change, { tenants: opts.tenants }, { tenantsFile, placementFile });
+  // The CLI runs in the work dir (the project's Pulumi.yaml), which a fresh checkout has not got yet.
+  const workDir = workDirOf(opts, tenantsFile);
+  prepareWorkDir(workDir, opts.project);
+  const outputs = await tenantOutputs({
+    tenant: opts.tenants[0]!,
+    stackName: shardStackName(shard!),
+    workDir,
+    showSecrets: opts.showSecrets,
+  });
+  io.out(JSON.stringify(outputs, null, 2));
+  return 0;
+}
+
+/** Says how the tenants are placed, refuses a change under --frozen, and saves it for `up` and `place`. */
+function reportPlacement(opts: FleetOptions, fleet: PlacedFleet, io: FleetIo): void {
+  const { placementFile, previous, shardSize, change } = fleet;
   const placementChanged =
     !previous ||
     change.added.length > 0 ||
@@ -68,28 +98,46 @@ export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number>
     );
   }
   io.out(
-    `placement: ${names.length} tenants in ${change.placement.shards.length} shards of at most ${shardSize}, ${face} face (${placementFile})` +
+    `placement: ${fleet.entries.size} tenants in ${change.placement.shards.length} shards of at most ${shardSize}, ${change.placement.face} face (${placementFile})` +
       (placementChanged ? `; ${describeChange(change, previous === undefined)}` : ""),
   );
   // Only commands that act write the placement: a preview leaves the working tree as it found it.
   if ((opts.operation === "up" || opts.operation === "place") && placementChanged) {
     writePlacement(placementFile, change.placement);
   }
-  if (opts.operation === "place") {
-    for (const shard of change.placement.shards) {
-      io.out(`${shardStackName(shard)}: ${tenantsOf(change.placement, shard).join(", ") || "(no tenants)"}`);
-    }
-    return 0;
-  }
+}
 
-  const shards = selectShards(change, opts, { tenantsFile, placementFile });
-  if (shards.length === 0) {
+/** `place`: the shards and their tenants. */
+function listShards(fleet: PlacedFleet, io: FleetIo): number {
+  const { placement } = fleet.change;
+  for (const shard of placement.shards) {
+    io.out(`${shardStackName(shard)}: ${tenantsOf(placement, shard).join(", ") || "(no tenants)"}`);
+  }
+  return 0;
+}
+
+/** up, preview, refresh, destroy: the selected shards' jobs, run in workers, then the summary. */
+async function runShards(opts: FleetOptions, fleet: PlacedFleet, io: FleetIo): Promise<number> {
+  const jobs = shardJobs(opts, fleet);
+  if (jobs.length === 0) {
     io.out("no shard to run for these options");
     return 0;
   }
+  io.out(
+    `${opts.operation}: ${jobs.length} of ${fleet.change.placement.shards.length} shards, ${opts.parallel} at a time`,
+  );
+  const started = Date.now();
+  const results = await runInWorkers(opts, jobs, started, io);
+  return summarize(opts, jobs, results, started, io);
+}
+
+function shardJobs(opts: FleetOptions, fleet: PlacedFleet): ShardJob[] {
+  const { tenantsFile, placementFile, entries, change } = fleet;
+  const shards = selectShards(change, opts, { tenantsFile, placementFile });
+  if (shards.length === 0) return [];
   const workDir = workDirOf(opts, tenantsFile);
   const { logsDir } = prepareWorkDir(workDir, opts.project);
-  const jobs: ShardJob[] = shards.map((shard) => ({
+  return shards.map((shard) => ({
     operation: opts.operation as ShardJob["operation"],
     shard,
     stackName: shardStackName(shard),
@@ -97,16 +145,22 @@ export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number>
     workDir,
     // Placement holds only names of this file, so every name has its entry.
     entries: tenantsOf(change.placement, shard).map((name) => entries.get(name)!),
-    face,
+    face: change.placement.face,
     policyPacks: opts.policyPacks,
     policyPackConfigs: opts.policyPackConfigs,
     secretsProvider: opts.secretsProvider,
     debug: opts.debug,
     logFile: path.join(logsDir, `${shardStackName(shard)}.${opts.operation}.log`),
   }));
-  io.out(`${opts.operation}: ${jobs.length} of ${change.placement.shards.length} shards, ${opts.parallel} at a time`);
+}
 
-  const started = Date.now();
+/** Runs the jobs, opts.parallel at a time, with a progress line every opts.progressSeconds. */
+async function runInWorkers(
+  opts: FleetOptions,
+  jobs: ShardJob[],
+  started: number,
+  io: FleetIo,
+): Promise<(ShardResult | undefined)[]> {
   const running = new Map<string, StepCounts>();
   const finished: ShardResult[] = [];
   const heartbeat = setInterval(() => {
@@ -138,7 +192,17 @@ export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number>
   );
   for (const lane of lanes) lane.close();
   clearInterval(heartbeat);
+  return results;
+}
 
+/** The summary table and the exit code: 1 when a shard failed or was not run. */
+function summarize(
+  opts: FleetOptions,
+  jobs: ShardJob[],
+  results: (ShardResult | undefined)[],
+  started: number,
+  io: FleetIo,
+): number {
   const ran = results.filter((r): r is ShardResult => r !== undefined);
   const notRun = jobs.filter((_, i) => results[i] === undefined).map((j) => j.stackName);
   io.out("");

@@ -16,7 +16,7 @@ import type { ShardJob, WorkerMessage } from "./protocol";
 import { shardProgram } from "./shardProgram";
 import { BACKEND_RACE_RETRIES, backendRaceDelayMs, isBackendTableRace, withoutBackendPassword } from "./backendRace";
 import { lockedShardError } from "./stackLock";
-import { countEvent, zeroCounts } from "./stepCounts";
+import { countEvent, type StepCounts, zeroCounts } from "./stepCounts";
 import { SALT_NOT_SAVED, skipsCheckpoints } from "../provider/core/freshSalt";
 import { sdkDebugMessages } from "./sdkDebugMessages";
 
@@ -81,18 +81,50 @@ async function runOperation(stack: Stack, job: ShardJob, common: CommonOptions):
   }
 }
 
+/** What the engine's events of one shard job have told so far. */
+interface RunTally {
+  counts: StepCounts;
+  events: number;
+  /**
+   * Creates refused because the stack's salt is new in this run and not saved yet (its first run,
+   * state written once per run): expected, not shard errors; the run is made again at once.
+   */
+  saltRefusals: number;
+  otherErrors: number;
+}
+
 async function run(job: ShardJob): Promise<void> {
-  const counts = zeroCounts();
+  const tally: RunTally = { counts: zeroCounts(), events: 0, saltRefusals: 0, otherErrors: 0 };
   const log = fs.openSync(job.logFile, "a");
+  const common: CommonOptions = {
+    onEvent: engineEventHandler(job, tally),
+    onOutput: (s: string) => fs.writeSync(log, s),
+    color: "never",
+    // The engine shows debug messages (its own and the program's) in the shard's log.
+    debug: job.debug,
+  };
+  sdkDebugMessages(job.debug);
+  // Read by the Tenant components of the program (sdk/internal/face.ts) as it runs, in this process.
+  process.env.TXMAIL_FACE = job.face;
+  try {
+    await runUntilSettled(job, common, tally, log);
+    await send({ type: "done", ok: tally.counts.failed === 0, counts: tally.counts });
+  } catch (e) {
+    const message = withoutBackendPassword(e instanceof Error ? e.message : String(e));
+    fs.writeSync(log, `\n${message}\n`);
+    const locked = lockedShardError(message, { project: job.project, name: job.stackName });
+    await send({ type: "done", ok: false, counts: tally.counts, error: locked ?? firstMeaningfulLine(message) });
+  } finally {
+    fs.closeSync(log);
+  }
+}
+
+/** Counts the steps (reported as progress), and reports policy findings and errors as they come. */
+function engineEventHandler(job: ShardJob, tally: RunTally): (event: EngineEvent) => void {
   const preview = job.operation === "preview";
-  let events = 0;
-  // Creates refused because the stack's salt is new in this run and not saved yet (its first run,
-  // state written once per run): expected, not shard errors; the run is made again at once.
-  let saltRefusals = 0;
-  let otherErrors = 0;
-  const onEvent = (event: EngineEvent) => {
-    events++;
-    if (countEvent(counts, event, preview)) void send({ type: "progress", counts: { ...counts } });
+  return (event) => {
+    tally.events++;
+    if (countEvent(tally.counts, event, preview)) void send({ type: "progress", counts: { ...tally.counts } });
     // Policy findings, mandatory or advisory, name the rule and the resource: a failed preview
     // says why without opening the engine log.
     const policy = event.policyEvent;
@@ -104,76 +136,69 @@ async function run(job: ShardJob): Promise<void> {
     }
     const diag = event.diagnosticEvent;
     if (diag && diag.severity === "error" && diag.message.includes(SALT_NOT_SAVED)) {
-      saltRefusals++;
+      tally.saltRefusals++;
       return;
     }
     if (diag && diag.severity === "error" && diag.message.trim()) {
-      if (diag.urn) otherErrors++;
+      if (diag.urn) tally.otherErrors++;
       const where = diag.urn ? `${diag.urn.split("::").pop()}: ` : "";
       void send({ type: "error", message: `${where}${diag.message.trim()}` });
     }
   };
-  const common: CommonOptions = {
-    onEvent,
-    onOutput: (s: string) => fs.writeSync(log, s),
-    color: "never",
-    // The engine shows debug messages (its own and the program's) in the shard's log.
-    debug: job.debug,
+}
+
+/**
+ * Runs the job's operation until it ends: once more after the salt's first run (a probe, or a run
+ * whose only errors were the creates refused for the unsaved salt), and again after a lost race to
+ * create the state backend's table. Throws the error of a run that failed otherwise.
+ */
+async function runUntilSettled(job: ShardJob, common: CommonOptions, tally: RunTally, log: number): Promise<void> {
+  const { counts } = tally;
+  // Steps of the salt's first run that the next run finds done and counts as unchanged.
+  let countedBefore = 0;
+  const runAgain = async () => {
+    const note =
+      "the stack's first run saved its salt before creating anything (state is written once per run): running again";
+    fs.writeSync(log, `\n${note}\n`);
+    await send({ type: "notice", message: note });
+    // What the first run did stays counted (the components, the salt); its refusals do not.
+    countedBefore += counts.created + counts.updated + counts.replaced;
+    Object.assign(counts, { same: 0, failed: 0 });
+    await send({ type: "progress", counts: { ...counts } });
   };
-  sdkDebugMessages(job.debug);
-  // Read by the Tenant components of the program (sdk/internal/face.ts) as it runs, in this process.
-  process.env.TXMAIL_FACE = job.face;
-  try {
-    // Steps of the salt's first run that the next run finds done and counts as unchanged.
-    let countedBefore = 0;
-    const runAgain = async () => {
-      const note =
-        "the stack's first run saved its salt before creating anything (state is written once per run): running again";
-      fs.writeSync(log, `\n${note}\n`);
-      await send({ type: "notice", message: note });
-      // What the first run did stays counted (the components, the salt); its refusals do not.
-      countedBefore += counts.created + counts.updated + counts.replaced;
-      Object.assign(counts, { same: 0, failed: 0 });
-      await send({ type: "progress", counts: { ...counts } });
-    };
-    for (let attempt = 1, saltRuns = 0; ; attempt++) {
-      const eventsBefore = events;
-      saltRefusals = otherErrors = 0;
-      try {
-        // A probe ran one tenant only: never the end of the job.
-        if ((await runOnStack(job, common)) === "probed" && saltRuns++ === 0) {
-          await runAgain();
-          continue;
-        }
-        break;
-      } catch (e) {
-        const message = e instanceof Error ? e.message : String(e);
-        if (saltRefusals > 0 && otherErrors === 0 && saltRuns++ === 0) {
-          await runAgain();
-          continue;
-        }
-        // Only a run that lost the race to create the backend's table, and so did nothing else.
-        const retry = attempt <= BACKEND_RACE_RETRIES && events === eventsBefore && isBackendTableRace(message);
-        if (!retry) throw e;
-        const delayMs = backendRaceDelayMs(attempt);
-        const note =
-          `the state backend's table was being created by another run at the same moment (nothing ran): ` +
-          `retry ${attempt} of ${BACKEND_RACE_RETRIES} in ${(delayMs / 1000).toFixed(1)} s`;
-        fs.writeSync(log, `\n${withoutBackendPassword(message)}\n${note}\n`);
-        await send({ type: "notice", message: note });
-        await new Promise((resolve) => setTimeout(resolve, delayMs));
+  for (let attempt = 1, saltRuns = 0; ; attempt++) {
+    const eventsBefore = tally.events;
+    tally.saltRefusals = tally.otherErrors = 0;
+    try {
+      // A probe ran one tenant only: never the end of the job.
+      if ((await runOnStack(job, common)) === "probed" && saltRuns++ === 0) {
+        await runAgain();
+        continue;
       }
+      break;
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      if (tally.saltRefusals > 0 && tally.otherErrors === 0 && saltRuns++ === 0) {
+        await runAgain();
+        continue;
+      }
+      // Only a run that lost the race to create the backend's table, and so did nothing else.
+      const retry = attempt <= BACKEND_RACE_RETRIES && tally.events === eventsBefore && isBackendTableRace(message);
+      if (!retry) throw e;
+      await waitOutBackendRace(attempt, message, log);
     }
-    counts.same = Math.max(0, counts.same - countedBefore);
-    await send({ type: "done", ok: counts.failed === 0, counts });
-  } catch (e) {
-    const message = withoutBackendPassword(e instanceof Error ? e.message : String(e));
-    fs.writeSync(log, `\n${message}\n`);
-    const locked = lockedShardError(message, { project: job.project, name: job.stackName });
-    await send({ type: "done", ok: false, counts, error: locked ?? firstMeaningfulLine(message) });
-  } finally {
-    fs.closeSync(log);
   }
+  counts.same = Math.max(0, counts.same - countedBefore);
+}
+
+async function waitOutBackendRace(attempt: number, message: string, log: number): Promise<void> {
+  const delayMs = backendRaceDelayMs(attempt);
+  const note =
+    `the state backend's table was being created by another run at the same moment (nothing ran): ` +
+    `retry ${attempt} of ${BACKEND_RACE_RETRIES} in ${(delayMs / 1000).toFixed(1)} s`;
+  fs.writeSync(log, `\n${withoutBackendPassword(message)}\n${note}\n`);
+  await send({ type: "notice", message: note });
+  await new Promise((resolve) => setTimeout(resolve, delayMs));
 }
 
 /**

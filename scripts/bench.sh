@@ -7,6 +7,10 @@
 #   bash scripts/bench.sh fleet-backends  # file and PostgreSQL, 1 and 2 runners, beside fleet floors
 #   bash scripts/bench.sh fleet-levers    # engine settings (PULUMI_PARALLEL_DIFF) on a fleet, A vs B
 #   BENCH_TENANTS=10 BENCH_REPS=1 bash scripts/bench.sh   # quicker (each script's header lists its knobs)
+#   BENCH_FLEET_COMPARE=20 BENCH_FLEET_TENANTS=60 BENCH_FLEET_ONE_STACK=0 bash scripts/bench.sh fleet   # quicker
+#   BENCH_FLEET_SHARD_SIZE=50 BENCH_FLEET_PARALLEL=3 bash scripts/bench.sh fleet   # other fleet settings
+#   BENCH_FLEET_TENANTS=120 bash scripts/bench.sh fleet-backends   # quicker
+# Times on a 2-core machine: fleet ~15-25 minutes, fleet-backends ~30-60 minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${1:-report}"
