@@ -1,4 +1,5 @@
-// The service contract: one zod schema per record and request body (types via z.infer), and paths.
+// The service contract: one zod schema per record and request body (types via z.infer), the endpoint
+// table and the paths built from it.
 export * from "./common";
 export * from "./apiKey";
 export * from "./subAccount";
@@ -9,6 +10,7 @@ export * from "./smtpCredential";
 export * from "./member";
 export * from "./suppression";
 export * from "./message";
+export * from "./endpoints";
 export * from "./paths";
 export * from "./kinds";
 export * from "./unset";
