@@ -1,9 +1,10 @@
 // Which requests may be retried, and which outcomes are worth retrying — exactly the retry-safety
 // rules of the API (docs/contract/retries.md). Pure functions, so the whole table is unit-tested.
+import { endpointOf, type HttpMethod, type RetryClass } from "../api/endpoints";
 import { kindForStatus, type ErrorKind } from "./errors";
 import { parsePositiveIntegerSeconds, parseRetryAfter } from "./retryAfter";
 
-export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
+export type { HttpMethod } from "../api/endpoints";
 
 /** Response headers as undici delivers them (lower-case names). */
 export type HeaderBag = Record<string, string | string[] | undefined>;
@@ -13,9 +14,6 @@ export function header(h: HeaderBag, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** POST actions the API does not declare retry-safe: they get exactly one attempt, key or not. */
-const ONE_SHOT_POST_SUFFIXES = ["/check-dns", "/suspend", "/unsuspend"];
-
 export interface RetrySafety {
   safe: boolean;
   /** Why not, for the error message. */
@@ -23,18 +21,28 @@ export interface RetrySafety {
 }
 
 /**
- * GET/PUT/DELETE are idempotent by definition. A POST is retry-safe only when it carries an
- * Idempotency-Key (the same key on every attempt makes the service execute it at most once) and is not
- * one of the one-shot actions.
+ * The endpoint table's retry class of the call (provider/api/endpoints.ts). A path the table does not
+ * know (a caller's own request) is classed by its method: GET/PUT/DELETE safe, a POST keyed-create.
+ */
+export function retryClassOf(method: HttpMethod, path: string): RetryClass {
+  return endpointOf(method, path)?.retry ?? (method === "POST" ? "keyed-create" : "safe");
+}
+
+/**
+ * GET/PUT/DELETE are idempotent by definition. A POST create is retry-safe only when it carries an
+ * Idempotency-Key (the same key on every attempt makes the service execute it at most once); a
+ * one-shot action (check-dns, suspend, unsuspend) never is.
  */
 export function retrySafety(method: HttpMethod, path: string, hasIdempotencyKey: boolean): RetrySafety {
-  if (method !== "POST") return { safe: true };
-  const bare = path.split("?")[0]!.replace(/\/+$/, "");
-  if (ONE_SHOT_POST_SUFFIXES.some((s) => bare.endsWith(s))) {
-    return { safe: false, reason: "not retried: this action is not declared retry-safe by the API" };
+  switch (retryClassOf(method, path)) {
+    case "safe":
+      return { safe: true };
+    case "one-shot":
+      return { safe: false, reason: "not retried: this action is not declared retry-safe by the API" };
+    case "keyed-create":
+      if (!hasIdempotencyKey) return { safe: false, reason: "not retried: a POST without Idempotency-Key" };
+      return { safe: true };
   }
-  if (!hasIdempotencyKey) return { safe: false, reason: "not retried: a POST without Idempotency-Key" };
-  return { safe: true };
 }
 
 export type ResponseDecision =
