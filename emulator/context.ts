@@ -1,4 +1,5 @@
 // What a handler sees: the services, the request, and the authenticated key and account.
+import type { EndpointName } from "../provider/api/endpoints";
 import type { Clock } from "./clock";
 import type { Sealer } from "./crypto";
 import { parseJson } from "./http/body";
@@ -20,6 +21,9 @@ export interface Services {
 
 /** A scope the endpoint needs before the idempotency step: a fixed scope, or any scope of a family verb. */
 export type ScopeNeed = { fixed: string } | { family: string; verb: string };
+
+/** How the emulator serves endpoints of the service's table (provider/api/endpoints.ts), by name. */
+export type EmulatedEndpoints = Partial<Record<EndpointName, Endpoint>>;
 
 /** One `METHOD /template` of the service: what the pipeline checks before calling its handler. */
 export interface Endpoint {

@@ -2,7 +2,7 @@
 // one record, one implementation; the owner differs.
 import { ApiKey, CreateApiKey, UpdateApiKey } from "../../provider/api";
 import { listAdmits } from "../allowList";
-import type { Ctx, Endpoint } from "../context";
+import type { Ctx, EmulatedEndpoints } from "../context";
 import { newSecretKey, randomChars, sha256, uuid } from "../crypto";
 import { conflict, notFound, badRequest } from "../http/errors";
 import { PAGE_QUERY, listPage } from "../pagination";
@@ -103,57 +103,57 @@ function remove(ctx: Ctx) {
   return ok({ message: `api key ${key.id} (${key.label}) deleted successfully` });
 }
 
-export const apiKeys: Record<string, Endpoint> = {
-  "GET /v2/accounts/{account_id}/api-keys": {
+export const apiKeys: EmulatedEndpoints = {
+  listApiKeys: {
     scope: { fixed: "api-keys:read" },
     parentOnly: KEYS_OF_SUB,
     query: PAGE_QUERY,
     handler: list,
   },
-  "POST /v2/accounts/{account_id}/api-keys": {
+  createApiKey: {
     scope: { fixed: "api-keys:write" },
     parentOnly: KEYS_OF_SUB,
     idempotent: "secret",
     handler: create,
   },
-  "GET /v2/accounts/{account_id}/api-keys/{key_id}": {
+  getApiKey: {
     scope: { fixed: "api-keys:read" },
     parentOnly: KEYS_OF_SUB,
     handler: get,
   },
-  "PUT /v2/accounts/{account_id}/api-keys/{key_id}": {
+  updateApiKey: {
     scope: { fixed: "api-keys:write" },
     parentOnly: KEYS_OF_SUB,
     handler: update,
   },
-  "DELETE /v2/accounts/{account_id}/api-keys/{key_id}": {
+  deleteApiKey: {
     scope: { fixed: "api-keys:delete" },
     parentOnly: KEYS_OF_SUB,
     handler: remove,
   },
-  "GET /v2/accounts/{account_id}/sub-accounts/{sub_account_id}/api-keys": {
+  listSubAccountApiKeys: {
     scope: { fixed: "sub-account-api-keys:read" },
     parentOnly: NESTED,
     query: PAGE_QUERY,
     handler: list,
   },
-  "POST /v2/accounts/{account_id}/sub-accounts/{sub_account_id}/api-keys": {
+  createSubAccountApiKey: {
     scope: { fixed: "sub-account-api-keys:write" },
     parentOnly: NESTED,
     idempotent: "secret",
     handler: create,
   },
-  "GET /v2/accounts/{account_id}/sub-accounts/{sub_account_id}/api-keys/{key_id}": {
+  getSubAccountApiKey: {
     scope: { fixed: "sub-account-api-keys:read" },
     parentOnly: NESTED,
     handler: get,
   },
-  "PUT /v2/accounts/{account_id}/sub-accounts/{sub_account_id}/api-keys/{key_id}": {
+  updateSubAccountApiKey: {
     scope: { fixed: "sub-account-api-keys:write" },
     parentOnly: NESTED,
     handler: update,
   },
-  "DELETE /v2/accounts/{account_id}/sub-accounts/{sub_account_id}/api-keys/{key_id}": {
+  deleteSubAccountApiKey: {
     scope: { fixed: "sub-account-api-keys:delete" },
     parentOnly: NESTED,
     handler: remove,

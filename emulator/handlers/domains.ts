@@ -5,7 +5,7 @@
 import { createPrivateKey, createPublicKey } from "node:crypto";
 import { CreateDomain, type DnsRecord, type Domain, UpdateDomain } from "../../provider/api";
 import { requireDomains } from "../authz";
-import type { Ctx, Endpoint, Services } from "../context";
+import type { Ctx, EmulatedEndpoints, Services } from "../context";
 import { sha256, uuid } from "../crypto";
 import { badRequest, conflict, notFound } from "../http/errors";
 import { PAGE_QUERY, listPage } from "../pagination";
@@ -221,14 +221,13 @@ export function setVerified(svc: Services, accountId: string, name: string, veri
   });
 }
 
-const base = "/v2/accounts/{account_id}/domains";
-export const domains: Record<string, Endpoint> = {
-  [`GET ${base}`]: { scope: { fixed: "domains:read" }, query: [...PAGE_QUERY, "dns_valid"], handler: list },
-  [`POST ${base}`]: { scope: { fixed: "domains:write" }, idempotent: "plain", handler: create },
-  [`GET ${base}/{domain}`]: { scope: { fixed: "domains:read" }, handler: (ctx) => ok(domainRecord(target(ctx))) },
-  [`PUT ${base}/{domain}`]: { scope: { fixed: "domains:write" }, handler: update },
-  [`DELETE ${base}/{domain}`]: { scope: { family: "domains", verb: "delete" }, handler: remove },
-  [`POST ${base}/{domain}/check-dns`]: {
+export const domains: EmulatedEndpoints = {
+  listDomains: { scope: { fixed: "domains:read" }, query: [...PAGE_QUERY, "dns_valid"], handler: list },
+  createDomain: { scope: { fixed: "domains:write" }, idempotent: "plain", handler: create },
+  getDomain: { scope: { fixed: "domains:read" }, handler: (ctx) => ok(domainRecord(target(ctx))) },
+  updateDomain: { scope: { fixed: "domains:write" }, handler: update },
+  deleteDomain: { scope: { family: "domains", verb: "delete" }, handler: remove },
+  checkDomainDns: {
     scope: { fixed: "domains:write" },
     body: "none",
     handler: (ctx) => ok(domainRecord(checkDns(ctx.svc, target(ctx), ctx.now))),

@@ -1,5 +1,6 @@
-// Every v2 endpoint, keyed "METHOD /template".
-import type { Endpoint } from "../context";
+// How the emulator serves every v2 endpoint, keyed by its name in the endpoint table
+// (provider/api/endpoints.ts), which holds its method and path template.
+import type { EmulatedEndpoints } from "../context";
 import { apiKeys } from "./apiKeys";
 import { domains } from "./domains";
 import { members } from "./members";
@@ -11,7 +12,7 @@ import { subAccounts } from "./subAccounts";
 import { suppressions } from "./suppressions";
 import { webhooks } from "./webhooks";
 
-export const endpoints: Record<string, Endpoint> = {
+export const endpoints: EmulatedEndpoints = {
   ...ping,
   ...apiKeys,
   ...subAccounts,

@@ -1,7 +1,7 @@
 // Account members (docs/contract/endpoints/members.md): list (not paginated), add, remove. No update endpoint: a role change is remove + add.
 // Who owns an account and whom a key acts for: emulator/members.ts.
 import { AddMember } from "../../provider/api";
-import type { Ctx, Endpoint } from "../context";
+import type { Ctx, EmulatedEndpoints } from "../context";
 import { conflict, forbidden, notFound } from "../http/errors";
 import { type MemberData, addMembership, memberRecord, memberRowId, normalEmail, userFor } from "../members";
 import { parseBody, uuidParam } from "../validate";
@@ -34,9 +34,8 @@ function remove(ctx: Ctx) {
   return ok({ message: DELETED });
 }
 
-const base = "/v2/accounts/{account_id}/members";
-export const members: Record<string, Endpoint> = {
-  [`GET ${base}`]: { scope: { fixed: "accounts:members:read" }, handler: list },
-  [`POST ${base}`]: { scope: { fixed: "accounts:members:add" }, idempotent: "plain", handler: add },
-  [`DELETE ${base}/{user_id}`]: { scope: { fixed: "accounts:members:remove" }, handler: remove },
+export const members: EmulatedEndpoints = {
+  listMembers: { scope: { fixed: "accounts:members:read" }, handler: list },
+  addMember: { scope: { fixed: "accounts:members:add" }, idempotent: "plain", handler: add },
+  removeMember: { scope: { fixed: "accounts:members:remove" }, handler: remove },
 };

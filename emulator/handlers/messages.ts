@@ -3,7 +3,7 @@
 // and each recipient counts as one reception for sub-account usage (sandbox messages included).
 import { type Address, CreateConversationMessage, CreateMessage, type MessageItem } from "../../provider/api";
 import { requireDomains } from "../authz";
-import type { Ctx, Endpoint } from "../context";
+import type { Ctx, EmulatedEndpoints } from "../context";
 import { uuid } from "../crypto";
 import { badRequest } from "../http/errors";
 import type { AccountData } from "../records";
@@ -74,10 +74,9 @@ function create(ctx: Ctx) {
   return accept(ctx, b.from, rs, b.subject, { kind: "message", sandbox: b.sandbox ?? false, tags: b.tags ?? [] });
 }
 
-const base = "/v2/accounts/{account_id}/messages";
-export const messages: Record<string, Endpoint> = {
-  [`POST ${base}`]: { scope: { family: "messages", verb: "send" }, idempotent: "plain", handler: create },
-  [`POST ${base}/conversation`]: {
+export const messages: EmulatedEndpoints = {
+  sendMessage: { scope: { family: "messages", verb: "send" }, idempotent: "plain", handler: create },
+  sendConversationMessage: {
     scope: { family: "messages", verb: "send" },
     idempotent: "plain",
     handler: conversation,

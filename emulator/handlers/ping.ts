@@ -1,6 +1,6 @@
-import type { Endpoint } from "../context";
+import type { EmulatedEndpoints } from "../context";
 import { ok } from "./common";
 
-export const ping: Record<string, Endpoint> = {
-  "GET /v2/ping": { handler: () => ok({ message: "pong" }) },
+export const ping: EmulatedEndpoints = {
+  ping: { handler: () => ok({ message: "pong" }) },
 };

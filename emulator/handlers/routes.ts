@@ -4,7 +4,7 @@
 // domain-scoped read key).
 import { CreateRoute, Hostname, type Route, UpdateRoute } from "../../provider/api";
 import { grant, requireDomains } from "../authz";
-import type { Ctx, Endpoint } from "../context";
+import type { Ctx, EmulatedEndpoints } from "../context";
 import { randomChars, sha256, uuid } from "../crypto";
 import { badRequest, forbidden, notFound } from "../http/errors";
 import { PAGE_QUERY, listPage } from "../pagination";
@@ -133,11 +133,10 @@ function remove(ctx: Ctx) {
   return ok({ message: DELETED });
 }
 
-const base = "/v2/accounts/{account_id}/routes";
-export const routes: Record<string, Endpoint> = {
-  [`GET ${base}`]: { scope: { family: "routes", verb: "read" }, query: [...PAGE_QUERY, "domain"], handler: list },
-  [`POST ${base}`]: { scope: { family: "routes", verb: "write" }, idempotent: "plain", handler: create },
-  [`GET ${base}/{route_id}`]: { scope: { family: "routes", verb: "read" }, handler: get },
-  [`PUT ${base}/{route_id}`]: { scope: { family: "routes", verb: "write" }, handler: update },
-  [`DELETE ${base}/{route_id}`]: { scope: { family: "routes", verb: "delete" }, handler: remove },
+export const routes: EmulatedEndpoints = {
+  listRoutes: { scope: { family: "routes", verb: "read" }, query: [...PAGE_QUERY, "domain"], handler: list },
+  createRoute: { scope: { family: "routes", verb: "write" }, idempotent: "plain", handler: create },
+  getRoute: { scope: { family: "routes", verb: "read" }, handler: get },
+  updateRoute: { scope: { family: "routes", verb: "write" }, handler: update },
+  deleteRoute: { scope: { family: "routes", verb: "delete" }, handler: remove },
 };

@@ -1,7 +1,7 @@
 // SMTP credentials: create, list, get, delete. There is no update endpoint (PUT is a 405).
 import { CreateSmtpCredential, type SmtpCredential } from "../../provider/api";
 import { grant, requireDomains, sees } from "../authz";
-import type { Ctx, Endpoint } from "../context";
+import type { Ctx, EmulatedEndpoints } from "../context";
 import { randomChars, sha256, uuid } from "../crypto";
 import { notFound } from "../http/errors";
 import { PAGE_QUERY, listPage } from "../pagination";
@@ -79,10 +79,9 @@ function remove(ctx: Ctx) {
   return ok({ message: DELETED });
 }
 
-const base = "/v2/accounts/{account_id}/smtp-credentials";
-export const smtpCredentials: Record<string, Endpoint> = {
-  [`GET ${base}`]: { scope: { family: "smtp-credentials", verb: "read" }, query: PAGE_QUERY, handler: list },
-  [`POST ${base}`]: { scope: { family: "smtp-credentials", verb: "write" }, idempotent: "plain", handler: create },
-  [`GET ${base}/{smtp_credential_id}`]: { scope: { family: "smtp-credentials", verb: "read" }, handler: get },
-  [`DELETE ${base}/{smtp_credential_id}`]: { scope: { family: "smtp-credentials", verb: "delete" }, handler: remove },
+export const smtpCredentials: EmulatedEndpoints = {
+  listSmtpCredentials: { scope: { family: "smtp-credentials", verb: "read" }, query: PAGE_QUERY, handler: list },
+  createSmtpCredential: { scope: { family: "smtp-credentials", verb: "write" }, idempotent: "plain", handler: create },
+  getSmtpCredential: { scope: { family: "smtp-credentials", verb: "read" }, handler: get },
+  deleteSmtpCredential: { scope: { family: "smtp-credentials", verb: "delete" }, handler: remove },
 };

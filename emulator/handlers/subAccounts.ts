@@ -6,7 +6,7 @@
 // -parent reinstated-> active. Suspending a non-active or unsuspending a non-suspended sub
 // account is a 409 naming its status. A deleted sub account is a 404 everywhere.
 import { CreateSubAccount, SubAccount, SuspendSubAccount, UpdateSubAccount } from "../../provider/api";
-import type { Ctx, Endpoint } from "../context";
+import type { Ctx, EmulatedEndpoints } from "../context";
 import { uuid } from "../crypto";
 import { badRequest, conflict, notFound } from "../http/errors";
 import { PAGE_QUERY, listPage } from "../pagination";
@@ -127,29 +127,28 @@ function unsuspend(ctx: Ctx) {
   return ok(record(ctx, save(ctx, a)));
 }
 
-const base = "/v2/accounts/{account_id}/sub-accounts";
-export const subAccounts: Record<string, Endpoint> = {
-  [`GET ${base}`]: { scope: { fixed: "sub-accounts:read" }, parentOnly: NESTED, query: PAGE_QUERY, handler: list },
-  [`POST ${base}`]: {
+export const subAccounts: EmulatedEndpoints = {
+  listSubAccounts: { scope: { fixed: "sub-accounts:read" }, parentOnly: NESTED, query: PAGE_QUERY, handler: list },
+  createSubAccount: {
     scope: { fixed: "sub-accounts:write" },
     parentOnly: NESTED,
     idempotent: "plain",
     handler: create,
   },
-  [`GET ${base}/usage`]: { scope: { fixed: "sub-accounts:usage" }, parentOnly: NESTED, handler: usage },
-  [`GET ${base}/{sub_account_id}`]: {
+  subAccountUsage: { scope: { fixed: "sub-accounts:usage" }, parentOnly: NESTED, handler: usage },
+  getSubAccount: {
     scope: { fixed: "sub-accounts:read" },
     parentOnly: NESTED,
     handler: (ctx) => ok(record(ctx, sub(ctx))),
   },
-  [`PUT ${base}/{sub_account_id}`]: { scope: { fixed: "sub-accounts:write" }, parentOnly: NESTED, handler: update },
-  [`DELETE ${base}/{sub_account_id}`]: { scope: { fixed: "sub-accounts:delete" }, parentOnly: NESTED, handler: remove },
-  [`POST ${base}/{sub_account_id}/suspend`]: {
+  updateSubAccount: { scope: { fixed: "sub-accounts:write" }, parentOnly: NESTED, handler: update },
+  deleteSubAccount: { scope: { fixed: "sub-accounts:delete" }, parentOnly: NESTED, handler: remove },
+  suspendSubAccount: {
     scope: { fixed: "sub-accounts:suspend" },
     parentOnly: NESTED,
     handler: suspend,
   },
-  [`POST ${base}/{sub_account_id}/unsuspend`]: {
+  unsuspendSubAccount: {
     scope: { fixed: "sub-accounts:suspend" },
     parentOnly: NESTED,
     body: "none",

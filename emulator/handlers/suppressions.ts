@@ -7,7 +7,7 @@
 // concerned: lists leave it out, a delete of it is a 404, and a new create for the same address and
 // domain replaces it (only a live one makes the create a 409).
 import { CreateSuppression, Hostname, type Suppression, Timestamp } from "../../provider/api";
-import type { Ctx, Endpoint } from "../context";
+import type { Ctx, EmulatedEndpoints } from "../context";
 import { uuid } from "../crypto";
 import { badRequest, conflict, notFound } from "../http/errors";
 import { PAGE_QUERY, listPage } from "../pagination";
@@ -112,14 +112,13 @@ function wipe(ctx: Ctx) {
   return ok({ message: DELETED });
 }
 
-const base = "/v2/accounts/{account_id}/suppressions";
-export const suppressions: Record<string, Endpoint> = {
-  [`GET ${base}`]: {
+export const suppressions: EmulatedEndpoints = {
+  listSuppressions: {
     scope: { fixed: "suppressions:read" },
     query: [...PAGE_QUERY, "domain", "email", "from_time", "to_time"],
     handler: list,
   },
-  [`POST ${base}`]: { scope: { fixed: "suppressions:write" }, idempotent: "plain", handler: create },
-  [`DELETE ${base}`]: { scope: { fixed: "suppressions:delete" }, query: ["email", "domain"], handler: remove },
-  [`DELETE ${base}/all`]: { scope: { fixed: "suppressions:wipe" }, query: ["domain"], handler: wipe },
+  createSuppressions: { scope: { fixed: "suppressions:write" }, idempotent: "plain", handler: create },
+  deleteSuppression: { scope: { fixed: "suppressions:delete" }, query: ["email", "domain"], handler: remove },
+  deleteAllSuppressions: { scope: { fixed: "suppressions:wipe" }, query: ["domain"], handler: wipe },
 };

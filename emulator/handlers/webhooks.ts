@@ -4,7 +4,7 @@
 // them; a given `domains` replaces them. `domains` sent with `global` is ignored (as on create).
 import { CreateWebhook, UpdateWebhook, WEBHOOK_EVENTS, type Webhook } from "../../provider/api";
 import { grant, requireDomains, sees } from "../authz";
-import type { Ctx, Endpoint } from "../context";
+import type { Ctx, EmulatedEndpoints } from "../context";
 import { randomChars, sha256, uuid } from "../crypto";
 import { badRequest, notFound } from "../http/errors";
 import { PAGE_QUERY, listPage } from "../pagination";
@@ -129,15 +129,14 @@ function remove(ctx: Ctx) {
   return ok({ message: DELETED });
 }
 
-const base = "/v2/accounts/{account_id}/webhooks";
-export const webhooks: Record<string, Endpoint> = {
-  [`GET ${base}`]: {
+export const webhooks: EmulatedEndpoints = {
+  listWebhooks: {
     scope: { family: "webhooks", verb: "read" },
     query: [...PAGE_QUERY, "enabled", ...WEBHOOK_EVENTS],
     handler: list,
   },
-  [`POST ${base}`]: { scope: { family: "webhooks", verb: "write" }, idempotent: "plain", handler: create },
-  [`GET ${base}/{webhook_id}`]: { scope: { family: "webhooks", verb: "read" }, handler: get },
-  [`PUT ${base}/{webhook_id}`]: { scope: { family: "webhooks", verb: "write" }, handler: update },
-  [`DELETE ${base}/{webhook_id}`]: { scope: { family: "webhooks", verb: "delete" }, handler: remove },
+  createWebhook: { scope: { family: "webhooks", verb: "write" }, idempotent: "plain", handler: create },
+  getWebhook: { scope: { family: "webhooks", verb: "read" }, handler: get },
+  updateWebhook: { scope: { family: "webhooks", verb: "write" }, handler: update },
+  deleteWebhook: { scope: { family: "webhooks", verb: "delete" }, handler: remove },
 };

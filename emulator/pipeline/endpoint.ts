@@ -1,14 +1,15 @@
 // The routing stage: which endpoint a request is for (or its 404/405), counted per path template.
-import type { Endpoint } from "../context";
+import { ENDPOINTS, type EndpointName } from "../../provider/api/endpoints";
+import type { EmulatedEndpoints, Endpoint } from "../context";
 import type { Counters } from "../counters";
 import { EndpointTable, type Match } from "../http/endpointTable";
 import type { Reply } from "../http/errors";
 
-/** The endpoint table of a `"METHOD /template"` record (handlers/index.ts). */
-export function endpointTable(endpoints: Record<string, Endpoint>): EndpointTable<Endpoint> {
+/** The routing table of the emulated endpoints (handlers/index.ts), at their table entries' method and template. */
+export function endpointTable(endpoints: EmulatedEndpoints): EndpointTable<Endpoint> {
   const table = new EndpointTable<Endpoint>();
-  for (const [k, endpoint] of Object.entries(endpoints)) {
-    const [method, template] = k.split(" ") as [string, string];
+  for (const [name, endpoint] of Object.entries(endpoints) as [EndpointName, Endpoint][]) {
+    const { method, template } = ENDPOINTS[name];
     table.add(method, template, endpoint);
   }
   return table;
