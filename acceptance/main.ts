@@ -3,7 +3,7 @@
 // both faces, against the account the environment names, recorded by a loopback proxy into a
 // contract report; sweepers before and after. Exit code 0 only when every check passed, every 2xx
 // parsed with the provider's schemas, and the run left no object behind.
-import { SubAccount, paths } from "../provider/api";
+import { ENDPOINTS, type EndpointSpec, SubAccount, endpointKey, paths } from "../provider/api";
 import { createClient } from "../provider/client";
 import { Lifecycle } from "./lifecycle";
 import { startProxy } from "./proxy";
@@ -46,20 +46,20 @@ const FACE_SUFFIX = { dynamic: "ts", native: "yaml" } as const;
 
 /** Objects the run created, by kind: the 2xx answers to creates, as the proxy saw them. */
 function createdByKind(report: Pick<ContractReport, "operations">): Record<string, number> {
-  const kinds: Array<[RegExp, string]> = [
-    [/^POST \/v2\/accounts\/\{account_id\}\/sub-accounts\/\{sub_account_id\}\/api-keys$/, "SubAccountApiKey"],
-    [/^POST \/v2\/accounts\/\{account_id\}\/sub-accounts$/, "SubAccount"],
-    [/^POST \/v2\/accounts\/\{account_id\}\/api-keys$/, "ApiKey"],
-    [/^POST \/v2\/accounts\/\{account_id\}\/domains$/, "Domain"],
-    [/^POST \/v2\/accounts\/\{account_id\}\/routes$/, "Route"],
-    [/^POST \/v2\/accounts\/\{account_id\}\/webhooks$/, "Webhook"],
-    [/^POST \/v2\/accounts\/\{account_id\}\/smtp-credentials$/, "SmtpCredential"],
-    [/^POST \/v2\/accounts\/\{account_id\}\/members$/, "AccountMember"],
-    [/^POST \/v2\/accounts\/\{account_id\}\/suppressions$/, "Suppression"],
+  const kinds: Array<[EndpointSpec, string]> = [
+    [ENDPOINTS.createSubAccountApiKey, "SubAccountApiKey"],
+    [ENDPOINTS.createSubAccount, "SubAccount"],
+    [ENDPOINTS.createApiKey, "ApiKey"],
+    [ENDPOINTS.createDomain, "Domain"],
+    [ENDPOINTS.createRoute, "Route"],
+    [ENDPOINTS.createWebhook, "Webhook"],
+    [ENDPOINTS.createSmtpCredential, "SmtpCredential"],
+    [ENDPOINTS.addMember, "AccountMember"],
+    [ENDPOINTS.createSuppressions, "Suppression"],
   ];
   const out: Record<string, number> = {};
   for (const op of report.operations) {
-    const kind = kinds.find(([re]) => re.test(op.operation))?.[1];
+    const kind = kinds.find(([endpoint]) => endpointKey(endpoint) === op.operation)?.[1];
     const ok = Object.entries(op.statuses).reduce((n, [s, c]) => (s.startsWith("2") ? n + c : n), 0);
     if (kind && ok > 0) out[kind] = (out[kind] ?? 0) + ok;
   }

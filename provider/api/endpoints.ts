@@ -154,7 +154,7 @@ export type EndpointName = keyof typeof ENDPOINTS;
 export const ENDPOINT_LIST: readonly EndpointSpec[] = Object.values(ENDPOINTS);
 
 /** `"METHOD /template"`, the way logs, counters and docs name an endpoint. */
-export const endpointKey = (e: Pick<EndpointSpec, "method" | "template">): string => `${e.method} ${e.template}`;
+export const endpointKey = (e: { method: string; template: string }): string => `${e.method} ${e.template}`;
 
 /** The template's parameter names in order, e.g. ["account_id", "route_id"]. */
 export function templateParams(template: string): string[] {
