@@ -1,9 +1,9 @@
 // The service's endpoints, one entry each: method, path template, the request body's schema, the
 // schema of a successful answer, and how a client may retry the call. The client builds its paths
 // and decides retries from it, the emulator routes by it, the acceptance run reports by it, and the
-// contract pages are checked against it (test/unit/docs/endpointPages.test.ts). The authority is the
-// seed (/work/shared/spec) via docs/contract/; the emulator's /_emulator control surface is not a
-// service endpoint and is not here.
+// contract pages are checked against it (test/unit/docs/endpointPages.test.ts). It says what
+// docs/contract/endpoints/ says; the emulator's /_emulator control surface is not a service
+// endpoint and is not here.
 import type { z } from "zod";
 import { ListOf, MessageResponse } from "./common";
 import { ApiKey, ApiKeyWithSecret, CreateApiKey, UpdateApiKey } from "./apiKey";
