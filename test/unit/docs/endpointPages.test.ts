@@ -1,5 +1,6 @@
 // The contract pages (docs/contract/endpoints/) name exactly the endpoints of the service's table
-// (provider/api/endpoints.ts), and mark "(Key)" exactly on its idempotency-keyed creates. The pages
+// (provider/api/endpoints.ts), and mark "(Key)" exactly on its idempotency-keyed creates; so does the
+// emulator README's table of scopes. The pages
 // stay hand-written — each endpoint's row carries query parameters, notes and citations the table
 // does not hold — so this test keeps them and the table in step instead of generating them.
 import * as fs from "node:fs";
@@ -51,6 +52,11 @@ describe("docs/contract/endpoints and the endpoint table", () => {
   test("(Key) marks exactly the creates that take Idempotency-Key", () => {
     const keyedCreates = ENDPOINT_LIST.filter((e) => e.retry === "keyed-create").map(endpointKey);
     expect([...keyed].sort()).toEqual(keyedCreates.sort());
+  });
+
+  test("the emulator's README lists exactly the table's endpoints with their scopes", () => {
+    const listed = documentedEndpoints(fs.readFileSync(path.join(REPO_ROOT, "emulator", "README.md"), "utf8")).named;
+    expect([...new Set(listed)].sort()).toEqual([...table].sort());
   });
 
   test("the reader finds both forms of a mention", () => {
