@@ -10,27 +10,35 @@ import * as YAML from "yaml";
 import { REPO_ROOT } from "../support/root";
 import { type RunStack, createStack } from "./engine";
 import type { Check } from "./report";
+import type { Kind } from "../provider/api/kinds";
 
 export type Face = "dynamic" | "native";
 export const FACES: readonly Face[] = ["dynamic", "native"];
 
-/** The program's resource names, one per kind. */
-export const KINDS: Record<string, string> = {
-  tenant: "SubAccount",
-  bootstrap: "SubAccountApiKey",
-  ci: "ApiKey",
-  domain: "Domain",
-  route: "Route",
-  webhook: "Webhook",
-  smtp: "SmtpCredential",
-  member: "AccountMember",
-  suppression: "Suppression",
-};
+/**
+ * Each kind's resource in both programs (programs/typescript, programs/yaml): one per kind, so this
+ * does not compile while a kind of the list (provider/api/kinds.ts) is missing, and the checklist
+ * test (test/unit/kinds/checklist.test.ts) fails while a program lacks one.
+ */
+export const RESOURCE_NAMES = {
+  SubAccount: "tenant",
+  SubAccountApiKey: "bootstrap",
+  ApiKey: "ci",
+  Domain: "domain",
+  Route: "route",
+  Webhook: "webhook",
+  SmtpCredential: "smtp",
+  AccountMember: "member",
+  Suppression: "suppression",
+} as const satisfies Record<Kind, string>;
+type ResourceName = (typeof RESOURCE_NAMES)[Kind];
+/** The programs' resources of the kinds, by name. */
+const RESOURCES = Object.values(RESOURCE_NAMES) as ResourceName[];
 /** Step 2 updates these in place; step 3 replaces these (and updates the route, whose recipient follows the domain). */
-const UPDATED = ["tenant", "bootstrap", "ci", "domain", "route", "webhook"];
-const REPLACED = ["bootstrap", "ci", "domain", "smtp", "member", "suppression"];
+const UPDATED: ResourceName[] = ["tenant", "bootstrap", "ci", "domain", "route", "webhook"];
+const REPLACED: ResourceName[] = ["bootstrap", "ci", "domain", "smtp", "member", "suppression"];
 /** Values a program leaves unset when they are "": [resource, property, value key]. */
-const OPTIONAL: Array<[string, string, string]> = [
+const OPTIONAL: Array<[ResourceName, string, string]> = [
   ["bootstrap", "rotation", "rotation"],
   ["ci", "rotation", "rotation"],
   ["suppression", "reason", "suppressionReason"],
@@ -150,7 +158,7 @@ export class Lifecycle {
       return;
     }
     this.editProgram((program) => {
-      for (const name of Object.keys(KINDS)) {
+      for (const name of RESOURCES) {
         if (ids[name]) program.setIn(["resources", name, "options", "import"], ids[name]);
         else program.deleteIn(["resources", name, "options", "import"]);
       }
@@ -161,7 +169,7 @@ export class Lifecycle {
    * The id a user types to import each object: `pulumi import` syntax on the native face, `adoptId`
    * on the dynamic face (a key and a member by their own id there).
    */
-  private importIds(values: Record<string, string>): Record<string, string> {
+  private importIds(values: Record<string, string>): Record<ResourceName, string> {
     const o = this.outputs;
     const native = this.run.face === "native";
     return {
@@ -200,7 +208,7 @@ export class Lifecycle {
   /** Removes the kinds' resources from state (not from the service), as before adopting them. */
   private async forget(): Promise<void> {
     const deployment = await this.t!.stack.exportStack();
-    const names = new Set(Object.keys(KINDS));
+    const names = new Set<string>(RESOURCES);
     const state = deployment.deployment as { resources: Array<{ urn: string; type: string }> };
     state.resources = state.resources.filter(
       (r) => r.type.startsWith("pulumi:") || !names.has(r.urn.split("::").pop()!),
@@ -224,7 +232,7 @@ export class Lifecycle {
 
   /** Walks every step; a failed step ends the walk, and the stack is destroyed in any case. */
   async walk(options: { steps: "full" | "read" } = { steps: "full" }): Promise<void> {
-    const n = Object.keys(KINDS).length;
+    const n = RESOURCES.length;
     await this.start();
     try {
       await this.setValues(1);

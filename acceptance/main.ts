@@ -4,7 +4,9 @@
 // contract report; sweepers before and after. Exit code 0 only when every check passed, every 2xx
 // parsed with the provider's schemas, and the run left no object behind.
 import { ENDPOINTS, type EndpointSpec, SubAccount, endpointKey, paths } from "../provider/api";
+import { kindsWith } from "../provider/api/kinds";
 import { createClient } from "../provider/client";
+import { declarations } from "../provider/resources";
 import { Lifecycle } from "./lifecycle";
 import { startProxy } from "./proxy";
 import { type Check, type ContractReport, secretsIn, summarise, writeReport } from "./report";
@@ -20,32 +22,20 @@ import {
 } from "./settings";
 import { type Account, type Removed, subAccountKey, sweep, total } from "./sweep";
 
-/** The run's key in its own sub account: what the program's objects there need. */
+/**
+ * The run's key in its own sub account: what the program's objects there need — to read, write and
+ * delete each managed kind (the wide form of each declaration's scopes) — and to read the account.
+ */
 const WORKSPACE_SCOPES = [
   "accounts:read",
-  "domains:read",
-  "domains:write",
-  "domains:delete:all",
-  "routes:read:all",
-  "routes:write:all",
-  "routes:delete:all",
-  "webhooks:read:all",
-  "webhooks:write:all",
-  "webhooks:delete:all",
-  "smtp-credentials:read:all",
-  "smtp-credentials:write:all",
-  "smtp-credentials:delete:all",
-  "suppressions:read",
-  "suppressions:write",
-  "suppressions:delete",
-  "accounts:members:read",
-  "accounts:members:add",
-  "accounts:members:remove",
+  ...kindsWith("managed").flatMap((kind) =>
+    (["read", "write", "delete"] as const).map((op) => declarations[kind].scopes[op]({})[0]!),
+  ),
 ];
 const FACE_SUFFIX = { dynamic: "ts", native: "yaml" } as const;
 
 /** Objects the run created, by kind: the 2xx answers to creates, as the proxy saw them. */
-function createdByKind(report: Pick<ContractReport, "operations">): Record<string, number> {
+export function createdByKind(report: Pick<ContractReport, "operations">): Record<string, number> {
   const kinds: Array<[EndpointSpec, string]> = [
     [ENDPOINTS.createSubAccountApiKey, "SubAccountApiKey"],
     [ENDPOINTS.createSubAccount, "SubAccount"],

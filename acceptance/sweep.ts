@@ -2,36 +2,62 @@
 // environment names, that is sub accounts whose name and API keys whose label start with the
 // prefix; inside such a sub account everything is a run's (the run created the account), apart from
 // the members the service will not remove (its owner).
-import {
-  ApiKey,
-  ApiKeyWithSecret,
-  Domain,
-  MemberList,
-  Route,
-  SmtpCredential,
-  SubAccount,
-  Suppression,
-  Webhook,
-  paths,
-} from "../provider/api";
+import { z } from "zod";
+import { ApiKeyWithSecret, paths } from "../provider/api";
+import { KINDS, KIND_FACTS, type Kind, type KindFacts } from "../provider/api/kinds";
 import { createClient, type TxmailClient } from "../provider/client";
 import { TxmailApiError } from "../provider/client/errors";
+import { keysToCamel } from "../provider/core/casing";
+import type { Connection } from "../provider/core/connection";
+import type { AnyDeclaration, Props } from "../provider/core/spec";
+import { declarations } from "../provider/resources";
 
-/** What a key needs to empty a sub account. */
-const SWEEPER_SCOPES = [
-  "domains:read",
-  "domains:delete:all",
-  "routes:read:all",
-  "routes:delete:all",
-  "webhooks:read:all",
-  "webhooks:delete:all",
-  "smtp-credentials:read:all",
-  "smtp-credentials:delete:all",
-  "suppressions:read",
-  "suppressions:wipe",
-  "accounts:members:read",
-  "accounts:members:remove",
-];
+const fact = (kind: Kind, name: keyof KindFacts) => (KIND_FACTS[kind] as KindFacts)[name] === true;
+
+/** The kind that holds the others: a run's objects live in sub accounts it created. */
+const CONTAINER: Kind = "SubAccount";
+
+/**
+ * What holds a kind, from its declaration and its contract facts: a kind listed under a sub
+ * account (`listing.subAccountInput`) is the sub account's; a managed kind lives inside the sub
+ * account and is managed with one of its keys, so it goes before both.
+ */
+export function parentsOf(kind: Kind): Kind[] {
+  const holdsKeys = (k: Kind) => {
+    const listing = declarations[k].listing;
+    return "subAccountInput" in listing && listing.subAccountInput !== undefined;
+  };
+  if (holdsKeys(kind)) return [CONTAINER];
+  if (fact(kind, "managed")) return [CONTAINER, ...KINDS.filter(holdsKeys)];
+  return [];
+}
+
+/**
+ * Every kind in the order the sweep deletes it: each before the kinds that hold it (a topological
+ * order of `parentsOf`), and otherwise in reverse reading order (provider/api/kinds.ts).
+ */
+export const DELETION_ORDER: readonly Kind[] = (() => {
+  const order: Kind[] = [];
+  const left = [...KINDS].reverse();
+  while (left.length > 0) {
+    // The first kind none of whose children is left.
+    const next = left.findIndex((k) => !left.some((child) => parentsOf(child).includes(k)));
+    if (next < 0) throw new Error(`the kinds' parents form a cycle: ${left.join(", ")}`);
+    order.push(...left.splice(next, 1));
+  }
+  return order;
+})();
+
+/** The kinds inside a sub account, in deletion order: emptied before it is deleted. */
+const INSIDE = DELETION_ORDER.filter((k) => parentsOf(k).includes(CONTAINER));
+/** The kinds a sub account's own key manages inside it (the rest its parent reaches by path). */
+const MANAGED = INSIDE.filter((k) => fact(k, "managed"));
+
+/** What a key needs to empty a sub account: to list and delete each managed kind (the wide form). */
+export const SWEEPER_SCOPES: readonly string[] = MANAGED.flatMap((k) => [
+  declarations[k].scopes.read({})[0]!,
+  declarations[k].scopes.delete({})[0]!,
+]);
 
 export interface Account {
   client: TxmailClient;
@@ -61,64 +87,82 @@ export async function subAccountKey(parent: Account, subId: string, label: strin
   return { id: data.id, secret: data.secret_key, account: { client, accountId: subId, baseUrl: parent.baseUrl } };
 }
 
-/** Deletes every object inside a sub account a run created (not the account itself). */
-async function empty(sub: Account, removed: Removed): Promise<void> {
-  const { client, accountId: a } = sub;
-  for (const r of await collect(client.list(paths.routes(a), Route))) {
-    await client.delete(paths.route(a, r.id));
-    count(removed, "Route");
+/** Where a kind's objects are: the client that reaches them, and the props their paths take. */
+interface Place {
+  account: Account;
+  props: Props;
+}
+
+/** The live objects of a kind at a place (a kind with no paginated list: its one unpaginated page). */
+async function objectsOf(declaration: AnyDeclaration, at: Place): Promise<Array<Record<string, unknown>>> {
+  const conn = { accountId: at.account.accountId } as Connection;
+  const collection = declaration.collectionPath(conn, at.props);
+  const listing = declaration.listing;
+  if ("unlisted" in listing) {
+    return (await at.account.client.get(collection, z.object({ data: z.array(declaration.record) }))).data;
   }
-  for (const w of await collect(client.list(paths.webhooks(a), Webhook))) {
-    await client.delete(paths.webhook(a, w.id));
-    count(removed, "Webhook");
+  const now = Date.now();
+  const listed = await collect(at.account.client.list(collection, declaration.record));
+  return listed.filter((r) => listing.live?.(r, now) ?? true);
+}
+
+/**
+ * Deletes one object; false when the service keeps it for a reason the declaration names
+ * (`forbiddenAlso.delete`: a sub account's owner is no run's to remove).
+ */
+async function remove(declaration: AnyDeclaration, at: Place, record: Record<string, unknown>): Promise<boolean> {
+  const conn = { accountId: at.account.accountId } as Connection;
+  const id = declaration.idOf?.(record) ?? String(record.id);
+  try {
+    await at.account.client.delete(declaration.itemPath(conn, { ...keysToCamel(record), ...at.props }, id));
+    return true;
+  } catch (e) {
+    if (declaration.forbiddenAlso?.delete && e instanceof TxmailApiError && e.status === 403) return false;
+    throw e;
   }
-  for (const s of await collect(client.list(paths.smtpCredentials(a), SmtpCredential))) {
-    await client.delete(paths.smtpCredential(a, s.id));
-    count(removed, "SmtpCredential");
-  }
-  for (const d of await collect(client.list(paths.domains(a), Domain))) {
-    await client.delete(paths.domain(a, d.domain));
-    count(removed, "Domain");
-  }
-  const suppressions = await collect(client.list(paths.suppressions(a), Suppression));
-  if (suppressions.length > 0) {
-    await client.delete(paths.suppressionsAll(a));
-    for (const _ of suppressions) count(removed, "Suppression");
-  }
-  for (const m of (await client.get(paths.members(a), MemberList)).data) {
-    try {
-      await client.delete(paths.member(a, m.user_id));
-      count(removed, "AccountMember");
-    } catch (e) {
-      // The owner (and the caller) cannot be removed: 403. They are the account's, not the run's.
-      if (!(e instanceof TxmailApiError && e.status === 403)) throw e;
+}
+
+const titleOf = (declaration: AnyDeclaration, record: Record<string, unknown>) =>
+  "title" in declaration.listing ? declaration.listing.title(record) : "";
+
+/**
+ * Deletes every object inside a sub account a run created, kind by kind in deletion order: the
+ * managed kinds with the sweeper's key, the rest through the parent. Not the sweeper's key, and a
+ * key labelled `label` is the runner's own: removed, not counted.
+ */
+async function empty(parent: Account, subId: string, label: string, removed: Removed): Promise<void> {
+  const sweeper = await subAccountKey(parent, subId, `${label}-sweeper`, [...SWEEPER_SCOPES]);
+  for (const kind of INSIDE) {
+    const declaration = declarations[kind];
+    const listing = declaration.listing;
+    const at: Place =
+      "subAccountInput" in listing && listing.subAccountInput
+        ? { account: parent, props: { [listing.subAccountInput]: subId } }
+        : { account: sweeper.account, props: {} };
+    for (const record of await objectsOf(declaration, at)) {
+      if ((declaration.idOf?.(record) ?? record.id) === sweeper.id) continue;
+      if (!(await remove(declaration, at, record))) continue;
+      const runners = fact(kind, "key") && titleOf(declaration, record).startsWith(label);
+      if (!runners) count(removed, kind);
     }
   }
 }
 
 /**
- * Removes every object whose name starts with `prefix`: the parent's API keys so labelled, and sub
- * accounts so named with everything inside them. `label` names the temporary sweeper keys.
+ * Removes every object whose title starts with `prefix` (an API key's label, a sub account's name),
+ * sub accounts with everything inside them, in deletion order. `label` names the temporary
+ * sweeper keys.
  */
 export async function sweep(parent: Account, prefix: string, label: string): Promise<Removed> {
-  const { client, accountId: a } = parent;
   const removed: Removed = {};
-  for (const k of await collect(client.list(paths.apiKeys(a), ApiKey))) {
-    if (!k.label.startsWith(prefix)) continue;
-    await client.delete(paths.apiKey(a, k.id));
-    count(removed, "ApiKey");
-  }
-  for (const s of await collect(client.list(paths.subAccounts(a), SubAccount))) {
-    if (!s.name.startsWith(prefix) || s.status === "deleted") continue;
-    const sweeper = await subAccountKey(parent, s.id, `${label}-sweeper`, SWEEPER_SCOPES);
-    await empty(sweeper.account, removed);
-    for (const k of await collect(client.list(paths.subAccountApiKeys(a, s.id), ApiKey))) {
-      if (k.id === sweeper.id) continue;
-      await client.delete(paths.subAccountApiKey(a, s.id, k.id));
-      if (!k.label.startsWith(label)) count(removed, "SubAccountApiKey");
+  const at: Place = { account: parent, props: {} };
+  for (const kind of DELETION_ORDER.filter((k) => parentsOf(k).length === 0)) {
+    const declaration = declarations[kind];
+    for (const record of await objectsOf(declaration, at)) {
+      if (!titleOf(declaration, record).startsWith(prefix)) continue;
+      if (kind === CONTAINER) await empty(parent, String(record.id), label, removed);
+      if (await remove(declaration, at, record)) count(removed, kind);
     }
-    await client.delete(paths.subAccount(a, s.id));
-    count(removed, "SubAccount");
   }
   return removed;
 }
