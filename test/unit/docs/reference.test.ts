@@ -6,9 +6,9 @@ import * as path from "node:path";
 import { uuidImportId } from "../../../provider/core/importId";
 import { declarations } from "../../../provider/resources";
 import { DATA_FUNCTIONS } from "../../../native/schema/functions";
+import { KINDS } from "../../../provider/api/kinds";
 import {
   EXAMPLE_FILES,
-  KINDS,
   PAGES,
   REFERENCE_DIR,
   REGENERATE,
@@ -35,20 +35,8 @@ describe("docs/reference", () => {
     }
   });
 
-  test("a page for each of the nine kinds, the Tenant component and the data functions, and an index", () => {
-    expect([...KINDS].sort()).toEqual(
-      [
-        "AccountMember",
-        "ApiKey",
-        "Domain",
-        "Route",
-        "SmtpCredential",
-        "SubAccount",
-        "SubAccountApiKey",
-        "Suppression",
-        "Webhook",
-      ].sort(),
-    );
+  test("a page for each kind of the list, the Tenant component and the data functions, and an index", () => {
+    expect([...PAGES].sort()).toEqual([...KINDS, "Tenant", "functions"].sort());
     expect(Object.keys(pages).sort()).toEqual([...PAGES.map((p) => `${p}.md`), "README.md"].sort());
     for (const page of PAGES) expect(pages["README.md"]).toContain(`(${page}.md)`);
   });
