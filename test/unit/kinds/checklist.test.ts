@@ -2,11 +2,13 @@
 // names one per kind), and every kind of the list (provider/api/kinds.ts) is in each place that
 // derives from it or that the checklist says to write — the declaration, the provider module, the
 // SDK class and its generated fields, the native schema and the generated SDKs, the policy pack's
-// tokens, the import plan, the reference docs and their examples.
+// tokens, the import plan, the reference docs and their examples, and the acceptance run (both its
+// programs, the operations its report knows, what it counts as created and what its sweep deletes).
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { KINDS, KIND_FACTS, type Kind, type KindFacts } from "../../../provider/api/kinds";
 import { dynamicTypeToken } from "../../../provider/api/typeTokens";
+import { parseScope } from "../../../provider/api/scopes";
 import type { z } from "zod";
 import { collectImportables, type ObjectSource } from "../../../native/importPlan/collect";
 import { TYPES } from "../../../policy/lib/resources";
@@ -14,6 +16,12 @@ import { declarations } from "../../../provider/resources";
 import * as sdk from "../../../sdk";
 import * as generatedFields from "../../../sdk/generated/fields";
 import { REPO_ROOT } from "../../../support/root";
+import * as YAML from "yaml";
+import { RESOURCE_NAMES } from "../../../acceptance/lifecycle";
+import { createdByKind } from "../../../acceptance/main";
+import { operationOf } from "../../../acceptance/operations";
+import { DELETION_ORDER } from "../../../acceptance/sweep";
+import type { Connection } from "../../../provider/core/connection";
 
 const CHECKLIST = "docs/development/adding-a-kind.md";
 const checklist = fs.readFileSync(path.join(REPO_ROOT, CHECKLIST), "utf8");
@@ -24,7 +32,7 @@ const exists = (file: string) => fs.existsSync(path.join(REPO_ROOT, file));
 
 /** The repository paths the checklist names in backticks (with `<kind>`/`<Kind>` placeholders). */
 const named = [...new Set([...checklist.matchAll(/`([^`\s]+)`/g)].map((m) => m[1]!))].filter((p) =>
-  /^(provider|emulator|native|policy|sdk|docs|test)\//.test(p),
+  /^(provider|emulator|native|policy|sdk|docs|test|acceptance)\//.test(p),
 );
 
 describe(CHECKLIST, () => {
@@ -72,6 +80,11 @@ describe.each(KINDS)("the kind %s", (kind) => {
     }
   });
 
+  it("names, for each operation, a scope of the service's grammar (provider/api/scopes.ts)", () => {
+    const scopes = (["read", "write", "delete"] as const).map((op) => declarations[kind].scopes[op]({})[0] ?? op);
+    expect(scopes.filter((scope) => parseScope(scope) === undefined)).toEqual([]);
+  });
+
   it("is matched by the policy pack under its dynamic token", () => {
     expect(TYPES[kind]).toBe(dynamicTypeToken(kind));
   });
@@ -109,5 +122,56 @@ describe("the import plan", () => {
     const { found, skipped } = await collectImportables(source, "b1c4a89e-4905-4b2c-8a1e-2f6d1e9a0c11");
     const covered = new Set([...found.map((f) => f.kind), ...skipped.map((s) => s.kind)]);
     expect(KINDS.filter((k) => !covered.has(k))).toEqual([]);
+  });
+});
+
+describe("the acceptance run", () => {
+  const read = (file: string) => fs.readFileSync(path.join(REPO_ROOT, file), "utf8");
+  /** `file: missing <what>` for each kind `has` says is missing, so a failure names the place. */
+  const missingIn = (file: string, what: string, has: (kind: Kind) => boolean) =>
+    KINDS.filter((kind) => !has(kind)).map((kind) => `${file}: no ${what} ${kind}`);
+
+  it("declares one resource of every kind, under its lifecycle name, in both programs", () => {
+    const yamlFile = "acceptance/programs/yaml/Pulumi.yaml";
+    const yamlResources = (YAML.parse(read(yamlFile)) as { resources: Record<string, { type: string }> }).resources;
+    const tsFile = "acceptance/programs/typescript/index.ts";
+    const ts = read(tsFile);
+    expect([
+      ...missingIn(yamlFile, "resource of the kind", (kind) =>
+        [`txmail:${kind}`, `txmail:index:${kind}`].includes(yamlResources[RESOURCE_NAMES[kind]]?.type ?? ""),
+      ),
+      ...missingIn(tsFile, "resource of the kind", (kind) =>
+        new RegExp(`new txmail\\.${kind}\\(\\s*"${RESOURCE_NAMES[kind]}"`).test(ts),
+      ),
+    ]).toEqual([]);
+  });
+
+  /** A kind's collection and one object's path, with the placeholders the contract report uses. */
+  const conn = { accountId: "{account_id}" } as Connection;
+  const props = { subAccountId: "{sub_account_id}", domain: "mail.example.com", email: "a@example.com" };
+  const collectionOf = (kind: Kind) => decodeURIComponent(declarations[kind].collectionPath(conn, props));
+  const itemOf = (kind: Kind) => decodeURIComponent(declarations[kind].itemPath(conn, props, "{id}")).split("?")[0]!;
+
+  it("knows each kind's list, create and delete in its operations table", () => {
+    const known = (method: string, template: string) =>
+      operationOf(method, template.replace(/\{[a-z_]+\}/g, "7c9e6679-7425-40de-944b-e07fc1f90ae7")) !== undefined;
+    const file = "acceptance/operations.ts";
+    expect([
+      ...missingIn(file, "list of", (kind) => known("GET", collectionOf(kind))),
+      ...missingIn(file, "create of", (kind) => known("POST", collectionOf(kind))),
+      ...missingIn(file, "delete of", (kind) => known("DELETE", itemOf(kind))),
+    ]).toEqual([]);
+  });
+
+  it("counts a create of every kind among the objects created", () => {
+    const operations = KINDS.map((kind) => ({ operation: `POST ${collectionOf(kind)}`, statuses: { "201": 1 } }));
+    const created = createdByKind({ operations } as unknown as Parameters<typeof createdByKind>[0]);
+    expect(
+      missingIn("acceptance/main.ts (createdByKind)", "create counted for", (kind) => created[kind] === 1),
+    ).toEqual([]);
+  });
+
+  it("sweeps every kind", () => {
+    expect(missingIn("acceptance/sweep.ts", "deletion of", (kind) => DELETION_ORDER.includes(kind))).toEqual([]);
   });
 });
