@@ -2,13 +2,17 @@
 // names one per kind), and every kind of the list (provider/api/kinds.ts) is in each place that
 // derives from it or that the checklist says to write — the declaration, the provider module, the
 // SDK class and its generated fields, the native schema and the generated SDKs, the policy pack's
-// tokens, the import plan, the reference docs and their examples, and the acceptance run (both its
-// programs, the operations its report knows, what it counts as created and what its sweep deletes).
+// tokens, the import plan, the reference docs and their examples, the emulator's endpoints, the
+// scopes the policy pack expects, and the acceptance run (both its programs, the operations its
+// report knows, what it counts as created and what its sweep deletes).
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { KINDS, KIND_FACTS, type Kind, type KindFacts } from "../../../provider/api/kinds";
+import { KINDS, KIND_FACTS, type Kind, type KindFacts, kindsWith } from "../../../provider/api/kinds";
 import { dynamicTypeToken } from "../../../provider/api/typeTokens";
 import { parseScope } from "../../../provider/api/scopes";
+import type { PolicyResource } from "@pulumi/policy";
+import { endpoints } from "../../../emulator/handlers";
+import { scopesNeededByKey } from "../../../policy/lib/managed";
 import type { z } from "zod";
 import { collectImportables, type ObjectSource } from "../../../native/importPlan/collect";
 import { TYPES } from "../../../policy/lib/resources";
@@ -99,6 +103,25 @@ describe.each(KINDS)("the kind %s", (kind) => {
   });
 });
 
+describe.each(kindsWith("managed"))("the managed kind %s", (kind) => {
+  it("needs, for the policy pack, the scopes its declaration names (managementScopes.ts, policy/lib/managed.ts)", () => {
+    const resource = {
+      type: dynamicTypeToken(kind),
+      props: {},
+      propertyDependencies: { connection: [{ urn: "key" }] },
+    };
+    const needed = scopesNeededByKey([resource as unknown as PolicyResource]).get("key");
+    expect(needed).toBeInstanceOf(Set);
+    const scopes = [...(needed as Set<string>)];
+    expect({ scopes, unknown: scopes.filter((scope) => parseScope(scope) === undefined) }).toEqual({
+      scopes: expect.arrayContaining(
+        (["read", "write", "delete"] as const).map((op) => declarations[kind].scopes[op]({})[0]),
+      ),
+      unknown: [],
+    });
+  });
+});
+
 describe("the import plan", () => {
   /** A service whose every collection holds one object with every field a title may use. */
   const record = {
@@ -125,12 +148,31 @@ describe("the import plan", () => {
   });
 });
 
-describe("the acceptance run", () => {
-  const read = (file: string) => fs.readFileSync(path.join(REPO_ROOT, file), "utf8");
-  /** `file: missing <what>` for each kind `has` says is missing, so a failure names the place. */
-  const missingIn = (file: string, what: string, has: (kind: Kind) => boolean) =>
-    KINDS.filter((kind) => !has(kind)).map((kind) => `${file}: no ${what} ${kind}`);
+const read = (file: string) => fs.readFileSync(path.join(REPO_ROOT, file), "utf8");
+/** `file: missing <what>` for each kind `has` says is missing, so a failure names the place. */
+const missingIn = (file: string, what: string, has: (kind: Kind) => boolean) =>
+  KINDS.filter((kind) => !has(kind)).map((kind) => `${file}: no ${what} ${kind}`);
 
+/** A kind's collection and one object's path, with the placeholders the contract report uses. */
+const conn = { accountId: "{account_id}" } as Connection;
+const props = { subAccountId: "{sub_account_id}", domain: "{domain}", email: "{email}" };
+const collectionOf = (kind: Kind) => decodeURIComponent(declarations[kind].collectionPath(conn, props));
+const itemOf = (kind: Kind) => decodeURIComponent(declarations[kind].itemPath(conn, props, "{id}")).split("?")[0]!;
+
+describe("the emulator", () => {
+  it("serves each kind's list, create and delete (emulator/handlers)", () => {
+    const anyId = (template: string) => template.replace(/\{[a-z_]+\}/g, "{}");
+    const served = new Set(Object.keys(endpoints).map(anyId));
+    const file = "emulator/handlers/index.ts";
+    expect([
+      ...missingIn(file, "list of", (kind) => served.has(anyId(`GET ${collectionOf(kind)}`))),
+      ...missingIn(file, "create of", (kind) => served.has(anyId(`POST ${collectionOf(kind)}`))),
+      ...missingIn(file, "delete of", (kind) => served.has(anyId(`DELETE ${itemOf(kind)}`))),
+    ]).toEqual([]);
+  });
+});
+
+describe("the acceptance run", () => {
   it("declares one resource of every kind, under its lifecycle name, in both programs", () => {
     const yamlFile = "acceptance/programs/yaml/Pulumi.yaml";
     const yamlResources = (YAML.parse(read(yamlFile)) as { resources: Record<string, { type: string }> }).resources;
@@ -145,12 +187,6 @@ describe("the acceptance run", () => {
       ),
     ]).toEqual([]);
   });
-
-  /** A kind's collection and one object's path, with the placeholders the contract report uses. */
-  const conn = { accountId: "{account_id}" } as Connection;
-  const props = { subAccountId: "{sub_account_id}", domain: "mail.example.com", email: "a@example.com" };
-  const collectionOf = (kind: Kind) => decodeURIComponent(declarations[kind].collectionPath(conn, props));
-  const itemOf = (kind: Kind) => decodeURIComponent(declarations[kind].itemPath(conn, props, "{id}")).split("?")[0]!;
 
   it("knows each kind's list, create and delete in its operations table", () => {
     const known = (method: string, template: string) =>
