@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { ENDPOINT_LIST, endpointKey } from "../../../provider/api/endpoints";
-import { REPO_ROOT } from "../../e2e/harness";
+import { REPO_ROOT } from "../../../support/root";
 
 const PAGES_DIR = path.join(REPO_ROOT, "docs", "contract", "endpoints");
 const ACCOUNT = "/v2/accounts/{account_id}";
