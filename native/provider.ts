@@ -17,7 +17,7 @@ import { randomBytes } from "node:crypto";
 import { accountOf, configProblems, configureConnection } from "../provider/core/connection";
 import { drewSalt } from "../provider/core/freshSalt";
 import { markSecrets, type SecretPath } from "../provider/core/secretMarks";
-import type { Props } from "../provider/core/spec";
+import type { Props } from "../provider/core/declaration";
 import { provider as genericProvider, importObject, secretPathsOf } from "../provider/runtime";
 import { declarationOf } from "../provider/resources";
 import { kindOfUrn, unwrapSecrets } from "./wire";

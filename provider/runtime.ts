@@ -5,7 +5,7 @@ import { configureConnection } from "./core/connection";
 import { exitWithTheEngine } from "./core/engineWatch";
 import { makeProvider, type Provider } from "./core/factory";
 import { markSecrets, type SecretPath } from "./core/secretMarks";
-import type { AnyDeclaration } from "./core/spec";
+import type { AnyDeclaration } from "./core/declaration";
 import { apiFor } from "./core/clientApi";
 import { readForImport, type Imported } from "./core/importRead";
 import { progress } from "./core/progress";

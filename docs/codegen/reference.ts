@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { dynamicTypeToken } from "../../provider/api/typeTokens";
 import { uuidImportId } from "../../provider/core/importId";
 import { KINDS, type Kind } from "../../provider/api/kinds";
-import type { AnyDeclaration, Props } from "../../provider/core/spec";
+import type { AnyDeclaration, Props } from "../../provider/core/declaration";
 import { declarations } from "../../provider/resources";
 import { DATA_FUNCTIONS } from "../../native/schema/functions";
 import { packageSchema } from "../../native/schema/packageSchema";

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { KINDS, type Kind } from "../../provider/api/kinds";
 import { errorKind } from "../../provider/core/api";
 import type { Connection } from "../../provider/core/connection";
-import type { AnyDeclaration } from "../../provider/core/spec";
+import type { AnyDeclaration } from "../../provider/core/declaration";
 import { declarations } from "../../provider/resources";
 import { importIdOf } from "./importIds";
 

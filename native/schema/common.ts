@@ -1,4 +1,4 @@
-// What every resource takes besides its own inputs (core/spec.ts CommonInputs), and the provider's
+// What every resource takes besides its own inputs (core/declaration.ts CommonInputs), and the provider's
 // configuration. `__urn` and `__stackSalt` are not here: the dynamic SDK classes set them, and the
 // native provider takes the resource's identity from the engine.
 import type { PropertySpec } from "./pulumiSchema";

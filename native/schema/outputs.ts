@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { deepEqual } from "../../provider/core/canonicalJson";
 import { recordOutputs } from "../../provider/core/operations/context";
 import { stateOf } from "../../provider/core/operations/state";
-import type { AnyDeclaration } from "../../provider/core/spec";
+import type { AnyDeclaration } from "../../provider/core/declaration";
 import type { Converter, JsonSchema } from "./jsonSchemaToPulumi";
 import type { PropertySpec } from "./pulumiSchema";
 import { sampleOf } from "./sample";

@@ -33,7 +33,7 @@ export interface EnumTypeSpec {
 
 export type ComplexTypeSpec = ObjectTypeSpec | EnumTypeSpec;
 
-/** A resource in the package schema (the metaschema's `ResourceSpec`; "declaration" is ours, provider/core/spec.ts). */
+/** A resource in the package schema (the metaschema's `ResourceSpec`; "declaration" is ours, provider/core/declaration.ts). */
 export interface SchemaResource {
   description?: string;
   isComponent?: boolean;

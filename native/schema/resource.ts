@@ -1,6 +1,6 @@
 // One declaration (provider/resources/*.ts) → the resource in the package schema.
 import type { z } from "zod";
-import type { AnyDeclaration } from "../../provider/core/spec";
+import type { AnyDeclaration } from "../../provider/core/declaration";
 import { commonInputs } from "./common";
 import { Converter } from "./jsonSchemaToPulumi";
 import { serviceOutputs } from "./outputs";

@@ -10,7 +10,7 @@ export const dynamicTypeToken = (kind: string) => `pulumi-nodejs:dynamic/txmail:
 
 export const nativeTypeToken = (kind: string) => `txmail:index:${kind}`;
 
-/** @deprecated The dynamic face's token: use `dynamicTypeToken` (the same function). */
+/** @deprecated use `dynamicTypeToken` (the same function: the dynamic face's token). */
 export const typeToken = dynamicTypeToken;
 
 /** The kind a type token of either face names (`Route`), or undefined for other tokens. */

@@ -15,7 +15,7 @@ import {
   read,
   update,
 } from "./operations";
-import type { Props, Declaration } from "./spec";
+import type { Props, Declaration } from "./declaration";
 
 export { type CheckFailure, toFailures } from "./operations";
 

@@ -8,7 +8,7 @@
 // account (`pulumi import … --provider <name>=<urn>`): the service serves a sub account's objects
 // only to the sub account's own key, so an account id in the import id alone could not reach them.
 import { Uuid } from "../api/common";
-import type { Props } from "./spec";
+import type { Props } from "./declaration";
 
 export interface ImportIdForm {
   /** How the id is written, for messages and docs (e.g. `<subAccountId>/<keyId>`). */

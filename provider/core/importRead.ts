@@ -7,7 +7,7 @@
 import type { z } from "zod";
 import type { Provider } from "./factory";
 import { type ImportIdForm, parseImportId, uuidImportId } from "./importId";
-import type { AnyDeclaration, Props } from "./spec";
+import type { AnyDeclaration, Props } from "./declaration";
 
 export interface Imported {
   /** The Pulumi id, as a create would have recorded it. */

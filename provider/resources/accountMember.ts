@@ -5,7 +5,7 @@
 // before the old one is removed. The record has neither email nor name: both are kept from inputs.
 import { z } from "zod";
 import { AccountMember, AddMember, MemberList, paths } from "../api";
-import type { Declaration } from "../core/spec";
+import type { Declaration } from "../core/declaration";
 import { pairImportId } from "../core/importId";
 
 const inputs = z.object({

@@ -3,7 +3,7 @@
 // without a working key.
 import { z } from "zod";
 import { ApiKey, ApiKeyWithSecret, paths } from "../api";
-import type { Declaration } from "../core/spec";
+import type { Declaration } from "../core/declaration";
 import { AllowList, KeyLabel, Rotation, Scopes, keyOutputs } from "./fields";
 
 const inputs = z.object({ label: KeyLabel, scopes: Scopes, ipAllowList: AllowList, rotation: Rotation });

@@ -3,7 +3,7 @@
 // bounded, until the service sees valid DNS (check-dns answers from a 60 s cache).
 import { z } from "zod";
 import { CreateDomain, DkimSelector, DnsRecord, Domain, paths } from "../api";
-import type { Ctx, Props, Declaration } from "../core/spec";
+import type { Ctx, Props, Declaration } from "../core/declaration";
 import { keysToCamel } from "../core/casing";
 import { Uuid } from "../api/common";
 import { progress } from "../core/progress";

@@ -1,7 +1,7 @@
 // Every resource the provider implements: one declaration per kind of the list in
 // provider/api/kinds.ts (the type below fails to compile while one is missing or extra).
 import type { Kind } from "../api/kinds";
-import type { AnyDeclaration } from "../core/spec";
+import type { AnyDeclaration } from "../core/declaration";
 import { accountMember } from "./accountMember";
 import { apiKey } from "./apiKey";
 import { domain } from "./domain";
@@ -31,5 +31,5 @@ export const declarations = byKind as unknown as Readonly<Record<Kind, AnyDeclar
 export const declarationOf = (kind: string): AnyDeclaration | undefined =>
   Object.hasOwn(declarations, kind) ? declarations[kind as Kind] : undefined;
 
-/** @deprecated The old name of `declarations`, keyed by any string. */
+/** @deprecated use `declarations` (the same registry, keyed by kind). */
 export const specs: Readonly<Record<string, AnyDeclaration>> = declarations;

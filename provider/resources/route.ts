@@ -2,7 +2,7 @@
 // refreshes); the delivery counters are outputs that never become a diff.
 import { z } from "zod";
 import { CreateRoute, Route, RouteWithSecret, paths } from "../api";
-import type { Declaration } from "../core/spec";
+import type { Declaration } from "../core/declaration";
 
 const inputs = z.object({
   name: CreateRoute.shape.name.describe("The route's name. Updated in place."),

@@ -2,7 +2,7 @@
 // create-before-delete (a sender switches to the new password while the old one still works).
 import { z } from "zod";
 import { Hostname, Name, ObjectScope, SmtpCredential, SmtpCredentialWithPassword, paths } from "../api";
-import type { Declaration } from "../core/spec";
+import type { Declaration } from "../core/declaration";
 import { scopedDomains } from "./fields";
 import { domainScopes } from "./webhook";
 

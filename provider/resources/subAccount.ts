@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { CreateSubAccount, SubAccount, paths } from "../api";
 import { keysToCamel } from "../core/casing";
-import type { Declaration } from "../core/spec";
+import type { Declaration } from "../core/declaration";
 
 const inputs = z.object({
   name: CreateSubAccount.shape.name.describe("Display name, 1–255 characters. Updated in place."),

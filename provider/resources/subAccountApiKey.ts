@@ -2,7 +2,7 @@
 // account's own key cannot manage them). Same lifecycle as account keys.
 import { z } from "zod";
 import { ApiKey, ApiKeyWithSecret, Uuid, paths } from "../api";
-import type { Declaration } from "../core/spec";
+import type { Declaration } from "../core/declaration";
 import { pairImportId } from "../core/importId";
 import { AllowList, KeyLabel, Rotation, Scopes, keyOutputs } from "./fields";
 

@@ -5,7 +5,7 @@
 // the next `pulumi up` recreates it only if the program still declares it (with a later expiresAt).
 import { z } from "zod";
 import { CreateSuppression, Suppression, SuppressionsCreated, paths } from "../api";
-import type { Props, Declaration } from "../core/spec";
+import type { Props, Declaration } from "../core/declaration";
 import { keysToCamel } from "../core/casing";
 
 /** One spelling of an instant (the service may echo another): what state keeps and diff compares. */

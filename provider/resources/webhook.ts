@@ -13,7 +13,7 @@ import {
   paths,
 } from "../api";
 import { type SnakeToCamel, snakeToCamel } from "../core/casing";
-import type { Declaration } from "../core/spec";
+import type { Declaration } from "../core/declaration";
 import { scopedDomains } from "./fields";
 
 const EVENT_INPUTS = WEBHOOK_EVENTS.map(snakeToCamel) as SnakeToCamel<WebhookEvent>[];

@@ -1,7 +1,7 @@
 // adopt (`adoptId`): takes over an existing object instead of creating one. Fields that cannot change
 // in place must match the program; updatable ones converge to the program's values.
 import { deepEqual } from "../canonicalJson";
-import type { Props } from "../spec";
+import type { Props } from "../declaration";
 import { claim } from "../uncertainCreate";
 import { type KindContext, collectionOf, connect } from "./context";
 import { fetchRecord } from "./fetchRecord";
@@ -10,20 +10,24 @@ import { keptSecrets, stateOf, stored, withState } from "./state";
 import { updateRemote } from "./update";
 
 export async function adopt(k: KindContext, props: Props): Promise<{ id: string; outs: Props }> {
-  const { spec } = k;
+  const { declaration } = k;
   const { conn, api } = connect(k, props);
   const adoptId = props.adoptId as string;
   const record = await withScopeHint(k, "read", props, () => fetchRecord(k, { conn, api }, props, adoptId));
-  if (!record) throw new Error(`${spec.kind}: cannot adopt '${adoptId}': no such object in account ${conn.accountId}.`);
+  if (!record)
+    throw new Error(`${declaration.kind}: cannot adopt '${adoptId}': no such object in account ${conn.accountId}.`);
   const live = k.outputsOf(record);
-  const unverifiable = new Set<string>(spec.inputOnly ?? []);
-  const mismatched = spec.replaceOn.filter(
+  const unverifiable = new Set<string>(declaration.inputOnly ?? []);
+  const mismatched = declaration.replaceOn.filter(
     (f) =>
-      spec.apiFields.includes(f) && !unverifiable.has(f) && props[f] !== undefined && !deepEqual(live[f], props[f]),
+      declaration.apiFields.includes(f) &&
+      !unverifiable.has(f) &&
+      props[f] !== undefined &&
+      !deepEqual(live[f], props[f]),
   );
   if (mismatched.length > 0) {
     throw new Error(
-      `${spec.kind}: cannot adopt '${adoptId}': ${mismatched.map((f) => `${f} is ${JSON.stringify(live[f])}, the program says ${JSON.stringify(props[f])}`).join("; ")}. ` +
+      `${declaration.kind}: cannot adopt '${adoptId}': ${mismatched.map((f) => `${f} is ${JSON.stringify(live[f])}, the program says ${JSON.stringify(props[f])}`).join("; ")}. ` +
         `These fields cannot change in place; make the program match the existing object or create a new one without adoptId.`,
     );
   }

@@ -1,8 +1,8 @@
-// check: validates inputs at preview with the spec's zod schema (skipping values unknown at
+// check: validates inputs at preview with the declaration's zod schema (skipping values unknown at
 // preview) and returns the canonical form, so state and diffs show what the service will store.
 import { z } from "zod";
 import { connectionFieldProblem, connectionProblems } from "../connection";
-import type { Props } from "../spec";
+import type { Props } from "../declaration";
 import { isUnknown } from "../unknowns";
 import type { KindContext } from "./context";
 
@@ -30,7 +30,7 @@ const Connection = z
   })
   .optional();
 
-/** Inputs every resource takes besides its own (core/spec.ts CommonInputs). */
+/** Inputs every resource takes besides its own (core/declaration.ts CommonInputs). */
 const CommonInputs = z.object({
   connection: Connection,
   adoptId: z.string().min(1, "must not be empty").optional(),
@@ -50,7 +50,7 @@ export async function check(
     (isUnknown(v) ? unknown : own)[key] = v;
   }
   const failures: CheckFailure[] = [];
-  const shape = k.spec.inputs as unknown as z.ZodObject;
+  const shape = k.declaration.inputs as unknown as z.ZodObject;
   const mask = Object.fromEntries(Object.keys(unknown).map((key) => [key, true as const]));
   // Values unknown at preview are checked at update time, when they are known.
   const schema = Object.keys(mask).length > 0 ? shape.omit(mask as never) : shape;
@@ -71,7 +71,7 @@ export async function check(
   const connection = connectionProblems(news.connection as Record<string, unknown> | undefined);
   if (connection.length > 0) return { failures: [{ property: "", reason: connection.join("; ") }] };
   const inputs: Props = { ...(parsed.data as Record<string, unknown>), ...unknown };
-  const crossField = k.spec.validate?.(inputs, olds) ?? [];
+  const crossField = k.declaration.validate?.(inputs, olds) ?? [];
   if (crossField.length > 0) return { failures: crossField };
   for (const key of ["connection", "adoptId", "__urn", "__stackSalt"])
     if (news[key] !== undefined) (inputs as Record<string, unknown>)[key] = news[key];

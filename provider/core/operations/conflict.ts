@@ -2,7 +2,7 @@
 // object is the one our failed attempt made: take it. On key creation it means the idempotent
 // replay of the secret expired (5 minutes): an earlier run created the key and never recorded it.
 import { isConflict, wasRetried } from "../api";
-import type { Ctx, Props } from "../spec";
+import type { Ctx, Props } from "../declaration";
 import { createdSince } from "../uncertainCreate";
 import type { KindContext } from "./context";
 import { finishCreate } from "./finishCreate";
@@ -18,11 +18,13 @@ export async function recoverConflict(
   collection: string,
   started: number,
 ): Promise<{ id: string; outs: Props } | "next-key" | undefined> {
-  const { spec } = k;
+  const { declaration } = k;
   if (!isConflict(err)) return undefined;
-  if (spec.uniqueName) {
+  if (declaration.uniqueName) {
     const record = await (
-      spec.findExisting ? spec.findExisting(ctx, props) : ctx.api.get(spec.itemPath(ctx.conn, props, ""), spec.record)
+      declaration.findExisting
+        ? declaration.findExisting(ctx, props)
+        : ctx.api.get(declaration.itemPath(ctx.conn, props, ""), declaration.record)
     ).catch(() => undefined);
     if (record && wasRetried(err) && createdSince(record.created_at, started)) {
       return finishCreate(k, ctx, props, collection, k.idOf(record), record);
@@ -30,18 +32,18 @@ export async function recoverConflict(
     // Made before this create started (or not by a retry of ours): someone else's, never taken.
     const made = typeof record?.created_at === "string" ? ` (created ${record.created_at})` : "";
     throw new Error(
-      `${what(spec.kind, props)}: already exists in account ${ctx.conn.accountId}${made} and was not created by this ` +
+      `${what(declaration.kind, props)}: already exists in account ${ctx.conn.accountId}${made} and was not created by this ` +
         `create, so the provider does not take it over. If it is yours to manage, add \`adoptId: ` +
-        `"${spec.findExisting ? (record ? k.idOf(record) : "<its id>") : (nameOf(props) ?? "")}"\` to the resource; otherwise choose another name. ` +
+        `"${declaration.findExisting ? (record ? k.idOf(record) : "<its id>") : (nameOf(props) ?? "")}"\` to the resource; otherwise choose another name. ` +
         `(Service message: ${(err as Error).message})`,
     );
   }
-  if (Object.keys(spec.createOnly ?? {}).length === 0) return undefined;
+  if (Object.keys(declaration.createOnly ?? {}).length === 0) return undefined;
   const orphans = await twinsOf(k, ctx, props, collection, Date.now() - 24 * 3600_000);
   if (orphans.length === 0) return "next-key"; // the orphan was deleted: a fresh key is safe
   const ids = orphans.map((o) => k.idOf(o)).join(", ");
   throw new Error(
-    `${what(spec.kind, props)}: an earlier run created this ${spec.kind} (${ids}) but did not finish recording it, and the ` +
+    `${what(declaration.kind, props)}: an earlier run created this ${declaration.kind} (${ids}) but did not finish recording it, and the ` +
       `service no longer replays its secret (it does so for 5 minutes only), so nobody holds that secret. ` +
       `Delete ${orphans.length === 1 ? "that key" : "those keys"} (for example in the dashboard, or with ` +
       `\`adoptId: "${k.idOf(orphans[0]!)}"\` followed by \`pulumi destroy --target\`), then run \`pulumi up\` again: ` +

@@ -5,16 +5,16 @@
 import type { Api } from "../api";
 import { keysToCamel } from "../casing";
 import { type Connection, resolveConnection } from "../connection";
-import type { AnyDeclaration, Ctx, Declaration, Props } from "../spec";
+import type { AnyDeclaration, Ctx, Declaration, Props } from "../declaration";
 
 export interface KindContext {
   /** The kind's declaration (as any declaration: the operations do not need its input type). */
-  readonly spec: AnyDeclaration;
+  readonly declaration: AnyDeclaration;
   /** The API for a resolved connection (one client per connection in a provider process). */
   readonly apiFor: (conn: Connection) => Api;
-  /** The Pulumi id of a record (its uuid unless the spec says otherwise). */
+  /** The Pulumi id of a record (its uuid unless the declaration says otherwise). */
   readonly idOf: (record: Record<string, unknown>) => string;
-  /** A service record as outputs (camelCase, the spec's own mapping), without the `object` tag. */
+  /** A service record as outputs (camelCase, the declaration's own mapping), without the `object` tag. */
   readonly outputsOf: (record: Record<string, unknown>) => Record<string, unknown>;
   /** Provider-local inputs that still matter to diff (e.g. a rotation trigger). */
   readonly localFields: readonly string[];
@@ -28,23 +28,26 @@ export function kindContext<I extends Record<string, unknown>>(
   declared: Declaration<I>,
   apiFor: (conn: Connection) => Api,
 ): KindContext {
-  const spec = declared as unknown as AnyDeclaration;
-  const writeOnly = new Set<string>(spec.writeOnly ?? []);
-  const inputOnly = new Set<string>(spec.inputOnly ?? []);
+  const declaration = declared as unknown as AnyDeclaration;
+  const writeOnly = new Set<string>(declaration.writeOnly ?? []);
+  const inputOnly = new Set<string>(declaration.inputOnly ?? []);
   return {
-    spec,
+    declaration,
     apiFor,
-    idOf: spec.idOf ?? ((r) => String(r.id)),
-    outputsOf: (record) => recordOutputs(spec, record),
-    localFields: [...spec.replaceOn.filter((f) => !spec.apiFields.includes(f)), ...(spec.stateFields ?? [])],
+    idOf: declaration.idOf ?? ((r) => String(r.id)),
+    outputsOf: (record) => recordOutputs(declaration, record),
+    localFields: [
+      ...declaration.replaceOn.filter((f) => !declaration.apiFields.includes(f)),
+      ...(declaration.stateFields ?? []),
+    ],
     writeOnly,
-    creationFields: spec.apiFields.filter((f) => !writeOnly.has(f) && !inputOnly.has(f)),
+    creationFields: declaration.apiFields.filter((f) => !writeOnly.has(f) && !inputOnly.has(f)),
   };
 }
 
-/** A service record as outputs: the spec's own mapping (else camelCase), without the `object` tag. */
-export function recordOutputs(spec: AnyDeclaration, record: Record<string, unknown>): Record<string, unknown> {
-  const base = spec.outputsOf ? spec.outputsOf(record) : keysToCamel(record);
+/** A service record as outputs: the declaration's own mapping (else camelCase), without the `object` tag. */
+export function recordOutputs(declaration: AnyDeclaration, record: Record<string, unknown>): Record<string, unknown> {
+  const base = declaration.outputsOf ? declaration.outputsOf(record) : keysToCamel(record);
   delete base.object;
   return base;
 }
@@ -57,5 +60,5 @@ export function connect(k: KindContext, props: Props): Ctx {
 
 /** Key of a collection in this process's claim and in-flight tables (see uncertainCreate.ts). */
 export function collectionOf(k: KindContext, conn: Connection, props: Props): string {
-  return `${conn.baseUrl} ${k.spec.collectionPath(conn, props)}`;
+  return `${conn.baseUrl} ${k.declaration.collectionPath(conn, props)}`;
 }

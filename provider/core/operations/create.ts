@@ -5,7 +5,7 @@ import { isConflict, isIdempotencyMismatch, wasReplayed } from "../api";
 import { camelToSnake } from "../casing";
 import { requireSavedSalt } from "../freshSalt";
 import { deriveIdempotencyKey } from "../idempotencyKey";
-import type { Props } from "../spec";
+import type { Props } from "../declaration";
 import { claim, tracked } from "../uncertainCreate";
 import { adopt } from "./adopt";
 import { recoverConflict } from "./conflict";
@@ -27,13 +27,13 @@ import { sweepTwins } from "./twins";
 export const MAX_GENERATIONS = 32;
 
 export async function create(k: KindContext, inputs: Props): Promise<{ id: string; outs: Props }> {
-  const { spec } = k;
+  const { declaration } = k;
   if (inputs.adoptId) return adopt(k, inputs);
   if (!inputs.__urn)
-    throw new Error(`${spec.kind}: missing resource identity; create it through the pulumi-txmail SDK classes.`);
-  requireSavedSalt(inputs.__stackSalt, what(spec.kind, inputs));
+    throw new Error(`${declaration.kind}: missing resource identity; create it through the pulumi-txmail SDK classes.`);
+  requireSavedSalt(inputs.__stackSalt, what(declaration.kind, inputs));
   const { conn, api } = connect(k, inputs);
-  const path = spec.collectionPath(conn, inputs);
+  const path = declaration.collectionPath(conn, inputs);
   const body = createBody(k, inputs);
   let replayedFailure: unknown; // the last key's answer, when it was a stored failure
   for (let generation = 0; generation < MAX_GENERATIONS; generation++) {
@@ -62,7 +62,7 @@ export async function create(k: KindContext, inputs: Props): Promise<{ id: strin
     try {
       posted = await tracked(
         collection,
-        withScopeHint(k, "write", inputs, () => api.post(path, body, spec.created, { idempotencyKey })),
+        withScopeHint(k, "write", inputs, () => api.post(path, body, declaration.created, { idempotencyKey })),
       );
     } catch (err) {
       if (isIdempotencyMismatch(err)) {
@@ -80,10 +80,10 @@ export async function create(k: KindContext, inputs: Props): Promise<{ id: strin
       const recovered = await recoverConflict(k, err, { conn, api }, inputs, collection, started);
       if (recovered === "next-key") continue;
       if (recovered) return recovered;
-      if (isConflict(err) && spec.conflictHint) {
+      if (isConflict(err) && declaration.conflictHint) {
         throw Object.assign(
           new Error(
-            `${what(spec.kind, inputs)}: ${spec.conflictHint(inputs)} (Service message: ${(err as Error).message})`,
+            `${what(declaration.kind, inputs)}: ${declaration.conflictHint(inputs)} (Service message: ${(err as Error).message})`,
           ),
           {
             kind: "conflict",
@@ -105,18 +105,18 @@ export async function create(k: KindContext, inputs: Props): Promise<{ id: strin
   }
   if (replayedFailure !== undefined) {
     throw new Error(
-      `${what(spec.kind, inputs)}: the service answered each of ${MAX_GENERATIONS} derived idempotency keys with a stored ` +
+      `${what(declaration.kind, inputs)}: the service answered each of ${MAX_GENERATIONS} derived idempotency keys with a stored ` +
         `outcome of an earlier attempt (kept for 24 h); giving up. The last one: ${(replayedFailure as Error).message}`,
     );
   }
   throw new Error(
-    `${spec.kind}: the service keeps replaying creations of deleted objects; giving up after ${MAX_GENERATIONS} keys.`,
+    `${declaration.kind}: the service keeps replaying creations of deleted objects; giving up after ${MAX_GENERATIONS} keys.`,
   );
 }
 
 /** The POST body: the API fields the program set, under their API names. */
 function createBody(k: KindContext, props: Props): Record<string, unknown> {
   const body: Record<string, unknown> = {};
-  for (const f of k.spec.apiFields) if (props[f] !== undefined) body[camelToSnake(f)] = props[f];
+  for (const f of k.declaration.apiFields) if (props[f] !== undefined) body[camelToSnake(f)] = props[f];
   return body;
 }

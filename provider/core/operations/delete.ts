@@ -1,6 +1,6 @@
 // delete: a 404 counts as done (the object is already gone).
 import { isNotFound } from "../api";
-import type { Props } from "../spec";
+import type { Props } from "../declaration";
 import { type KindContext, connect } from "./context";
 import { what } from "./names";
 import { withScopeHint } from "./scopeHint";
@@ -8,8 +8,9 @@ import { withScopeHint } from "./scopeHint";
 export async function deleteObject(k: KindContext, id: string, props: Props): Promise<void> {
   const { conn, api } = connect(k, props);
   try {
-    await withScopeHint(k, "delete", props, () => api.delete(k.spec.itemPath(conn, props, id)));
+    await withScopeHint(k, "delete", props, () => api.delete(k.declaration.itemPath(conn, props, id)));
   } catch (err) {
-    if (!isNotFound(err)) throw new Error(`${what(k.spec.kind, props, id)}: ${(err as Error).message}`, { cause: err });
+    if (!isNotFound(err))
+      throw new Error(`${what(k.declaration.kind, props, id)}: ${(err as Error).message}`, { cause: err });
   }
 }

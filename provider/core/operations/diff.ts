@@ -2,7 +2,7 @@
 // found by refresh becomes an update and counters never become a diff.
 import { deepEqual } from "../canonicalJson";
 import { accountOf } from "../connection";
-import type { Props } from "../spec";
+import type { Props } from "../declaration";
 import { isUnknown } from "../unknowns";
 import type { KindContext } from "./context";
 import { digest } from "./state";
@@ -16,15 +16,15 @@ export interface DiffResult {
 }
 
 export async function diff(k: KindContext, olds: Props, news: Props): Promise<DiffResult> {
-  const { spec } = k;
+  const { declaration } = k;
   const changed: string[] = [];
   const replaces: string[] = [];
-  for (const f of [...spec.apiFields, ...k.localFields]) {
+  for (const f of [...declaration.apiFields, ...k.localFields]) {
     if (news[f] === undefined) continue; // not managed by the program: the service's value stands
     const next = k.writeOnly.has(f) ? digest(news[f]) : news[f];
     if (isUnknown(news[f]) || !deepEqual(olds[f], next)) {
       changed.push(f);
-      if (spec.replaceOn.includes(f) || spec.immutable) replaces.push(f);
+      if (declaration.replaceOn.includes(f) || declaration.immutable) replaces.push(f);
     }
   }
   // A different account means a different object; new credentials for the same one do not.
@@ -37,6 +37,6 @@ export async function diff(k: KindContext, olds: Props, news: Props): Promise<Di
     replaces: [...new Set(replaces)],
     // Every changed input (replacing or not), for a native provider's detailed diff.
     diffs: [...new Set([...changed, ...replaces])],
-    deleteBeforeReplace: replaces.length > 0 && (spec.deleteBeforeReplace?.(olds, news) ?? false),
+    deleteBeforeReplace: replaces.length > 0 && (declaration.deleteBeforeReplace?.(olds, news) ?? false),
   };
 }

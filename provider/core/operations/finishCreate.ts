@@ -1,6 +1,6 @@
 // The end of every create (fresh, or recovered after a retried failure): the object is claimed in
 // this process, reconciled, and turned into the outputs state keeps.
-import type { Ctx, Props } from "../spec";
+import type { Ctx, Props } from "../declaration";
 import { claim } from "../uncertainCreate";
 import type { KindContext } from "./context";
 import { withScopeHint } from "./scopeHint";
@@ -16,7 +16,7 @@ export async function finishCreate(
 ): Promise<{ id: string; outs: Props }> {
   claim(collection, id);
   let record = withoutCreateOnly(k, created);
-  const reconcile = k.spec.reconcile;
+  const reconcile = k.declaration.reconcile;
   if (reconcile) record = await withScopeHint(k, "write", props, () => reconcile(ctx, { ...props, id }, record));
   return { id, outs: stateOf({ ...stored(k, props), ...k.outputsOf(record), ...secretsFrom(k, created) }) };
 }

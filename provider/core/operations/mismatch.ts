@@ -16,7 +16,7 @@
 // nowhere: the attempt created nothing (a stored 4xx) or its object is gone, and the next derived
 // key is safe. Found more than once: the run stops, naming them.
 import { camelToSnake } from "../casing";
-import type { Ctx, Props } from "../spec";
+import type { Ctx, Props } from "../declaration";
 import { matchesCreation } from "../uncertainCreate";
 import { isNotFound } from "../api";
 import { progress } from "../progress";
@@ -31,7 +31,7 @@ const RECORD_LIFETIME_MS = 24 * 3600_000;
 
 /** The fields a create's key stands for: those that cannot change in place (plus provider-local triggers). */
 export function identityFields(k: KindContext): readonly string[] {
-  return k.spec.replaceOn.filter((f) => k.spec.apiFields.includes(f));
+  return k.declaration.replaceOn.filter((f) => k.declaration.apiFields.includes(f));
 }
 
 export async function recoverMismatch(
@@ -41,31 +41,33 @@ export async function recoverMismatch(
   collection: string,
   body: Record<string, unknown>,
 ): Promise<{ id: string; outs: Props } | "next-key"> {
-  const { spec } = k;
+  const { declaration } = k;
   const found = await earlierAttempts(k, ctx, props, collection, body);
   if (found.length === 0) return "next-key";
   if (found.length > 1) {
     throw new Error(
-      `${what(spec.kind, props)}: an earlier run created this resource with other values and did not record it, ` +
+      `${what(declaration.kind, props)}: an earlier run created this resource with other values and did not record it, ` +
         `and ${found.length} objects could be it (${found.map((r) => k.idOf(r)).join(", ")}); the provider does not ` +
         `choose. Keep one with \`adoptId: "<its id>"\` and delete the others, then run \`pulumi up\` again.`,
     );
   }
   const earlier = found[0]!;
   const id = k.idOf(earlier);
-  if (Object.keys(spec.createOnly ?? {}).length === 0) {
+  if (Object.keys(declaration.createOnly ?? {}).length === 0) {
     progress(
-      `${what(spec.kind, props, id)}: taken over from an earlier run that created it with other values and did not record it.`,
+      `${what(declaration.kind, props, id)}: taken over from an earlier run that created it with other values and did not record it.`,
       props.__urn,
     );
     return adopt(k, { ...props, adoptId: id });
   }
   // Its secret was shown only to the run that made it: make the object again, so it is known.
-  await withScopeHint(k, "delete", props, () => ctx.api.delete(spec.itemPath(ctx.conn, props, id))).catch((err) => {
-    if (!isNotFound(err)) throw err;
-  });
+  await withScopeHint(k, "delete", props, () => ctx.api.delete(declaration.itemPath(ctx.conn, props, id))).catch(
+    (err) => {
+      if (!isNotFound(err)) throw err;
+    },
+  );
   progress(
-    `${what(spec.kind, props, id)}: deleted; an earlier run created it with other values and did not record it, and ` +
+    `${what(declaration.kind, props, id)}: deleted; an earlier run created it with other values and did not record it, and ` +
       `its secret was returned only to that run. Creating it again.`,
     props.__urn,
   );
@@ -80,7 +82,7 @@ function earlierAttempts(
   collection: string,
   body: Record<string, unknown>,
 ): Promise<Record<string, unknown>[]> {
-  const { listing } = k.spec;
+  const { listing } = k.declaration;
   // What a person calls it (its name, label, address), where the kind has one.
   const titleOf = "title" in listing ? listing.title : undefined;
   const live = "title" in listing ? listing.live : undefined;

@@ -1,5 +1,5 @@
 // How messages name an object: its kind, its id when known, and the name a person knows it by.
-import type { Props } from "../spec";
+import type { Props } from "../declaration";
 
 /** The name a person knows an object by (a domain's name, a route's name, a key's label). */
 export function nameOf(props: Props | undefined): string | undefined {

@@ -1,6 +1,6 @@
 // read: the object as the service has it now, with one-time secrets kept from prior state; an object
 // deleted out of band is reported gone (so the next `pulumi up` re-creates it).
-import type { Props } from "../spec";
+import type { Props } from "../declaration";
 import { type KindContext, connect } from "./context";
 import { fetchRecord } from "./fetchRecord";
 import { withScopeHint } from "./scopeHint";

@@ -2,7 +2,7 @@
 // the operation needs, or the key's allow list shutting out this machine.
 import { isForbidden } from "../api";
 import { explainForbidden, forbiddenCause, keyInUse } from "../forbidden";
-import type { Props } from "../spec";
+import type { Props } from "../declaration";
 import { type KindContext, connect } from "./context";
 
 export type Operation = "read" | "write" | "delete";
@@ -12,13 +12,18 @@ export async function withScopeHint<T>(k: KindContext, op: Operation, props: Pro
     return await fn();
   } catch (err) {
     if (isForbidden(err)) {
-      const { spec } = k;
-      const needed = spec.scopes[op](props).join(" or ");
+      const { declaration } = k;
+      const needed = declaration.scopes[op](props).join(" or ");
       const cause = await forbiddenCause(connect(k, props).api);
-      const also = cause === "scope" ? spec.forbiddenAlso?.[op] : undefined;
+      const also = cause === "scope" ? declaration.forbiddenAlso?.[op] : undefined;
       const message =
-        explainForbidden((err as Error).message, cause, `${spec.kind} ${op}`, keyInUse(props.connection), needed) +
-        (also ? ` ${also}` : "");
+        explainForbidden(
+          (err as Error).message,
+          cause,
+          `${declaration.kind} ${op}`,
+          keyInUse(props.connection),
+          needed,
+        ) + (also ? ` ${also}` : "");
       // Keeps the client's classification, so callers still branch on kind, replayed and retried.
       const { kind, replayed, retried } = err as { kind?: unknown; replayed?: unknown; retried?: unknown };
       throw Object.assign(new Error(message), { kind, replayed, retried, cause });

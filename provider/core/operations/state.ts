@@ -1,7 +1,7 @@
 // What state keeps of a resource: its canonical inputs (write-only secrets as digests only), the
 // record's outputs, and the one-time secrets the service returned at creation.
 import { createHash } from "node:crypto";
-import type { Props } from "../spec";
+import type { Props } from "../declaration";
 import { isUnknown } from "../unknowns";
 import type { KindContext } from "./context";
 
@@ -29,7 +29,7 @@ export function stateOf(outs: Props): Props {
   return kept;
 }
 
-/** Outputs with a spec's extra update state applied (prepareUpdate): undefined fields removed. */
+/** Outputs with a declaration's extra update state applied (prepareUpdate): undefined fields removed. */
 export function withState(outs: Props, state: Props | undefined): Props {
   const merged: Props = { ...outs, ...state };
   for (const [k, v] of Object.entries(state ?? {})) if (v === undefined) delete merged[k];
@@ -39,18 +39,18 @@ export function withState(outs: Props, state: Props | undefined): Props {
 /** The one-time secrets of a creation response, under their output names. */
 export function secretsFrom(k: KindContext, created: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [output, field] of Object.entries(k.spec.createOnly ?? {})) out[output] = created[field];
+  for (const [output, field] of Object.entries(k.declaration.createOnly ?? {})) out[output] = created[field];
   return out;
 }
 
 /** A creation response without its one-time secrets (they go to secretsFrom's outputs). */
 export function withoutCreateOnly(k: KindContext, record: Record<string, unknown>): Record<string, unknown> {
   const copy = { ...record };
-  for (const field of Object.values(k.spec.createOnly ?? {})) delete copy[field];
+  for (const field of Object.values(k.declaration.createOnly ?? {})) delete copy[field];
   return copy;
 }
 
 /** The one-time secrets as `from` holds them ("" where unknown: the service never shows them again). */
 export function keptSecrets(k: KindContext, from: Props): Record<string, unknown> {
-  return Object.fromEntries(Object.keys(k.spec.createOnly ?? {}).map((o) => [o, from[o] ?? ""]));
+  return Object.fromEntries(Object.keys(k.declaration.createOnly ?? {}).map((o) => [o, from[o] ?? ""]));
 }

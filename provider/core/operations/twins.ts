@@ -1,7 +1,7 @@
 // Twins: objects of a collection that look like the one just created, made by an earlier attempt
 // of the same create that failed with a 5xx after committing (see core/uncertainCreate.ts).
 import { isNotFound } from "../api";
-import type { Ctx, Props } from "../spec";
+import type { Ctx, Props } from "../declaration";
 import { createdSince, isClaimed, matchesCreation, settleOthers } from "../uncertainCreate";
 import { progress } from "../progress";
 import type { KindContext } from "./context";
@@ -39,10 +39,14 @@ export async function unclaimedSince(
   since: number,
   matches: (record: Record<string, unknown>) => boolean,
 ): Promise<Record<string, unknown>[]> {
-  const { spec } = k;
+  const { declaration } = k;
   await settleOthers(collection);
   const found: Record<string, unknown>[] = [];
-  for await (const rec of ctx.api.list(spec.collectionPath(ctx.conn, props), spec.record, spec.listQuery?.(props))) {
+  for await (const rec of ctx.api.list(
+    declaration.collectionPath(ctx.conn, props),
+    declaration.record,
+    declaration.listQuery?.(props),
+  )) {
     if (isClaimed(collection, k.idOf(rec)) || !createdSince(rec.created_at, since)) continue;
     if (matches(rec)) found.push(rec);
   }
@@ -60,13 +64,13 @@ export async function sweepTwins(
 ): Promise<void> {
   for (const twin of await twinsOf(k, ctx, props, collection, started, id)) {
     const twinId = k.idOf(twin);
-    await withScopeHint(k, "delete", props, () => ctx.api.delete(k.spec.itemPath(ctx.conn, props, twinId))).catch(
-      (err) => {
-        if (!isNotFound(err)) throw err;
-      },
-    );
+    await withScopeHint(k, "delete", props, () =>
+      ctx.api.delete(k.declaration.itemPath(ctx.conn, props, twinId)),
+    ).catch((err) => {
+      if (!isNotFound(err)) throw err;
+    });
     progress(
-      `${what(k.spec.kind, props, id)}: deleted ${twinId}, a duplicate the service created when an earlier attempt of this ` +
+      `${what(k.declaration.kind, props, id)}: deleted ${twinId}, a duplicate the service created when an earlier attempt of this ` +
         `create failed with a server error after it had committed (idempotency rule 6: 5xx outcomes are not stored).`,
       props.__urn,
     );

@@ -1,8 +1,8 @@
-// update: sends only the fields that changed (the service rejects no-op updates), then the spec's
+// update: sends only the fields that changed (the service rejects no-op updates), then the declaration's
 // reconcile step; one-time secrets stay as state had them.
 import { deepEqual } from "../canonicalJson";
 import { camelToSnake } from "../casing";
-import type { Props } from "../spec";
+import type { Props } from "../declaration";
 import { type KindContext, connect } from "./context";
 import { withScopeHint } from "./scopeHint";
 import { keptSecrets, stateOf, stored, withState } from "./state";
@@ -26,24 +26,26 @@ export async function updateRemote(
   news: Props,
   id: string,
 ): Promise<{ record?: Record<string, unknown>; state?: Props }> {
-  const { spec } = k;
+  const { declaration } = k;
   const { conn, api } = connect(k, news);
-  const changed = spec.apiFields.filter(
+  const changed = declaration.apiFields.filter(
     (f) => !k.writeOnly.has(f) && news[f] !== undefined && !deepEqual(olds[f], news[f]),
   );
   let record: Record<string, unknown> | undefined;
   let state: Props | undefined;
-  if (changed.length > 0 && !spec.immutable) {
+  if (changed.length > 0 && !declaration.immutable) {
     let body: Record<string, unknown> = Object.fromEntries(changed.map((f) => [camelToSnake(f), news[f]]));
-    if (spec.prepareUpdate) ({ body, state } = spec.prepareUpdate(olds, news, body));
+    if (declaration.prepareUpdate) ({ body, state } = declaration.prepareUpdate(olds, news, body));
     const sent = body;
     if (Object.keys(sent).length > 0)
-      record = await withScopeHint(k, "write", news, () => api.put(spec.itemPath(conn, news, id), sent, spec.record));
+      record = await withScopeHint(k, "write", news, () =>
+        api.put(declaration.itemPath(conn, news, id), sent, declaration.record),
+      );
   }
-  const reconcile = spec.reconcile;
+  const reconcile = declaration.reconcile;
   if (reconcile) {
     record = await withScopeHint(k, "write", news, async () => {
-      const current = record ?? (await api.get(spec.itemPath(conn, news, id), spec.record));
+      const current = record ?? (await api.get(declaration.itemPath(conn, news, id), declaration.record));
       return reconcile({ conn, api }, { ...news, id }, current, olds);
     });
   }

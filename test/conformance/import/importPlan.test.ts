@@ -91,8 +91,8 @@ describe("txmail-import-plan", () => {
     process.env.TXMAIL_BASE_URL = emu.baseUrl;
     for (const res of file.resources as Array<{ type: string; id: string }>) {
       const kind = res.type.split(":")[2]!;
-      const spec = declarationOf(kind)!;
-      await expect(readForImport(spec, makeProvider(spec, apiFor), res.id)).resolves.toMatchObject({
+      const declaration = declarationOf(kind)!;
+      await expect(readForImport(declaration, makeProvider(declaration, apiFor), res.id)).resolves.toMatchObject({
         inputs: expect.any(Object),
       });
     }

@@ -8,7 +8,7 @@ import { closeSharedDispatchers } from "../../../provider/client";
 import { apiFor } from "../../../provider/core/clientApi";
 import { makeProvider, type Provider } from "../../../provider/core/factory";
 import { readForImport } from "../../../provider/core/importRead";
-import type { Props } from "../../../provider/core/spec";
+import type { Props } from "../../../provider/core/declaration";
 import { declarationOf, declarations } from "../../../provider/resources";
 import { startEmulator, type RunningEmulator } from "../../../emulator/server";
 

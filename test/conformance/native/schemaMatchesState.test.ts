@@ -6,7 +6,7 @@
 import { closeSharedDispatchers } from "../../../provider/client";
 import { apiFor } from "../../../provider/core/clientApi";
 import { makeProvider } from "../../../provider/core/factory";
-import type { Props } from "../../../provider/core/spec";
+import type { Props } from "../../../provider/core/declaration";
 import { KINDS, type Kind } from "../../../provider/api/kinds";
 import { declarationOf } from "../../../provider/resources";
 import { packageSchema } from "../../../native/schema/packageSchema";

@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { Api } from "../../../provider/core/api";
 import { makeProvider } from "../../../provider/core/factory";
 import type { Kind } from "../../../provider/api/kinds";
-import type { Declaration } from "../../../provider/core/spec";
+import type { Declaration } from "../../../provider/core/declaration";
 import { UNKNOWN } from "../../../provider/core/unknowns";
 
 const ACCOUNT = "11111111-1111-4111-8111-111111111111";
@@ -107,7 +107,7 @@ const inputs = z.object({
   rotation: z.string().optional(),
 });
 
-const spec: Declaration<z.infer<typeof inputs>> = {
+const declaration: Declaration<z.infer<typeof inputs>> = {
   kind: "Widget" as Kind, // made up: no kind of the list
   listing: { title: (r) => String(r.name) },
   inputs,
@@ -125,7 +125,7 @@ function setup() {
   process.env.TXMAIL_API_KEY = "test-sk-key";
   process.env.TXMAIL_ACCOUNT_ID = ACCOUNT;
   const api = new FakeApi();
-  return { api, provider: makeProvider(spec, () => api) };
+  return { api, provider: makeProvider(declaration, () => api) };
 }
 
 const urn = "urn:pulumi:dev::p::pulumi-nodejs:dynamic/txmail:Widget::w";
@@ -219,7 +219,7 @@ describe("create, read, update, delete", () => {
     const api = new FakeApi();
     process.env.TXMAIL_API_KEY = "test-sk-key";
     process.env.TXMAIL_ACCOUNT_ID = ACCOUNT;
-    const plain = makeProvider({ ...spec, createOnly: undefined }, () => api);
+    const plain = makeProvider({ ...declaration, createOnly: undefined }, () => api);
     const killed = await killedCreate(api, plain, { name: "a", size: 1, __urn: urn });
     const rerun = await plain.create({ name: "a", size: 2, __urn: urn });
     expect(rerun.id).toBe(killed);

@@ -8,7 +8,7 @@ import { TxmailApiError } from "../../../provider/client/errors";
 import type { Api } from "../../../provider/core/api";
 import { makeProvider } from "../../../provider/core/factory";
 import type { Kind } from "../../../provider/api/kinds";
-import type { Declaration } from "../../../provider/core/spec";
+import type { Declaration } from "../../../provider/core/declaration";
 
 const ACCOUNT = "11111111-1111-4111-8111-111111111111";
 const urn = "urn:pulumi:dev::p::pulumi-nodejs:dynamic/txmail:Gadget::g";
@@ -62,7 +62,7 @@ class StoringApi implements Api {
 }
 
 const Gadget = z.object({ id: z.string(), name: z.string(), created_at: z.string() });
-const spec: Declaration<{ name: string }> = {
+const declaration: Declaration<{ name: string }> = {
   kind: "Gadget" as Kind, // made up: no kind of the list
   listing: { title: (r) => String(r.name) },
   inputs: z.object({ name: z.string() }),
@@ -83,7 +83,7 @@ function setup() {
   process.env.TXMAIL_API_KEY = "test-sk-key";
   process.env.TXMAIL_ACCOUNT_ID = ACCOUNT;
   const api = new StoringApi();
-  return { api, provider: makeProvider(spec, () => api) };
+  return { api, provider: makeProvider(declaration, () => api) };
 }
 
 const inputs = { name: "support", __urn: urn };

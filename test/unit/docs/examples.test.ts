@@ -218,10 +218,12 @@ function yamlCheckProblems(text: string): string[] {
   const problems: string[] = [];
   for (const [name, r] of Object.entries(program.resources ?? {})) {
     const kind = r.type.replace(/^txmail:index:/, "");
-    const spec = declarationOf(kind);
-    const schema = (kind === "Tenant" ? TenantInputs : spec?.inputs) as z.ZodObject | undefined;
+    const declaration = declarationOf(kind);
+    const schema = (kind === "Tenant" ? TenantInputs : declaration?.inputs) as z.ZodObject | undefined;
     if (!schema) continue; // an unknown token is yamlProblems' to report
-    problems.push(...checkProblems(schema, r.properties ?? {}, `resources.${name}`, spec?.validate?.bind(spec)));
+    problems.push(
+      ...checkProblems(schema, r.properties ?? {}, `resources.${name}`, declaration?.validate?.bind(declaration)),
+    );
   }
   for (const [name, v] of Object.entries(program.variables ?? {})) {
     const invoke = (v as { "fn::invoke"?: { function: string; arguments?: Record<string, unknown> } })["fn::invoke"];

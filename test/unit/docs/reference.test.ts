@@ -56,13 +56,16 @@ describe("docs/reference", () => {
 
   test("each kind's page gives its import id form, replace triggers and one-time secrets from the declaration", () => {
     for (const kind of KINDS) {
-      const spec = declarations[kind]!;
+      const declaration = declarations[kind]!;
       const page = pages[`${kind}.md`]!;
-      expect(page).toContain(`pulumi import txmail:index:${kind} <name> '${(spec.importId ?? uuidImportId).syntax}'`);
-      for (const trigger of spec.replaceOn) expect(page).toMatch(new RegExp(`## Replacement\\n\\n[^#]*\`${trigger}\``));
-      for (const secret of Object.keys(spec.createOnly ?? {}))
+      expect(page).toContain(
+        `pulumi import txmail:index:${kind} <name> '${(declaration.importId ?? uuidImportId).syntax}'`,
+      );
+      for (const trigger of declaration.replaceOn)
+        expect(page).toMatch(new RegExp(`## Replacement\\n\\n[^#]*\`${trigger}\``));
+      for (const secret of Object.keys(declaration.createOnly ?? {}))
         expect(page).toContain(`- \`${secret}\` (output: returned once`);
-      for (const secret of spec.writeOnly ?? []) expect(page).toContain(`- \`${secret}\` (input, write-only`);
+      for (const secret of declaration.writeOnly ?? []) expect(page).toContain(`- \`${secret}\` (input, write-only`);
     }
     expect(pages["SubAccountApiKey.md"]).toContain("'<subAccountId>/<keyId>'");
     expect(pages["AccountMember.md"]).toContain("'<email>/<userId>'");

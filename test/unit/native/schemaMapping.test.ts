@@ -3,7 +3,7 @@
 // outputs state keeps — on a made-up kind (each rule alone) and on the real declarations.
 import { z } from "zod";
 import type { Kind } from "../../../provider/api/kinds";
-import type { AnyDeclaration } from "../../../provider/core/spec";
+import type { AnyDeclaration } from "../../../provider/core/declaration";
 import { declarationOf, declarations } from "../../../provider/resources";
 import { secretPathsOf } from "../../../provider/runtime";
 import { resourceSchema } from "../../../native/schema/resource";

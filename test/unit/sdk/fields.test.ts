@@ -19,10 +19,10 @@ describe("sdk/generated/fields.ts", () => {
   });
 
   test("lists every declared input of every kind, optional where the schema lets a program omit it", () => {
-    for (const [kind, spec] of Object.entries(declarations)) {
+    for (const [kind, declaration] of Object.entries(declarations)) {
       const body = new RegExp(`export interface ${kind}Fields \\{\\n([\\s\\S]*?)\\n\\}\\n`).exec(generated)?.[1] ?? "";
       const listed = [...body.matchAll(/^ {2}(\w+)(\??): unknown;$/gm)].map((m) => `${m[1]}${m[2]}`);
-      const shape = (spec.inputs as unknown as z.ZodObject).shape as Record<string, z.ZodType>;
+      const shape = (declaration.inputs as unknown as z.ZodObject).shape as Record<string, z.ZodType>;
       const declared = Object.entries(shape).map(([f, s]) => `${f}${s.safeParse(undefined).success ? "?" : ""}`);
       expect([kind, listed]).toEqual([kind, declared]);
     }
