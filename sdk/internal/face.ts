@@ -9,6 +9,9 @@ import * as pulumi from "@pulumi/pulumi";
 
 export type Face = "dynamic" | "native";
 
+/** Every face, in the order runs that walk both take them. */
+export const FACES: readonly Face[] = ["dynamic", "native"];
+
 export function configuredFace(): Face {
   const fromConfig = new pulumi.Config("txmail").get("face");
   const [value, where] =

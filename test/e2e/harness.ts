@@ -6,5 +6,5 @@ export { PASSPHRASE, engineEnv, pulumiCommand } from "../../support/engineEnv";
 export { installPackage } from "../../support/package";
 export { createTestStack, faceEnv, type StackOptions, type TestStack } from "../../support/stack";
 
-export type Face = "dynamic" | "native";
-export const FACES: readonly Face[] = ["dynamic", "native"];
+// The faces are the SDK's own (one declaration, in shipped code).
+export { type Face, FACES } from "../../sdk/internal/face";
