@@ -104,7 +104,7 @@ async function run(s: Scenario): Promise<Record<string, string | number>> {
         { idempotencyKey: `bench-route-${i}` },
       );
       if (res.replayed) replays++;
-      if (!res.replayed && res.retriedAfter.some((f) => f.kind === "server")) flagged++;
+      if (!res.replayed && res.retriedAfter.some((f) => f.category === "server")) flagged++;
       maxAttempts = Math.max(maxAttempts, res.attempts);
     } catch (e) {
       failures++;

@@ -54,7 +54,7 @@ export async function benchRateLimit(): Promise<RateLimitResult> {
           RouteWithSecret,
           { idempotencyKey: `bench-limit-${i}` },
         );
-        retried429 += res.retriedAfter.filter((f) => f.kind === "rate-limited").length;
+        retried429 += res.retriedAfter.filter((f) => f.category === "rate-limited").length;
       } catch (e) {
         errors++;
         console.error(`create ${i}: ${(e as Error).message}`);

@@ -6,7 +6,7 @@
 // are skipped with the scope that would let them be listed, so a narrow key still yields a useful plan.
 import { z } from "zod";
 import { KINDS, type Kind } from "../../provider/api/kinds";
-import { errorKind } from "../../provider/core/api";
+import { errorCategory } from "../../provider/core/api";
 import type { Connection } from "../../provider/core/connection";
 import type { AnyDeclaration } from "../../provider/core/declaration";
 import { declarations } from "../../provider/resources";
@@ -79,7 +79,7 @@ export async function collectImportables(
 
   /** Why a kind is left out: a 403 (the key may not list it) or a sub-account feature the account lacks. */
   function skipReason(declaration: AnyDeclaration, err: unknown): string {
-    const k = errorKind(err);
+    const k = errorCategory(err);
     if (k === "forbidden") {
       const scope = declaration.scopes.read({})[0];
       return `the API key may not list them (needs ${scope}, or its IP allow list excludes this machine)`;

@@ -7,7 +7,7 @@ import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import { backoffDelay } from "./backoff";
 import type { Clock } from "./clock";
-import { TxmailApiError, type ErrorKind } from "./errors";
+import { TxmailApiError, type ErrorCategory } from "./errors";
 import { emit, type Logger } from "./logger";
 import type { RetryOptions } from "./options";
 import type { PreparedCall } from "./prepare";
@@ -31,7 +31,7 @@ export interface ApiResponse<T> {
    * the Idempotency-Key after a 5xx and re-executes on retry (idempotency rule 6), so a 5xx produced
    * after the work was committed yields a second object. Providers can reconcile on that signal.
    */
-  retriedAfter: ReadonlyArray<{ kind: ErrorKind; status?: number }>;
+  retriedAfter: ReadonlyArray<{ category: ErrorCategory; status?: number }>;
 }
 
 /** What the loop needs from the client that runs it. */
@@ -80,7 +80,7 @@ export async function runAttempts<S extends z.ZodType>(
 
 class AttemptLoop {
   private readonly budget: RetryBudget;
-  private readonly retriedAfter: Array<{ kind: ErrorKind; status?: number }> = [];
+  private readonly retriedAfter: Array<{ category: ErrorCategory; status?: number }> = [];
   private readonly base: { method: PreparedCall["method"]; path: string };
 
   constructor(
@@ -163,7 +163,7 @@ class AttemptLoop {
     const error: MakeError = (stopReason) =>
       new TxmailApiError({
         ...this.base,
-        kind: f.kind,
+        category: f.category,
         attempts: attempt,
         serviceMessage: f.message,
         code: f.code,
@@ -171,10 +171,10 @@ class AttemptLoop {
       });
     if (!f.retryable) throw this.stop(error(), attempt, "debug");
     if (!call.safety.safe) throw this.stop(error(call.safety.reason), attempt, "debug");
-    this.retriedAfter.push({ kind: f.kind });
+    this.retriedAfter.push({ category: f.category });
     this.budget.record("failure");
     const delay = backoffDelay(this.budget.failures, this.ctx.retry, this.ctx.random);
-    await this.waitOrThrow("failure", attempt, delay, error, `${f.kind}${f.code ? ` (${f.code})` : ""}`);
+    await this.waitOrThrow("failure", attempt, delay, error, `${f.category}${f.code ? ` (${f.code})` : ""}`);
   }
 
   /** A non-2xx answer: terminal ones throw; 408/429/5xx/in-progress 409 wait and go round again. */
@@ -188,37 +188,39 @@ class AttemptLoop {
     const error: MakeError = (stopReason) =>
       new TxmailApiError({
         ...this.base,
-        kind: decision.kind,
+        category: decision.category,
         status: raw.status,
         serviceMessage: serviceMessageOf(raw),
         attempts: attempt,
         stopReason,
         replayed,
         hint:
-          decision.kind === "forbidden" && call.scope ? `This operation needs the scope '${call.scope}'.` : undefined,
+          decision.category === "forbidden" && call.scope
+            ? `This operation needs the scope '${call.scope}'.`
+            : undefined,
       });
 
     if (decision.outcome === "fail") {
       this.log(
         "debug",
-        `-> ${raw.status}${replayed ? " (replayed)" : ""} (${decision.kind}, not retryable) in ${durationMs} ms (attempt ${attempt})`,
+        `-> ${raw.status}${replayed ? " (replayed)" : ""} (${decision.category}, not retryable) in ${durationMs} ms (attempt ${attempt})`,
         { attempt, status: raw.status, durationMs, replayed },
       );
       throw error();
     }
 
     const cause = budget.record(
-      decision.kind === "rate-limited" || decision.kind === "in-progress" ? decision.kind : "failure",
+      decision.category === "rate-limited" || decision.category === "in-progress" ? decision.category : "failure",
     );
     // Without a Retry-After, a 429 backs off by its own count: it must not jump ahead because
     // failures happened, nor stay short because none did.
-    const nth = decision.kind === "rate-limited" ? budget.rateLimited : budget.failures;
+    const nth = decision.category === "rate-limited" ? budget.rateLimited : budget.failures;
     const delay = decision.retryAfterMs ?? backoffDelay(nth, this.ctx.retry, this.ctx.random);
     // Pace everyone, not just this request: the limit is per account.
-    if (decision.kind === "rate-limited") this.ctx.bucket?.penalize(delay, a.sentUnder);
+    if (decision.category === "rate-limited") this.ctx.bucket?.penalize(delay, a.sentUnder);
     if (!call.safety.safe) throw this.stop(error(call.safety.reason), attempt, "debug", raw.status);
-    this.retriedAfter.push({ kind: decision.kind, status: raw.status });
-    const what = `${raw.status} (${decision.kind}${decision.retryAfterMs !== undefined ? ", Retry-After" : ""})`;
+    this.retriedAfter.push({ category: decision.category, status: raw.status });
+    const what = `${raw.status} (${decision.category}${decision.retryAfterMs !== undefined ? ", Retry-After" : ""})`;
     await this.waitOrThrow(cause, attempt, delay, error, what, raw.status);
   }
 
@@ -250,7 +252,7 @@ class AttemptLoop {
     } catch {
       throw new TxmailApiError({
         ...this.base,
-        kind: "aborted",
+        category: "aborted",
         attempts: attempt,
         serviceMessage: "aborted by the caller",
       });

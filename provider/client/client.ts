@@ -21,7 +21,7 @@ import { paths } from "../api/paths";
 import { runAttempts, type ApiResponse } from "./attempts";
 import { systemClock, type Clock } from "./clock";
 import { sharedDispatcher } from "./dispatcher";
-import type { ErrorKind } from "./errors";
+import type { ErrorCategory } from "./errors";
 import { emit, type Logger } from "./logger";
 import { resolveOptions, type ResolvedOptions, type TxmailClientOptions } from "./options";
 import { DEFAULT_MAX_PAGES, MAX_PAGE_SIZE, findFirst, paginate } from "./pagination";
@@ -221,4 +221,4 @@ function isLoopback(host: string): boolean {
   return host === "localhost" || host === "[::1]" || host === "::1" || /^127\./.test(host);
 }
 
-export type { ErrorKind };
+export type { ErrorCategory };

@@ -1,11 +1,11 @@
 // The one error type the client throws for anything that went wrong talking to the service.
 //
-// The service has no machine-readable error code (its body is `{message}` only), so `kind` is derived
+// The service has no machine-readable error code (its body is `{message}` only), so `category` is derived
 // from the HTTP status plus the few headers that carry meaning (the in-progress 409). Callers branch on
-// `kind` (e.g. a provider's read treats "not-found" as gone), never on `message` text.
+// `category` (e.g. a provider's read treats "not-found" as gone), never on `message` text.
 import { redact } from "./redact";
 
-export type ErrorKind =
+export type ErrorCategory =
   | "not-found" // 404
   | "conflict" // 409 that is not the idempotency in-progress one (duplicate resource, self-lockout)
   | "idempotency-mismatch" // 422 on a request that carried an Idempotency-Key
@@ -21,8 +21,11 @@ export type ErrorKind =
   | "aborted" // the caller's AbortSignal fired
   | "schema"; // a response whose body does not match the expected schema (or is not JSON)
 
+/** @deprecated use `ErrorCategory` ("kind" names only a resource kind now). */
+export type ErrorKind = ErrorCategory;
+
 export interface TxmailApiErrorInit {
-  kind: ErrorKind;
+  category: ErrorCategory;
   method: string;
   /** Path without query string (ids are fine; query values are never kept). */
   path: string;
@@ -49,7 +52,7 @@ export interface TxmailApiErrorInit {
 
 export class TxmailApiError extends Error {
   override readonly name = "TxmailApiError";
-  readonly kind: ErrorKind;
+  readonly category: ErrorCategory;
   readonly method: string;
   readonly path: string;
   readonly status: number | undefined;
@@ -65,7 +68,7 @@ export class TxmailApiError extends Error {
 
   constructor(init: TxmailApiErrorInit) {
     super(redact(composeMessage(init)));
-    this.kind = init.kind;
+    this.category = init.category;
     this.method = init.method;
     this.path = redact(stripQuery(init.path));
     this.status = init.status;
@@ -78,16 +81,21 @@ export class TxmailApiError extends Error {
     this.replayed = init.replayed === true;
   }
 
+  /** @deprecated use `category` (the same value; "kind" names only a resource kind now). */
+  get kind(): ErrorCategory {
+    return this.category;
+  }
+
   /** True when the server might have carried out the request although no success was seen. */
   get outcomeUnknown(): boolean {
-    return this.kind === "timeout" || this.kind === "network" || this.kind === "server";
+    return this.category === "timeout" || this.category === "network" || this.category === "server";
   }
 
   /** Plain data for logs and JSON; carries nothing beyond what `message` already shows. */
   toJSON(): Record<string, unknown> {
     return {
       name: this.name,
-      kind: this.kind,
+      category: this.category,
       message: this.message,
       method: this.method,
       path: this.path,
@@ -105,11 +113,11 @@ export function stripQuery(path: string): string {
   return q === -1 ? path : path.slice(0, q);
 }
 
-/** Maps an HTTP error status to a kind. `hadIdempotencyKey` separates the idempotency 422. */
-export function kindForStatus(
+/** Maps an HTTP error status to a category. `hadIdempotencyKey` separates the idempotency 422. */
+export function categoryForStatus(
   status: number,
   opts: { inProgress?: boolean; hadIdempotencyKey?: boolean } = {},
-): ErrorKind {
+): ErrorCategory {
   if (status === 400) return "validation";
   if (status === 401) return "unauthorized";
   if (status === 403) return "forbidden";
@@ -122,14 +130,17 @@ export function kindForStatus(
   return "client";
 }
 
+/** @deprecated use `categoryForStatus` (the same function). */
+export const kindForStatus = categoryForStatus;
+
 function composeMessage(i: TxmailApiErrorInit): string {
   const where = `${i.method} ${stripQuery(i.path)}`;
   const head =
     i.status !== undefined
       ? `${where} failed with HTTP ${i.status}${i.replayed ? " (replayed)" : ""}${i.serviceMessage ? `: ${i.serviceMessage}` : ""}`
-      : `${where} failed: ${i.serviceMessage ?? i.kind}${i.code ? ` (${i.code})` : ""}`;
+      : `${where} failed: ${i.serviceMessage ?? i.category}${i.code ? ` (${i.code})` : ""}`;
   const parts = [head];
-  const standard = standardHint(i.kind, i.code);
+  const standard = standardHint(i.category, i.code);
   if (standard) parts.push(standard);
   if (i.replayed) parts.push(REPLAYED_HINT);
   if (i.hint) parts.push(i.hint);
@@ -151,8 +162,8 @@ const REPLAYED_HINT =
 /** Connection failures that prove the request never reached the service. */
 const NEVER_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"]);
 
-function standardHint(kind: ErrorKind, code: string | undefined): string | undefined {
-  switch (kind) {
+function standardHint(category: ErrorCategory, code: string | undefined): string | undefined {
+  switch (category) {
     case "idempotency-mismatch":
       return (
         "The Idempotency-Key was already used with a different method, path or body. This indicates a bug " +

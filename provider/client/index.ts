@@ -3,8 +3,8 @@
 // the secret registry) that must never be captured into a serialized provider object.
 export { TxmailClient, createClient } from "./client";
 export type { ApiResponse, ListOptions, Query, QueryValue, RequestOptions } from "./client";
-export { TxmailApiError, kindForStatus, FORBIDDEN_HINT } from "./errors";
-export type { ErrorKind } from "./errors";
+export { TxmailApiError, categoryForStatus, kindForStatus, FORBIDDEN_HINT } from "./errors";
+export type { ErrorCategory, ErrorKind } from "./errors";
 export type { TxmailClientOptions, RetryOptions } from "./options";
 export { DEFAULT_RETRY } from "./options";
 export type { Logger, LogEntry, LogLevel } from "./logger";

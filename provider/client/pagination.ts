@@ -57,7 +57,7 @@ export async function findFirst<T>(items: AsyncIterable<T>, pred: (item: T) => b
 
 function paginationError(opts: PaginateOptions, what: string): TxmailApiError {
   return new TxmailApiError({
-    kind: "schema",
+    category: "schema",
     method: opts.method ?? "GET",
     path: opts.path ?? "(list)",
     attempts: 1,

@@ -1,7 +1,7 @@
 // Which requests may be retried, and which outcomes are worth retrying — exactly the retry-safety
 // rules of the API (docs/contract/retries.md). Pure functions, so the whole table is unit-tested.
 import { endpointOf, type HttpMethod, type RetryClass } from "../api/endpoints";
-import { kindForStatus, type ErrorKind } from "./errors";
+import { categoryForStatus, type ErrorCategory } from "./errors";
 import { parsePositiveIntegerSeconds, parseRetryAfter } from "./retryAfter";
 
 export type { HttpMethod } from "../api/endpoints";
@@ -48,8 +48,8 @@ export function retrySafety(method: HttpMethod, path: string, hasIdempotencyKey:
 export type ResponseDecision =
   | { outcome: "success" }
   /** `retryAfterMs` set = the server's wait, authoritative; unset = use backoff with jitter. */
-  | { outcome: "retry"; kind: ErrorKind; retryAfterMs?: number }
-  | { outcome: "fail"; kind: ErrorKind };
+  | { outcome: "retry"; category: ErrorCategory; retryAfterMs?: number }
+  | { outcome: "fail"; category: ErrorCategory };
 
 /**
  * Classifies one HTTP response. Retryable: 408, 429, 5xx and the idempotency in-progress 409, which is
@@ -67,22 +67,22 @@ export function classifyResponse(
     const replayed = header(headers, "idempotent-replayed")?.trim().toLowerCase();
     const seconds = parsePositiveIntegerSeconds(header(headers, "retry-after"));
     if (replayed === "false" && seconds !== undefined) {
-      return { outcome: "retry", kind: "in-progress", retryAfterMs: seconds * 1000 };
+      return { outcome: "retry", category: "in-progress", retryAfterMs: seconds * 1000 };
     }
-    return { outcome: "fail", kind: "conflict" };
+    return { outcome: "fail", category: "conflict" };
   }
 
   if (status === 408 || status === 429 || (status >= 500 && status <= 599)) {
     const retryAfterMs = parseRetryAfter(header(headers, "retry-after"), opts.nowMs);
-    const kind = kindForStatus(status);
-    return retryAfterMs === undefined ? { outcome: "retry", kind } : { outcome: "retry", kind, retryAfterMs };
+    const category = categoryForStatus(status);
+    return retryAfterMs === undefined ? { outcome: "retry", category } : { outcome: "retry", category, retryAfterMs };
   }
 
-  return { outcome: "fail", kind: kindForStatus(status, { hadIdempotencyKey: opts.hadIdempotencyKey }) };
+  return { outcome: "fail", category: categoryForStatus(status, { hadIdempotencyKey: opts.hadIdempotencyKey }) };
 }
 
 export interface NetworkFailure {
-  kind: "timeout" | "network" | "aborted";
+  category: "timeout" | "network" | "aborted";
   retryable: boolean;
   code?: string;
   message: string;
@@ -120,8 +120,8 @@ export function classifyNetworkError(err: unknown, callerAborted: boolean): Netw
   const e = err as { code?: unknown; name?: unknown; message?: unknown; cause?: { code?: unknown } } | null;
   const code = typeof e?.code === "string" ? e.code : typeof e?.cause?.code === "string" ? e.cause.code : undefined;
   const message = typeof e?.message === "string" ? e.message : String(err);
-  if (callerAborted) return { kind: "aborted", retryable: false, code, message: "aborted by the caller" };
-  if (code && TIMEOUT_CODES.has(code)) return { kind: "timeout", retryable: true, code, message };
-  if (code && NETWORK_CODES.has(code)) return { kind: "network", retryable: true, code, message };
-  return { kind: "network", retryable: false, code, message };
+  if (callerAborted) return { category: "aborted", retryable: false, code, message: "aborted by the caller" };
+  if (code && TIMEOUT_CODES.has(code)) return { category: "timeout", retryable: true, code, message };
+  if (code && NETWORK_CODES.has(code)) return { category: "network", retryable: true, code, message };
+  return { category: "network", retryable: false, code, message };
 }

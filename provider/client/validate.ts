@@ -46,7 +46,7 @@ function fail(
   issues: Array<{ path: string; message: string }>,
 ): never {
   throw new TxmailApiError({
-    kind: "schema",
+    category: "schema",
     method: ctx.method,
     path: ctx.path,
     attempts: ctx.attempts,

@@ -27,16 +27,21 @@ export interface Api {
   ping?(): Promise<void>;
 }
 
-/** Errors are classified by the client (`kind`); the provider only branches on these few. */
-export function errorKind(err: unknown): string | undefined {
-  return typeof err === "object" && err !== null && "kind" in err ? String((err as { kind: unknown }).kind) : undefined;
+/** Errors are classified by the client (`category`); the provider only branches on these few. */
+export function errorCategory(err: unknown): string | undefined {
+  return typeof err === "object" && err !== null && "category" in err
+    ? String((err as { category: unknown }).category)
+    : undefined;
 }
 
-export const isNotFound = (err: unknown): boolean => errorKind(err) === "not-found";
-export const isForbidden = (err: unknown): boolean => errorKind(err) === "forbidden";
-export const isConflict = (err: unknown): boolean => errorKind(err) === "conflict";
+/** @deprecated use `errorCategory` (the same function). */
+export const errorKind = errorCategory;
+
+export const isNotFound = (err: unknown): boolean => errorCategory(err) === "not-found";
+export const isForbidden = (err: unknown): boolean => errorCategory(err) === "forbidden";
+export const isConflict = (err: unknown): boolean => errorCategory(err) === "conflict";
 /** A 422 to a keyed request: the key was used before with another body (docs/contract/idempotency.md#rule-2). */
-export const isIdempotencyMismatch = (err: unknown): boolean => errorKind(err) === "idempotency-mismatch";
+export const isIdempotencyMismatch = (err: unknown): boolean => errorCategory(err) === "idempotency-mismatch";
 /** True when the client retried the call before this error (an earlier attempt may have executed). */
 export const wasRetried = (err: unknown): boolean =>
   typeof err === "object" && err !== null && (err as { retried?: unknown }).retried === true;

@@ -29,7 +29,7 @@ export function apiFor(conn: Connection): Api {
     get: (path, schema) => c.get(path, schema),
     post: async (path, body, schema, opts) => {
       const res = await c.post(path, body, schema, opts);
-      const uncertain = !res.replayed && res.retriedAfter.some((f) => f.kind === "server");
+      const uncertain = !res.replayed && res.retriedAfter.some((f) => f.category === "server");
       return { data: res.data, replayed: res.replayed, uncertain };
     },
     put: (path, body, schema) => c.put(path, body, schema),

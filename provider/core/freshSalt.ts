@@ -46,6 +46,6 @@ export function requireSavedSalt(salt: string | undefined, what: string, env: No
         `a create before that could be repeated as a twin if the run were killed. Nothing was sent. Run ` +
         `\`pulumi up\` again: the salt is saved by then. (${SALT_NOT_SAVED})`,
     ),
-    { kind: SALT_NOT_SAVED },
+    { category: SALT_NOT_SAVED },
   );
 }

@@ -86,7 +86,7 @@ export async function create(k: KindContext, inputs: Props): Promise<{ id: strin
             `${what(declaration.kind, inputs)}: ${declaration.conflictHint(inputs)} (Service message: ${(err as Error).message})`,
           ),
           {
-            kind: "conflict",
+            category: "conflict",
           },
         );
       }

@@ -130,7 +130,7 @@ describe("client against the emulator", () => {
       expect(second.replayed).toBe(true);
       // one or two 409s, depending on when the 1.5 s execution ends relative to the 1 s waits
       expect(second.retriedAfter.length).toBeGreaterThanOrEqual(1);
-      expect(second.retriedAfter.every((f) => f.kind === "in-progress" && f.status === 409)).toBe(true);
+      expect(second.retriedAfter.every((f) => f.category === "in-progress" && f.status === 409)).toBe(true);
       expect(waited).toBeGreaterThanOrEqual(1000); // Retry-After: 1, not the 20 ms backoff
       expect(logs.some((l) => l.delayMs === 1000 && /in-progress/.test(l.message))).toBe(true);
       expect(await countKeys(client, emu, "cc-inprogress")).toBe(1);
@@ -145,8 +145,8 @@ describe("client against the emulator", () => {
       });
       secrets.push(r.data.secret_key);
       expect(r.replayed).toBe(true);
-      expect(r.retriedAfter[0]).toEqual({ kind: "timeout" });
-      expect(r.retriedAfter.slice(1).some((f) => f.kind === "in-progress")).toBe(true);
+      expect(r.retriedAfter[0]).toEqual({ category: "timeout" });
+      expect(r.retriedAfter.slice(1).some((f) => f.category === "in-progress")).toBe(true);
       expect(await countKeys(client, emu, "cc-timeout")).toBe(1);
     }, 30_000);
 
@@ -157,7 +157,7 @@ describe("client against the emulator", () => {
       secrets.push(r.data.secret_key);
       await ctl.injectFault({ method: "DELETE", path: `${KEYS}/{key_id}`, kind: "drop-after" });
       const e = await caught(client.delete(paths.apiKey(emu.accountId, r.data.id)));
-      expect(e).toMatchObject({ kind: "not-found", attempts: 2 });
+      expect(e).toMatchObject({ category: "not-found", attempts: 2 });
       expect(await countKeys(client, emu, "cc-delete")).toBe(0);
     });
 
@@ -169,14 +169,14 @@ describe("client against the emulator", () => {
         idempotencyKey: "idem-cc-error-after",
       });
       secrets.push(r.data.secret_key);
-      expect(r).toMatchObject({ replayed: false, attempts: 2, retriedAfter: [{ kind: "server", status: 500 }] });
+      expect(r).toMatchObject({ replayed: false, attempts: 2, retriedAfter: [{ category: "server", status: 500 }] });
       expect(await countKeys(client, emu, "cc-error-after")).toBe(2);
     });
 
     test("a POST without a key is never retried", async () => {
       await ctl.injectFault({ method: "POST", path: KEYS, kind: "error-before", status: 503 });
       const e = await caught(client.post(paths.apiKeys(emu.accountId), keyBody("cc-nokey"), ApiKeyWithSecret));
-      expect(e).toMatchObject({ kind: "server", status: 503, attempts: 1 });
+      expect(e).toMatchObject({ category: "server", status: 503, attempts: 1 });
       expect(await ctl.requestCount(POST_KEYS)).toBe(1);
     });
   });
@@ -184,7 +184,7 @@ describe("client against the emulator", () => {
   describe("terminal errors: exactly one request", () => {
     test("404", async () => {
       const e = await caught(client.get(paths.apiKey(emu.accountId, "00000000-0000-4000-8000-000000000000"), ApiKey));
-      expect(e).toMatchObject({ kind: "not-found", status: 404, attempts: 1 });
+      expect(e).toMatchObject({ category: "not-found", status: 404, attempts: 1 });
       expect(await ctl.requestCount(`GET ${KEYS}/{key_id}`)).toBe(1);
     });
 
@@ -194,7 +194,7 @@ describe("client against the emulator", () => {
           idempotencyKey: "idem-cc-400",
         }),
       );
-      expect(e).toMatchObject({ kind: "validation", status: 400, attempts: 1 });
+      expect(e).toMatchObject({ category: "validation", status: 400, attempts: 1 });
       expect(e.serviceMessage).toBeTruthy();
       expect(await ctl.requestCount(POST_KEYS)).toBe(1);
     });
@@ -206,7 +206,7 @@ describe("client against the emulator", () => {
       const e = await caught(
         client.post(path, keyBody("cc-422-other"), ApiKeyWithSecret, { idempotencyKey: "idem-cc-422" }),
       );
-      expect(e).toMatchObject({ kind: "idempotency-mismatch", status: 422, attempts: 1 });
+      expect(e).toMatchObject({ category: "idempotency-mismatch", status: 422, attempts: 1 });
       expect(e.message).toMatch(/bug in idempotency-key derivation/);
       expect(await ctl.requestCount(POST_KEYS)).toBe(2);
     });
@@ -214,7 +214,7 @@ describe("client against the emulator", () => {
     test("401 with a wrong key, which is not in the message", async () => {
       const wrong = `bad-sk-${"q".repeat(64)}`;
       const e = await caught(clientFor(emu, { apiKey: wrong }).get(paths.apiKeys(emu.accountId), z.unknown()));
-      expect(e).toMatchObject({ kind: "unauthorized", status: 401, attempts: 1 });
+      expect(e).toMatchObject({ category: "unauthorized", status: 401, attempts: 1 });
       expect(e.message).not.toContain(wrong);
       expect(await ctl.requestCount(GET_KEYS)).toBe(1);
     });
@@ -271,7 +271,7 @@ describe("client against the emulator", () => {
         expect(recoveredAfterMs).toBeLessThan(2_500); // 1.6 s of doubling from the 1 rps floor, plus slack
         expect(await controlClient(busy).requestCount(POST_KEYS)).toBe(22); // 20 answered 429, then one create each
         expect(results.map((r) => r.attempts).reduce((a, b) => a + b)).toBe(22);
-        expect(results.every((r) => r.retriedAfter.every((f) => f.kind === "rate-limited"))).toBe(true);
+        expect(results.every((r) => r.retriedAfter.every((f) => f.category === "rate-limited"))).toBe(true);
         expect(seen.filter((l) => /busy: not an attempt/.test(l.message))).toHaveLength(20);
         expect(await countKeys(c, busy, "busy-a")).toBe(1);
         expect(await countKeys(c, busy, "busy-b")).toBe(1);

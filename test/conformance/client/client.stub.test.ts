@@ -66,7 +66,7 @@ describe("stub-only: validation and Retry-After dates", () => {
     stub.inject({ kind: "body", body: { object: "route", id: "not-a-uuid", name: 7 } });
     const path = paths.route(stub.accountId, "22222222-2222-4222-8222-222222222222");
     const e = await caught(client(stub).get(path, Route));
-    expect(e.kind).toBe("schema");
+    expect(e.category).toBe("schema");
     expect(e.message).toContain(`GET ${path}`);
     expect(e.message).toMatch(/at id: /);
     expect(e.message).toMatch(/at name: /);

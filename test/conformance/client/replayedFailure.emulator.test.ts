@@ -36,11 +36,16 @@ test("Idempotency rule 5: a replayed 403 is marked replayed; the fresh one is no
   const post = () => client.post(paths.routes(emu.accountId), body, RouteWithSecret, { idempotencyKey });
 
   const fresh = await failure(post());
-  expect([fresh.status, fresh.kind, fresh.replayed]).toEqual([403, "forbidden", false]);
+  expect([fresh.status, fresh.category, fresh.replayed]).toEqual([403, "forbidden", false]);
   expect(fresh.message).toMatch(/^POST \S+ failed with HTTP 403: missing scope/);
 
   const replayed = await failure(post());
-  expect([replayed.status, replayed.kind, replayed.replayed, replayed.attempts]).toEqual([403, "forbidden", true, 1]);
+  expect([replayed.status, replayed.category, replayed.replayed, replayed.attempts]).toEqual([
+    403,
+    "forbidden",
+    true,
+    1,
+  ]);
   expect(replayed.message).toMatch(/^POST \S+ failed with HTTP 403 \(replayed\): missing scope/);
   expect(replayed.message).toMatch(/earlier request with the same Idempotency-Key; it may no longer hold/);
   expect(replayed.toJSON()).toMatchObject({ replayed: true });

@@ -161,8 +161,8 @@ describe("retries", () => {
     });
     expect(r).toMatchObject({ status: 201, attempts: 3, replayed: false });
     expect(r.retriedAfter).toEqual([
-      { kind: "server", status: 503 },
-      { kind: "server", status: 500 },
+      { category: "server", status: 503 },
+      { category: "server", status: 500 },
     ]);
     expect(t.clock.sleeps).toEqual([188, 375]); // base 250: [125,250] then [250,500], random 0.5
     expect(t.seen.map((s) => s.headers["idempotency-key"])).toEqual([
@@ -248,7 +248,7 @@ describe("retries", () => {
       }),
     );
     expect(e).toMatchObject({
-      kind: "conflict",
+      category: "conflict",
       status: 409,
       attempts: 1,
       retried: false,
@@ -277,7 +277,7 @@ describe("retries", () => {
   test("a POST without Idempotency-Key gets one attempt", async () => {
     const t = setup([{ status: 503 }, { status: 200, body: routeBody() }]);
     const e = await caught(t.client.post(routesPath, {}, Route));
-    expect(e).toMatchObject({ kind: "server", attempts: 1 });
+    expect(e).toMatchObject({ category: "server", attempts: 1 });
     expect(e.message).toMatch(/not retried: a POST without Idempotency-Key/);
     expect(t.seen).toHaveLength(1);
   });
@@ -293,10 +293,13 @@ describe("retries", () => {
     ]);
     expect(await caught(t1.client.post(path, undefined, z.unknown(), { idempotencyKey: "k" }))).toMatchObject({
       attempts: 1,
-      kind: "rate-limited",
+      category: "rate-limited",
     });
     const t2 = setup([{ error: "ECONNRESET" }, { status: 200, body: {} }]);
-    expect(await caught(t2.client.post(path, undefined, z.unknown()))).toMatchObject({ attempts: 1, kind: "network" });
+    expect(await caught(t2.client.post(path, undefined, z.unknown()))).toMatchObject({
+      attempts: 1,
+      category: "network",
+    });
   });
 
   test("attempt limit", async () => {
@@ -305,7 +308,7 @@ describe("retries", () => {
       { retry: { maxAttempts: 4 } },
     );
     const e = await caught(t.client.get(`${routesPath}/r`, Route));
-    expect(e).toMatchObject({ kind: "server", status: 502, attempts: 4, retried: true });
+    expect(e).toMatchObject({ category: "server", status: 502, attempts: 4, retried: true });
     expect(e.message).toMatch(/gave up after 4 attempts/);
     expect(t.seen).toHaveLength(4);
   });
@@ -340,7 +343,7 @@ describe("retries", () => {
       retry: { maxBusyWaitMs: 120_000 },
     });
     const e = await caught(t.client.post(routesPath, {}, Route, { idempotencyKey: "k" }));
-    expect(e).toMatchObject({ kind: "in-progress", attempts: 1 });
+    expect(e).toMatchObject({ category: "in-progress", attempts: 1 });
     expect(e.message).toMatch(/exceed the 120 s budget for waiting on a busy account \(TXMAIL_BUSY_WAIT_SECONDS\)/);
     expect(t.clock.sleeps).toEqual([]);
   });
@@ -348,7 +351,7 @@ describe("retries", () => {
   test("failure time budget: a 5xx Retry-After beyond it fails at once instead of sleeping", async () => {
     const t = setup([{ status: 503, headers: { "retry-after": "300" } }], { retry: { maxElapsedMs: 120_000 } });
     const e = await caught(t.client.get(`${routesPath}/r`, Route));
-    expect(e).toMatchObject({ kind: "server", attempts: 1 });
+    expect(e).toMatchObject({ category: "server", attempts: 1 });
     expect(e.message).toMatch(/exceed the 120 s retry budget/);
     expect(t.clock.sleeps).toEqual([]);
   });
@@ -372,7 +375,7 @@ describe("retries", () => {
     };
     const t = setup([{ status: 503 }, { status: 200, body: routeBody() }], { clock });
     const e = await caught(t.client.get(`${routesPath}/r`, Route, { signal: ac.signal }));
-    expect(e.kind).toBe("aborted");
+    expect(e.category).toBe("aborted");
   });
 });
 
@@ -414,7 +417,7 @@ describe("429 is back-pressure, not failure", () => {
       retry: { maxAttempts: 3 },
     });
     const e = await caught(t.client.get(`${routesPath}/r`, Route));
-    expect(e).toMatchObject({ kind: "server", status: 500, attempts: 6 });
+    expect(e).toMatchObject({ category: "server", status: 500, attempts: 6 });
     expect(e.message).toMatch(/gave up after 3 attempts/);
   });
 
@@ -424,7 +427,7 @@ describe("429 is back-pressure, not failure", () => {
       { retry: { maxBusyWaitMs: 5_000 } },
     );
     const e = await caught(t.client.post(routesPath, {}, Route, { idempotencyKey: "k" }));
-    expect(e).toMatchObject({ kind: "rate-limited", status: 429, attempts: 3 });
+    expect(e).toMatchObject({ category: "rate-limited", status: 429, attempts: 3 });
     expect(e.message).toMatch(/waiting 2 s more would exceed the 5 s budget for waiting on a busy account/);
     expect(t.clock.sleeps).toEqual([2000, 2000]);
   });
@@ -459,7 +462,7 @@ describe("429 is back-pressure, not failure", () => {
     const e = await caught(
       t.client.post(`/v2/accounts/${ACCOUNT}/domains/x.example.com/check-dns`, undefined, z.unknown()),
     );
-    expect(e).toMatchObject({ kind: "rate-limited", attempts: 1 });
+    expect(e).toMatchObject({ category: "rate-limited", attempts: 1 });
     expect(t.client.pace).toMatchObject({ ratePerSecond: 97 / 2, pausedForMs: 3000 });
   });
 });
@@ -545,7 +548,7 @@ describe("validation", () => {
         for await (const _ of t.client.list(routesPath, Route)) void _;
       })(),
     );
-    expect(e.kind).toBe("schema");
+    expect(e.category).toBe("schema");
     expect(e.message).toContain(`GET ${routesPath}`);
     expect(e.message).toContain("data[1].enabled");
     expect(e.issues[0]).toMatchObject({ path: "data[1].enabled" });
@@ -555,7 +558,7 @@ describe("validation", () => {
   test("a 2xx that is not JSON is a schema error", async () => {
     const t = setup([{ status: 200, body: "<html>hello</html>", headers: { "content-type": "text/html" } }]);
     const e = await caught(t.client.get("/v2/ping", MessageResponse));
-    expect(e.kind).toBe("schema");
+    expect(e.category).toBe("schema");
     expect(e.message).toMatch(/not valid JSON/);
   });
 

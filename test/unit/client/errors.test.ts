@@ -1,4 +1,4 @@
-import { TxmailApiError, kindForStatus } from "../../../provider/client/errors";
+import { TxmailApiError, categoryForStatus } from "../../../provider/client/errors";
 import { clearSecretsForTests, registerSecret } from "../../../provider/client/redact";
 
 afterEach(() => clearSecretsForTests());
@@ -6,7 +6,7 @@ afterEach(() => clearSecretsForTests());
 describe("TxmailApiError", () => {
   test("carries status, method, path, service message, attempts and retried", () => {
     const e = new TxmailApiError({
-      kind: "not-found",
+      category: "not-found",
       method: "GET",
       path: "/v2/accounts/a/routes/r1",
       status: 404,
@@ -17,7 +17,7 @@ describe("TxmailApiError", () => {
     expect(e.name).toBe("TxmailApiError");
     expect(e.message).toBe("GET /v2/accounts/a/routes/r1 failed with HTTP 404: route not found");
     expect(e).toMatchObject({
-      kind: "not-found",
+      category: "not-found",
       status: 404,
       method: "GET",
       retried: false,
@@ -28,7 +28,7 @@ describe("TxmailApiError", () => {
 
   test("never keeps a query string", () => {
     const e = new TxmailApiError({
-      kind: "server",
+      category: "server",
       method: "GET",
       path: "/v2/accounts/a/routes?domain=x&after=cur",
       status: 500,
@@ -43,7 +43,7 @@ describe("TxmailApiError", () => {
 
   test("422 idempotency mismatch says it is a key-derivation bug", () => {
     const e = new TxmailApiError({
-      kind: "idempotency-mismatch",
+      category: "idempotency-mismatch",
       method: "POST",
       path: "/v2/accounts/a/routes",
       status: 422,
@@ -55,7 +55,7 @@ describe("TxmailApiError", () => {
 
   test("403 explains scope-or-allow-list and can name the scope", () => {
     const e = new TxmailApiError({
-      kind: "forbidden",
+      category: "forbidden",
       method: "DELETE",
       path: "/v2/accounts/a/routes/r",
       status: 403,
@@ -69,7 +69,7 @@ describe("TxmailApiError", () => {
 
   test("network failures say the outcome is unknown, unless the connection was refused", () => {
     const reset = new TxmailApiError({
-      kind: "network",
+      category: "network",
       method: "POST",
       path: "/p",
       attempts: 1,
@@ -79,7 +79,7 @@ describe("TxmailApiError", () => {
     expect(reset.message).toMatch(/outcome is unknown/);
     expect(reset.outcomeUnknown).toBe(true);
     const refused = new TxmailApiError({
-      kind: "network",
+      category: "network",
       method: "POST",
       path: "/p",
       attempts: 1,
@@ -92,7 +92,7 @@ describe("TxmailApiError", () => {
   test("secrets are redacted from message, service message, path and issues", () => {
     registerSecret("whsec-super-secret");
     const e = new TxmailApiError({
-      kind: "schema",
+      category: "schema",
       method: "POST",
       path: "/v2/accounts/a/webhooks",
       attempts: 1,
@@ -115,9 +115,9 @@ describe("TxmailApiError", () => {
     [429, "rate-limited"],
     [500, "server"],
     [599, "server"],
-  ] as const)("kindForStatus(%p) = %s", (s, k) => expect(kindForStatus(s)).toBe(k));
-  test("kindForStatus distinguishes in-progress and idempotency mismatch", () => {
-    expect(kindForStatus(409, { inProgress: true })).toBe("in-progress");
-    expect(kindForStatus(422, { hadIdempotencyKey: true })).toBe("idempotency-mismatch");
+  ] as const)("categoryForStatus(%p) = %s", (s, k) => expect(categoryForStatus(s)).toBe(k));
+  test("categoryForStatus distinguishes in-progress and idempotency mismatch", () => {
+    expect(categoryForStatus(409, { inProgress: true })).toBe("in-progress");
+    expect(categoryForStatus(422, { hadIdempotencyKey: true })).toBe("idempotency-mismatch");
   });
 });

@@ -32,33 +32,37 @@ describe("classifyResponse: the Retry safety table", () => {
     [504, "server"],
     [408, "timeout"],
     [429, "rate-limited"],
-  ] as const)("%p is retryable (%s) with backoff when no Retry-After", (s, kind) => {
-    expect(cls(s)).toEqual({ outcome: "retry", kind });
+  ] as const)("%p is retryable (%s) with backoff when no Retry-After", (s, category) => {
+    expect(cls(s)).toEqual({ outcome: "retry", category });
   });
 
   test("429 with Retry-After seconds is authoritative", () => {
-    expect(cls(429, { "retry-after": "3" })).toEqual({ outcome: "retry", kind: "rate-limited", retryAfterMs: 3000 });
+    expect(cls(429, { "retry-after": "3" })).toEqual({
+      outcome: "retry",
+      category: "rate-limited",
+      retryAfterMs: 3000,
+    });
   });
   test("429 with Retry-After HTTP-date", () => {
     expect(cls(429, { "retry-after": "Wed, 01 Jan 2025 00:00:02 GMT" })).toEqual({
       outcome: "retry",
-      kind: "rate-limited",
+      category: "rate-limited",
       retryAfterMs: 2000,
     });
   });
   test("429 with invalid Retry-After falls back to backoff", () => {
-    expect(cls(429, { "retry-after": "later" })).toEqual({ outcome: "retry", kind: "rate-limited" });
+    expect(cls(429, { "retry-after": "later" })).toEqual({ outcome: "retry", category: "rate-limited" });
   });
 
   test("409 in progress: Idempotent-Replayed false + positive integer Retry-After", () => {
     expect(cls(409, { "idempotent-replayed": "false", "retry-after": "2" })).toEqual({
       outcome: "retry",
-      kind: "in-progress",
+      category: "in-progress",
       retryAfterMs: 2000,
     });
     expect(cls(409, { "idempotent-replayed": "False", "retry-after": "1" })).toMatchObject({
       outcome: "retry",
-      kind: "in-progress",
+      category: "in-progress",
     });
   });
   test.each([
@@ -69,7 +73,7 @@ describe("classifyResponse: the Retry safety table", () => {
     [{ "idempotent-replayed": "false", "retry-after": "Wed, 01 Jan 2025 00:00:02 GMT" }],
     [{ "idempotent-replayed": "true", "retry-after": "2" }],
   ])("409 without both signals is a terminal conflict (self-lockout / duplicate): %p", (h) => {
-    expect(cls(409, h)).toEqual({ outcome: "fail", kind: "conflict" });
+    expect(cls(409, h)).toEqual({ outcome: "fail", category: "conflict" });
   });
 
   test.each([
@@ -80,14 +84,14 @@ describe("classifyResponse: the Retry safety table", () => {
     [405, "client"],
     [410, "client"],
     [413, "client"],
-  ] as const)("%p is terminal (%s)", (s, kind) => expect(cls(s)).toEqual({ outcome: "fail", kind }));
+  ] as const)("%p is terminal (%s)", (s, category) => expect(cls(s)).toEqual({ outcome: "fail", category }));
 
   test("422 with an Idempotency-Key is an idempotency mismatch, without one a validation error", () => {
-    expect(cls(422, {}, true)).toEqual({ outcome: "fail", kind: "idempotency-mismatch" });
-    expect(cls(422, {}, false)).toEqual({ outcome: "fail", kind: "validation" });
+    expect(cls(422, {}, true)).toEqual({ outcome: "fail", category: "idempotency-mismatch" });
+    expect(cls(422, {}, false)).toEqual({ outcome: "fail", category: "validation" });
   });
   test("terminal 4xx stay terminal even with Retry-After", () => {
-    expect(cls(400, { "retry-after": "1" })).toEqual({ outcome: "fail", kind: "validation" });
+    expect(cls(400, { "retry-after": "1" })).toEqual({ outcome: "fail", category: "validation" });
   });
 });
 
@@ -96,13 +100,13 @@ describe("classifyNetworkError", () => {
   test.each(["ECONNRESET", "ECONNREFUSED", "EPIPE", "UND_ERR_SOCKET", "EAI_AGAIN"])(
     "%s is a retryable network failure",
     (c) => {
-      expect(classifyNetworkError(err(c), false)).toMatchObject({ kind: "network", retryable: true, code: c });
+      expect(classifyNetworkError(err(c), false)).toMatchObject({ category: "network", retryable: true, code: c });
     },
   );
   test.each(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"])(
     "%s is a retryable timeout",
     (c) => {
-      expect(classifyNetworkError(err(c), false)).toMatchObject({ kind: "timeout", retryable: true });
+      expect(classifyNetworkError(err(c), false)).toMatchObject({ category: "timeout", retryable: true });
     },
   );
   test("ENOTFOUND fails fast (misspelt base URL)", () => {
@@ -114,7 +118,7 @@ describe("classifyNetworkError", () => {
     );
   });
   test("caller abort is never retried", () => {
-    expect(classifyNetworkError(err("ECONNRESET"), true)).toMatchObject({ kind: "aborted", retryable: false });
+    expect(classifyNetworkError(err("ECONNRESET"), true)).toMatchObject({ category: "aborted", retryable: false });
   });
   test("unknown errors are not retried", () => {
     expect(classifyNetworkError(new TypeError("bad"), false)).toMatchObject({ retryable: false });

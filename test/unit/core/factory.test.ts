@@ -11,11 +11,11 @@ import { UNKNOWN } from "../../../provider/core/unknowns";
 const ACCOUNT = "11111111-1111-4111-8111-111111111111";
 
 class NotFound extends Error {
-  readonly kind = "not-found";
+  readonly category = "not-found";
 }
 
 class Mismatch extends Error {
-  readonly kind = "idempotency-mismatch";
+  readonly category = "idempotency-mismatch";
 }
 
 /** A fake service storing widgets, with an idempotency table like the real one. */
@@ -365,7 +365,7 @@ describe("create after a retried 5xx (idempotency rule 6)", () => {
 });
 
 describe("create answered 409 for a secret-bearing object (replay window passed)", () => {
-  const conflict = () => Object.assign(new Error("409 can no longer be replayed"), { kind: "conflict" });
+  const conflict = () => Object.assign(new Error("409 can no longer be replayed"), { category: "conflict" });
   const urn = "urn:pulumi:s::p::pulumi-nodejs:dynamic/txmail:Widget::k";
 
   test("names the orphan and says how to fix it", async () => {

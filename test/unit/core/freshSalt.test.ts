@@ -25,7 +25,7 @@ describe("the stack's salt is saved before any create uses it", () => {
     expect(thrown).toBeInstanceOf(Error);
     expect((thrown as Error).message).toMatch(/^Webhook 'events': not created: this is the stack's first run/);
     expect((thrown as Error).message).toContain("Run `pulumi up` again");
-    expect((thrown as { kind: string }).kind).toBe(SALT_NOT_SAVED);
+    expect((thrown as { category: string }).category).toBe(SALT_NOT_SAVED);
   });
 
   it("lets the create through with checkpoints, a salt from state, or no salt", () => {

@@ -32,7 +32,7 @@ class StoringApi implements Api {
     const replayed = earlier !== undefined;
     if ("record" in outcome) return { data: schema.parse(outcome.record), replayed };
     throw new TxmailApiError({
-      kind: "forbidden",
+      category: "forbidden",
       method: "POST",
       path,
       status: outcome.status,
@@ -49,7 +49,7 @@ class StoringApi implements Api {
   }
   async get<T>(path: string, schema: z.ZodType<T, unknown>): Promise<T> {
     const r = this.records.get(path.split("/").pop()!);
-    if (!r) throw Object.assign(new Error("not found"), { kind: "not-found" });
+    if (!r) throw Object.assign(new Error("not found"), { category: "not-found" });
     return schema.parse(r);
   }
   async put<T>(): Promise<T> {

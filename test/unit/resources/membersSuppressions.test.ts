@@ -17,7 +17,7 @@ function fakeApi(records: { members?: unknown[]; suppressions?: unknown[] }): Ap
   return {
     async get<T>(path: string, schema: z.ZodType<T, unknown>) {
       if (path.endsWith("/members")) return schema.parse({ object: "list", data: records.members ?? [] });
-      throw Object.assign(new Error(`unexpected GET ${path}`), { kind: "not-found" });
+      throw Object.assign(new Error(`unexpected GET ${path}`), { category: "not-found" });
     },
     async *list<T>(_path: string, schema: z.ZodType<T, unknown>) {
       for (const s of records.suppressions ?? []) yield schema.parse(s);
