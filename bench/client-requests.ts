@@ -18,7 +18,7 @@ import { Route, RouteWithSecret, paths } from "../provider/api";
 import { closeSharedDispatchers, createClient, type TxmailApiError } from "../provider/client";
 import { startEmulator } from "../emulator/server";
 import { controlClient } from "../emulator/control";
-import type { FaultKind, FaultSpec } from "../emulator/faults";
+import type { FaultMode, FaultSpec } from "../emulator/faults";
 
 const CREATES = Number(process.env.BENCH_CREATES ?? 1000);
 const SEED = 42;
@@ -37,7 +37,7 @@ function prng(seed: number): () => number {
 }
 
 /** The faults this bench injects. */
-type Injected = Extract<FaultKind, "error-before" | "drop-before" | "drop-after" | "rate-limit" | "error-after">;
+type Injected = Extract<FaultMode, "error-before" | "drop-before" | "drop-after" | "rate-limit" | "error-after">;
 interface Scenario {
   name: string;
   /** Probability per create of each fault kind. */

@@ -1,4 +1,5 @@
-// Injected faults, matched by method and path pattern, each firing `count` times:
+// Injected faults, matched by method and path pattern, each firing `count` times, in one of these
+// modes (the `kind` field of POST /_emulator/faults):
 // - "error-before": a 5xx before anything executes (nothing committed, idempotency key untouched);
 // - "error-after": the request executes and commits, then the answer is a 5xx; per idempotency
 //   idempotency rule 6 (docs/contract/idempotency.md#rule-6) the 5xx is not stored and the key is released, so a retry with the same key re-executes
@@ -14,9 +15,9 @@
 //   seconds) or, with `retryAfter: null`, without it.
 // `path` is a path template (`/v2/accounts/{account_id}/routes`), an exact path, or a glob with
 // `*` (one segment or more, e.g. `/v2/accounts/*/api-keys`); `method` "*" matches any method.
-export type FaultKind =
+export type FaultMode =
   "error-before" | "error-after" | "drop-before" | "drop-after" | "delay" | "delay-after" | "rate-limit";
-export const FAULT_KINDS: readonly FaultKind[] = [
+export const FAULT_MODES: readonly FaultMode[] = [
   "error-before",
   "error-after",
   "drop-before",
@@ -26,10 +27,16 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   "rate-limit",
 ];
 
+/** @deprecated use `FaultMode` ("kind" names only a resource kind now). */
+export type FaultKind = FaultMode;
+/** @deprecated use `FAULT_MODES`. */
+export const FAULT_KINDS = FAULT_MODES;
+
 export interface FaultSpec {
   method: string;
   path: string;
-  kind: FaultKind;
+  /** The fault's mode. Named `kind` on the wire (the control API's JSON), which stays as it is. */
+  kind: FaultMode;
   count?: number;
   status?: number;
   delayMs?: number;
@@ -48,7 +55,7 @@ export class Faults {
   private nextId = 1;
 
   add(spec: FaultSpec): Fault {
-    if (!FAULT_KINDS.includes(spec.kind)) throw new RangeError(`kind must be one of ${FAULT_KINDS.join(", ")}`);
+    if (!FAULT_MODES.includes(spec.kind)) throw new RangeError(`kind must be one of ${FAULT_MODES.join(", ")}`);
     if (typeof spec.method !== "string" || typeof spec.path !== "string" || !spec.path.startsWith("/")) {
       throw new RangeError("method and path (starting with /) are required");
     }

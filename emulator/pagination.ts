@@ -90,27 +90,27 @@ export function envelope<S, T>(rows: Row<S>[], req: PageRequest, listKey: string
   return { object: "list", data: pageRows.map(map), pagination };
 }
 
-/** A page of one kind of an account, optionally filtered (filtering scans, bounded by the table). */
+/** A page of one object type of an account, optionally filtered (filtering scans, bounded by the table). */
 export function listPage<S, T>(
   objects: Objects,
-  kind: ObjectType,
+  type: ObjectType,
   accountId: string,
   query: URLSearchParams,
   map: (r: Row<S>) => T,
   filter?: { sig: string; keep: (r: Row<S>) => boolean },
 ): ListBody<T> {
-  const listKey = `${kind}|${accountId}|${filter?.sig ?? ""}`;
+  const listKey = `${type}|${accountId}|${filter?.sig ?? ""}`;
   const req = pageRequest(query, listKey);
   const start = req.dir === "after" ? req.seq : req.seq === 0 ? Number.MAX_SAFE_INTEGER : req.seq;
   let rows: Row<S>[];
   if (!filter) {
-    rows = objects.page<S>(kind, accountId, req.dir, start, req.limit + 1);
+    rows = objects.page<S>(type, accountId, req.dir, start, req.limit + 1);
   } else {
     rows = [];
     let cursor = start;
     // Bounded: each round advances the cursor past the rows it read; stops at the end of the table.
     for (let round = 0; round < 1_000_000 && rows.length <= req.limit; round++) {
-      const chunk = objects.page<S>(kind, accountId, req.dir, cursor, 500);
+      const chunk = objects.page<S>(type, accountId, req.dir, cursor, 500);
       if (chunk.length === 0) break;
       for (const r of chunk) if (filter.keep(r) && rows.length <= req.limit) rows.push(r);
       cursor = chunk[chunk.length - 1]!.seq;

@@ -158,7 +158,7 @@ function stateDump(rt: Runtime, includeMessages: boolean) {
     Object.values(DUMP_SECTIONS).map(({ section }) => [section, []]),
   );
   for (const r of svc.objects.dump(includeMessages)) {
-    const place = DUMP_SECTIONS[r.kind];
+    const place = DUMP_SECTIONS[r.type];
     if (place) out[place.section]!.push(place.show(rt, r.data));
   }
   return {

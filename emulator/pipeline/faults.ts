@@ -1,6 +1,6 @@
 // Where injected faults act on a request: before anything executes (429, 5xx, dropped connection),
 // as a delay once the idempotency key is claimed, and after the commit (5xx with the key released,
-// dropped connection, held answer). The kinds themselves are described in faults.ts.
+// dropped connection, held answer). The modes themselves are described in faults.ts.
 import type { Clock } from "../clock";
 import type { Fault } from "../faults";
 import { RATE_LIMITED, type Reply } from "../http/errors";
@@ -10,7 +10,7 @@ import type { Db } from "../store/db";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The answer a fault gives instead of executing, if it is one of the "before" kinds. */
+/** The answer a fault gives instead of executing, if it is one of the "before" modes. */
 export function faultBefore(fault: Fault | undefined): Answer | undefined {
   switch (fault?.kind) {
     case "rate-limit":

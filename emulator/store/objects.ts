@@ -21,11 +21,12 @@ export type ObjectType =
 export interface Row<T> {
   seq: number;
   id: string;
-  kind: ObjectType;
+  type: ObjectType;
   account_id: string | null;
   data: T;
 }
 
+/** A row as SQLite returns it: the column keeps its first name, `kind` (existing data directories have it). */
 interface RawRow {
   seq: number;
   id: string;
@@ -35,7 +36,7 @@ interface RawRow {
 }
 
 const toRow = <T>(r: RawRow | undefined): Row<T> | undefined =>
-  r && { seq: r.seq, id: r.id, kind: r.kind, account_id: r.account_id, data: JSON.parse(r.data) as T };
+  r && { seq: r.seq, id: r.id, type: r.kind, account_id: r.account_id, data: JSON.parse(r.data) as T };
 
 export class Objects {
   private readonly s: Record<string, StatementSync>;
@@ -59,57 +60,57 @@ export class Objects {
       del: p("DELETE FROM objects WHERE id = ?"),
       dump: p("SELECT seq, id, kind, account_id, data FROM objects WHERE kind != 'message' ORDER BY seq"),
       dumpMessages: p("SELECT seq, id, kind, account_id, data FROM objects WHERE kind = 'message' ORDER BY seq"),
-      delAccountKind: p("DELETE FROM objects WHERE kind = ? AND account_id = ?"),
+      delAccountType: p("DELETE FROM objects WHERE kind = ? AND account_id = ?"),
     };
   }
 
   insert<T>(
-    kind: ObjectType,
+    type: ObjectType,
     id: string,
     accountId: string | null,
     data: T,
     name?: string | null,
     lookup?: string | null,
   ): void {
-    this.s.insert!.run(id, kind, accountId, name ?? null, lookup ?? null, JSON.stringify(data));
+    this.s.insert!.run(id, type, accountId, name ?? null, lookup ?? null, JSON.stringify(data));
   }
 
   update<T>(id: string, data: T): void {
     this.s.update!.run(JSON.stringify(data), id);
   }
 
-  get<T>(kind: ObjectType, id: string): Row<T> | undefined {
-    return toRow<T>(this.s.get!.get(id, kind) as RawRow | undefined);
+  get<T>(type: ObjectType, id: string): Row<T> | undefined {
+    return toRow<T>(this.s.get!.get(id, type) as RawRow | undefined);
   }
 
-  byName<T>(kind: ObjectType, accountId: string, name: string): Row<T> | undefined {
-    return toRow<T>(this.s.byName!.get(kind, accountId, name) as RawRow | undefined);
+  byName<T>(type: ObjectType, accountId: string, name: string): Row<T> | undefined {
+    return toRow<T>(this.s.byName!.get(type, accountId, name) as RawRow | undefined);
   }
 
-  byLookup<T>(kind: ObjectType, lookup: string): Row<T> | undefined {
-    return toRow<T>(this.s.byLookup!.get(lookup, kind) as RawRow | undefined);
+  byLookup<T>(type: ObjectType, lookup: string): Row<T> | undefined {
+    return toRow<T>(this.s.byLookup!.get(lookup, type) as RawRow | undefined);
   }
 
   /** Up to `limit` rows after `seq` (ascending), or before it (descending). */
-  page<T>(kind: ObjectType, accountId: string, dir: "after" | "before", seq: number, limit: number): Row<T>[] {
+  page<T>(type: ObjectType, accountId: string, dir: "after" | "before", seq: number, limit: number): Row<T>[] {
     const st = dir === "after" ? this.s.after! : this.s.before!;
-    return (st.all(kind, accountId, seq, limit) as unknown as RawRow[]).map((r) => toRow<T>(r)!);
+    return (st.all(type, accountId, seq, limit) as unknown as RawRow[]).map((r) => toRow<T>(r)!);
   }
 
-  all<T>(kind: ObjectType, accountId: string): Row<T>[] {
-    return (this.s.allOf!.all(kind, accountId) as unknown as RawRow[]).map((r) => toRow<T>(r)!);
+  all<T>(type: ObjectType, accountId: string): Row<T>[] {
+    return (this.s.allOf!.all(type, accountId) as unknown as RawRow[]).map((r) => toRow<T>(r)!);
   }
 
-  count(kind: ObjectType, accountId: string): number {
-    return (this.s.count!.get(kind, accountId) as { n: number }).n;
+  count(type: ObjectType, accountId: string): number {
+    return (this.s.count!.get(type, accountId) as { n: number }).n;
   }
 
   delete(id: string): void {
     this.s.del!.run(id);
   }
 
-  deleteAllOf(kind: ObjectType, accountId: string): void {
-    this.s.delAccountKind!.run(kind, accountId);
+  deleteAllOf(type: ObjectType, accountId: string): void {
+    this.s.delAccountType!.run(type, accountId);
   }
 
   dump(includeMessages: boolean): Row<unknown>[] {

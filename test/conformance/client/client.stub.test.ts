@@ -63,7 +63,7 @@ describe("stub-only: validation and Retry-After dates", () => {
   }, 60_000);
 
   test("a schema mismatch names the endpoint and the field", async () => {
-    stub.inject({ kind: "body", body: { object: "route", id: "not-a-uuid", name: 7 } });
+    stub.inject({ mode: "body", body: { object: "route", id: "not-a-uuid", name: 7 } });
     const path = paths.route(stub.accountId, "22222222-2222-4222-8222-222222222222");
     const e = await caught(client(stub).get(path, Route));
     expect(e.category).toBe("schema");
@@ -82,7 +82,7 @@ describe("stub-only: secrets", () => {
     });
     secretsSeen.push(created.data.secret_key);
     stub.inject({
-      kind: "status",
+      mode: "status",
       status: 400,
       body: { message: `bad request from Bearer ${stub.apiKey} with ${created.data.secret_key}` },
     });

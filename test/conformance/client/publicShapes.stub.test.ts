@@ -39,7 +39,7 @@ test("a list page with ids in the 8-4-4-4-12 hex form but not RFC 4122 versioned
     ],
     pagination: { has_more: false, next_cursor: null, previous_cursor: null },
   };
-  stub.inject({ kind: "body", body: page });
+  stub.inject({ mode: "body", body: page });
   const names: string[] = [];
   for await (const r of client().list(paths.routes(stub.accountId), Route)) names.push(r.name);
   expect(names).toEqual(["rfc-v4", "version-1-digit-variant-1", "version-0", "upper-case"]);
@@ -47,7 +47,7 @@ test("a list page with ids in the 8-4-4-4-12 hex form but not RFC 4122 versioned
 
 test("an id that is not 8-4-4-4-12 hex is still refused, naming the field", async () => {
   stub.inject({
-    kind: "body",
+    mode: "body",
     body: {
       object: "list",
       data: [route("12345678-1234-1234-1234-123456789abz", "bad")],
@@ -80,7 +80,7 @@ test("a message-send response with a recipient that was not sent (id: null) pars
       },
     ],
   };
-  stub.inject({ kind: "body", body: response });
+  stub.inject({ mode: "body", body: response });
   const body = {
     from: { email: "a@mail.example.com" },
     recipients: [{ email: "ok@example.org" }, { email: "gone@example.org" }],

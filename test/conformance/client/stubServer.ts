@@ -11,15 +11,15 @@ import { routeRecord } from "../../fixtures/records";
 
 export type Fault =
   /** Answer with this status (and headers/body) without doing the work. */
-  | { kind: "status"; status: number; headers?: Record<string, string>; body?: unknown; match?: Match }
+  | { mode: "status"; status: number; headers?: Record<string, string>; body?: unknown; match?: Match }
   /** Do the work (and store the idempotent response), then destroy the socket without answering. */
-  | { kind: "drop-after"; match?: Match }
+  | { mode: "drop-after"; match?: Match }
   /** Destroy the socket before doing anything. */
-  | { kind: "drop-before"; match?: Match }
+  | { mode: "drop-before"; match?: Match }
   /** Do the work but take this long before answering (the key stays in progress meanwhile). */
-  | { kind: "slow"; ms: number; match?: Match }
+  | { mode: "slow"; ms: number; match?: Match }
   /** Answer 200 with this body (schema-breaking responses). */
-  | { kind: "body"; body: unknown; match?: Match };
+  | { mode: "body"; body: unknown; match?: Match };
 
 export type Match = (req: { method: string; path: string }) => boolean;
 
@@ -164,16 +164,16 @@ export async function startStub(opts: StubOptions = {}): Promise<StubServer> {
       return json(res, 429, { message: "Too many requests, rate limited." }, h);
     }
     const fault = takeFault(method, path) ?? opts.chaos?.(++chaosCount, { method, path });
-    if (fault?.kind === "drop-before") {
+    if (fault?.mode === "drop-before") {
       record(0);
       req.socket.destroy();
       return;
     }
-    if (fault?.kind === "status") {
+    if (fault?.mode === "status") {
       record(fault.status);
       return json(res, fault.status, fault.body ?? { message: `injected ${fault.status}` }, fault.headers);
     }
-    if (fault?.kind === "body") {
+    if (fault?.mode === "body") {
       record(200);
       return json(res, 200, fault.body);
     }
@@ -225,7 +225,7 @@ export async function startStub(opts: StubOptions = {}): Promise<StubServer> {
             return json(res, 422, { message: "idempotency key already used with a different payload" });
           }
           record(stored.status);
-          if (fault?.kind === "drop-after") {
+          if (fault?.mode === "drop-after") {
             req.socket.destroy(); // a replay can be lost on the wire too
             return;
           }
@@ -233,10 +233,10 @@ export async function startStub(opts: StubOptions = {}): Promise<StubServer> {
         }
         idem.set(key, "in-progress");
         const out = create(coll.name, body);
-        if (fault?.kind === "slow") await new Promise((r) => setTimeout(r, fault.ms));
+        if (fault?.mode === "slow") await new Promise((r) => setTimeout(r, fault.ms));
         idem.set(key, { ...out, method, path, bodyHash: hash });
         record(out.status);
-        if (fault?.kind === "drop-after") {
+        if (fault?.mode === "drop-after") {
           req.socket.destroy();
           return;
         }
@@ -245,7 +245,7 @@ export async function startStub(opts: StubOptions = {}): Promise<StubServer> {
       }
       const out = create(coll.name, body);
       record(out.status);
-      if (fault?.kind === "drop-after") {
+      if (fault?.mode === "drop-after") {
         req.socket.destroy();
         return;
       }
@@ -269,7 +269,7 @@ export async function startStub(opts: StubOptions = {}): Promise<StubServer> {
     if (method === "DELETE") {
       list.splice(idx, 1);
       record(200);
-      if (fault?.kind === "drop-after") {
+      if (fault?.mode === "drop-after") {
         req.socket.destroy();
         return;
       }
