@@ -11,7 +11,7 @@ import { REPO_ROOT } from "../support/root";
 import { type RunStack, createStack } from "./engine";
 import type { Check } from "./report";
 import type { Kind } from "../provider/api/kinds";
-import type { Face } from "../sdk/internal/face";
+import type { Face } from "../sdk/nodejs/internal/face";
 
 /**
  * Each kind's resource in both programs (programs/typescript, programs/yaml): one per kind, so this

@@ -2,7 +2,7 @@
 // TXMAIL_ACCOUNT_ID, TXMAIL_BASE_URL), and the explicit confirmation it needs before it creates anything.
 import { randomBytes } from "node:crypto";
 import { PUBLIC_BASE_URL, Uuid } from "../provider/api";
-import { FACES, type Face } from "../sdk/internal/face";
+import { FACES, type Face } from "../sdk/nodejs/internal/face";
 
 export const CONFIRM_VARIABLE = "TXMAIL_ACCEPTANCE";
 export const CONFIRM_VALUE = "i-understand-this-creates-objects";

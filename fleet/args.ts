@@ -1,7 +1,7 @@
 // Command-line arguments of txmail-fleet, checked up front: a bad flag fails before any stack is
 // touched, with a message naming the flag and the rule.
 import * as path from "node:path";
-import type { Face } from "../sdk/internal/face";
+import type { Face } from "../sdk/nodejs/internal/face";
 import {
   DEFAULT_PARALLEL,
   DEFAULT_PROGRESS_SECONDS,

@@ -1,5 +1,5 @@
 import * as os from "node:os";
-import type { Face } from "../sdk/internal/face";
+import type { Face } from "../sdk/nodejs/internal/face";
 
 // Defaults of the fleet command, from the benchmark figures (bench/RESULTS.md, bench/HISTORY.md and
 // issue 19, 2-core VM).

@@ -3,7 +3,7 @@
 // succeeded; 1: a shard failed or was not run; the others always finish first).
 import * as os from "node:os";
 import * as path from "node:path";
-import { loadTenantsFile, type TenantEntry } from "../sdk/tenantsFile";
+import { loadTenantsFile, type TenantEntry } from "../sdk/nodejs/tenantsFile";
 import { type FleetOptions, UsageError } from "./args";
 import { DEFAULT_FACE, DEFAULT_SHARD_SIZE, shardStackName } from "./defaults";
 import { emptyPlacement, place, type Placement, type PlacementChange, tenantsOf } from "./placement";

@@ -6,11 +6,11 @@
 // file (its entry lists the old name in `formerNames`) keeps the old name's shard: its resources are
 // aliased there, so nothing is deleted or created.
 
-import type { Face } from "../sdk/internal/face";
+import type { Face } from "../sdk/nodejs/internal/face";
 
 export interface Placement {
   /**
-   * How the fleet's shard programs register their resources (sdk/internal/face.ts), fixed when the
+   * How the fleet's shard programs register their resources (sdk/nodejs/internal/face.ts), fixed when the
    * fleet is created: switching would give every resource another type, which the engine replaces.
    */
   face: Face;

@@ -4,7 +4,7 @@
 // what keeps every tenant in its shard on every machine and CI runner.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { Face } from "../sdk/internal/face";
+import type { Face } from "../sdk/nodejs/internal/face";
 import type { Placement } from "./placement";
 
 export const PLACEMENT_VERSION = 1;

@@ -2,8 +2,8 @@
 // fleet's parallelism, running that lane's shards one at a time, over Node's IPC channel). Running
 // shards never share a process, so one shard's failure — an unhandled rejection in its program, a
 // crash — cannot be counted against the shards running beside it.
-import type { Face } from "../sdk/internal/face";
-import type { TenantEntry } from "../sdk/tenantsFile";
+import type { Face } from "../sdk/nodejs/internal/face";
+import type { TenantEntry } from "../sdk/nodejs/tenantsFile";
 import type { StepCounts } from "./stepCounts";
 
 export type ShardOperation = "up" | "preview" | "refresh" | "destroy";

@@ -1,10 +1,10 @@
 // The inline Pulumi program of one shard stack: the shard's tenants, each a Tenant component built
-// from its tenants-file entry exactly as the single-stack example does (sdk/tenantsFile.ts), so a
+// from its tenants-file entry exactly as the single-stack example does (sdk/nodejs/tenantsFile.ts), so a
 // tenant is the same resources whichever way it is deployed.
 import * as pulumi from "@pulumi/pulumi";
-import { Tenant } from "../sdk/tenant";
-import { credentialsByTenant } from "../sdk/tenantCredentials";
-import { tenantArgs, tenantOptions, type TenantEntry } from "../sdk/tenantsFile";
+import { Tenant } from "../sdk/nodejs/tenant";
+import { credentialsByTenant } from "../sdk/nodejs/tenantCredentials";
+import { tenantArgs, tenantOptions, type TenantEntry } from "../sdk/nodejs/tenantsFile";
 
 export function shardProgram(entries: readonly TenantEntry[]): () => Promise<Record<string, unknown>> {
   // By name: the order of the tenants file never reaches the program.

@@ -104,7 +104,7 @@ async function run(job: ShardJob): Promise<void> {
     debug: job.debug,
   };
   sdkDebugMessages(job.debug);
-  // Read by the Tenant components of the program (sdk/internal/face.ts) as it runs, in this process.
+  // Read by the Tenant components of the program (sdk/nodejs/internal/face.ts) as it runs, in this process.
   process.env.TXMAIL_FACE = job.face;
   try {
     await runUntilSettled(job, common, tally, log);

@@ -1,6 +1,6 @@
 // Construct: the engine asks the plugin to build a component (`txmail:index:Tenant`) for a program
 // that cannot run our TypeScript itself (Pulumi YAML, other languages). The plugin runs the very
-// Tenant of sdk/tenant.ts inside its own process, as a TypeScript program would, with the native
+// Tenant of sdk/nodejs/tenant.ts inside its own process, as a TypeScript program would, with the native
 // face: its children are `txmail:index:*` resources registered with the engine, served by this
 // plugin like any other. Nothing about a tenant is written twice.
 //
@@ -13,7 +13,7 @@ import type * as provTypes from "@pulumi/pulumi/proto/provider_pb";
 import type * as aliasTypes from "@pulumi/pulumi/proto/alias_pb";
 import * as rpc from "@pulumi/pulumi/runtime/rpc";
 import * as runtimeConfig from "@pulumi/pulumi/runtime/config";
-import { Tenant, type TenantArgs } from "../sdk/tenant";
+import { Tenant, type TenantArgs } from "../sdk/nodejs/tenant";
 import type { Json } from "./constructInputs";
 import { TENANT_TYPE, tenantArgs } from "./tenantArgs";
 import { failOnUncaughtErrors } from "./uncaught";

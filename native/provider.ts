@@ -56,7 +56,7 @@ function kindOf(urn: string) {
 }
 
 /**
- * The salt of this provider's stack (see sdk/internal/stackSalt.ts for why a URN alone is not
+ * The salt of this provider's stack (see sdk/nodejs/internal/stackSalt.ts for why a URN alone is not
  * enough). Drawn by CheckConfig the first time the provider resource is checked and kept in its
  * inputs in the stack's state from then on; the engine records a provider before any resource it
  * serves, so a crashed run's rerun derives the same keys. Applied by Configure.

@@ -1,7 +1,7 @@
 // The Tenant's arguments from a Construct request's inputs: what a TypeScript program would pass
 // to `new Tenant(name, args)`, with the parts whose entries decide which resources exist checked to
 // be known, and each problem named by its field.
-import type { TenantArgs } from "../sdk/tenant";
+import type { TenantArgs } from "../sdk/nodejs/tenant";
 import { constructInputs, requirePlain, type Json } from "./constructInputs";
 
 export const TENANT_TYPE = "txmail:index:Tenant";

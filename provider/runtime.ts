@@ -1,5 +1,5 @@
 // Entry point of the provider process, loaded by package name from the tiny serialized provider
-// objects (sdk/internal/dynamicProvider.ts). Holds per-process state: the configuration from the
+// objects (sdk/nodejs/internal/dynamicProvider.ts). Holds per-process state: the configuration from the
 // engine, one HTTP client per connection, one provider implementation per kind.
 import { configureConnection } from "./core/connection";
 import { exitWithTheEngine } from "./core/engineWatch";

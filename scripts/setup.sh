@@ -182,7 +182,7 @@ ln -sfn .. "$root/node_modules/pulumi-txmail"
 # Incremental (tsconfig.json keeps its build info in dist/). Skipped outright when no source, config
 # or dependency changed since the last build: even an incremental check costs ~2 s of a warm demo.
 build_info="$root/dist/.tsbuildinfo"
-changed="$(cd "$root" && find provider sdk native emulator policy fleet docs/codegen acceptance support tsconfig.json package-lock.json \
+changed="$(cd "$root" && find provider sdk/nodejs native emulator policy fleet docs/codegen acceptance support tsconfig.json package-lock.json \
   -newer "$build_info" \( -name '*.ts' -o -name '*.json' \) -print -quit 2>/dev/null || echo missing)"
 if [ ! -f "$build_info" ] || [ -n "$changed" ]; then
   started=$(date +%s)

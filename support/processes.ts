@@ -3,7 +3,7 @@
 import { type ChildProcess, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { Face } from "../sdk/internal/face";
+import type { Face } from "../sdk/nodejs/internal/face";
 import type { TestStack } from "./stack";
 
 /** Polls (bounded) until `pred` holds. */

@@ -17,7 +17,7 @@ import {
   RefreshResult,
   DestroyResult,
 } from "@pulumi/pulumi/automation";
-import type { Face } from "../sdk/internal/face";
+import type { Face } from "../sdk/nodejs/internal/face";
 import { engineEnv, pulumiCommand } from "./engineEnv";
 import { installPackage } from "./package";
 import { nodeFreeTools, resolvable, type PluginBuild } from "./plugin";

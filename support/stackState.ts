@@ -1,6 +1,6 @@
 // What a test stack's checkpoint holds, read with `pulumi stack export`: its service objects (the
 // txmail resources, by kind and id), its stack salt, and the operations an interrupted run left pending.
-import { STACK_SALT_TYPE } from "../sdk/internal/stackSalt";
+import { STACK_SALT_TYPE } from "../sdk/nodejs/internal/stackSalt";
 import type { TestStack } from "./stack";
 
 interface Exported {

@@ -1,4 +1,4 @@
-// The data functions (sdk/functions.ts) as invokes: `txmail:index:<name>`. Each is declared once
+// The data functions (sdk/nodejs/functions.ts) as invokes: `txmail:index:<name>`. Each is declared once
 // here — inputs as zod, the answer as the service's record schema, camelCased as the look-ups
 // return it (keysToCamel) — for the schema and for the provider that serves the invokes.
 import { z } from "zod";

@@ -1,4 +1,4 @@
-// The Tenant component (sdk/tenant.ts) in the package schema, served through `construct`. Its
+// The Tenant component (sdk/nodejs/tenant.ts) in the package schema, served through `construct`. Its
 // inputs mirror TenantArgs and are composed from the resources' own input schemas — a tenant's
 // domain takes exactly what a Domain takes — so a field added to a declaration reaches the Tenant
 // too. Exported as zod, so the provider can validate a construct's inputs with the same schema.

@@ -16,7 +16,7 @@ export interface CommonInputs {
   /** Resource identity for idempotency keys, set by the SDK class (the URN). */
   __urn?: string;
   /**
-   * The stack's salt for idempotency keys, set by the SDK class (sdk/internal/stackSalt.ts). Only
+   * The stack's salt for idempotency keys, set by the SDK class (sdk/nodejs/internal/stackSalt.ts). Only
    * create reads it; diff ignores it, so stacks made before it existed are not updated.
    */
   __stackSalt?: string;

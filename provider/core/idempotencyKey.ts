@@ -11,7 +11,7 @@
 // - another stack never sends this stack's keys, even with the same project, stack and resource
 //   names (two engineers' `dev` stacks on one account, or a stack removed and re-created): the URN
 //   alone is not unique across stacks, so each stack draws a random salt once and keeps it in its
-//   own state (sdk/internal/stackSalt.ts) before any create uses it;
+//   own state (sdk/nodejs/internal/stackSalt.ts) before any create uses it;
 // - `generation` moves to a fresh key when a replay describes an object that no longer exists
 //   (destroyed and re-created within the service's 24 h record lifetime).
 // Nothing else is remembered between runs: the salt is in state, the rest is derived.

@@ -1,5 +1,5 @@
 // The data functions' operations, one each, called by both faces: the SDK's functions
-// (sdk/functions.ts, in the program process) and the native plugin's Invoke (native/invoke.ts).
+// (sdk/nodejs/functions.ts, in the program process) and the native plugin's Invoke (native/invoke.ts).
 // Each is the service's record fetched by id, or found in its list, camelCased as the functions
 // return it. The functions are declared for the schema in native/schema/functions.ts.
 import type { z } from "zod";

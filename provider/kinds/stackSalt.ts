@@ -1,4 +1,4 @@
-// The provider object of the StackSalt resource (sdk/internal/stackSalt.ts): random bytes made once
+// The provider object of the StackSalt resource (sdk/nodejs/internal/stackSalt.ts): random bytes made once
 // per stack, kept in the stack's own state, that every txmail resource mixes into its idempotency
 // keys. Its whole exports are the provider, as for the other kinds (see lazyProvider.ts), so an
 // installed package stores it as a short require.

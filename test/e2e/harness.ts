@@ -7,4 +7,4 @@ export { installPackage } from "../../support/package";
 export { createTestStack, faceEnv, type StackOptions, type TestStack } from "../../support/stack";
 
 // The faces are the SDK's own (one declaration, in shipped code).
-export { type Face, FACES } from "../../sdk/internal/face";
+export { type Face, FACES } from "../../sdk/nodejs/internal/face";

@@ -4,7 +4,7 @@
 // engine rewrites after every step stays small. Every kind and a Tenant go through up, no-op up,
 // refresh and destroy, with the service's records checked.
 import * as path from "node:path";
-import { STACK_SALT_TYPE } from "../../sdk/internal/stackSalt";
+import { STACK_SALT_TYPE } from "../../sdk/nodejs/internal/stackSalt";
 import { controlClient, serviceObjects } from "../../support/control";
 import { createTestStack, type TestStack } from "./harness";
 import { startService, type TestService } from "../../support/service";
@@ -39,7 +39,7 @@ interface StateResource {
   outputs?: Record<string, unknown>;
 }
 
-/** The txmail resources in state, and the stack's StackSalt (sdk/internal/stackSalt.ts) when asked. */
+/** The txmail resources in state, and the stack's StackSalt (sdk/nodejs/internal/stackSalt.ts) when asked. */
 async function txmailResources(withSalt = false): Promise<StateResource[]> {
   const state = JSON.parse(await t.exportText()) as { deployment: { resources?: StateResource[] } };
   return (state.deployment.resources ?? []).filter(

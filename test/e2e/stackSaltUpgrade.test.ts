@@ -4,7 +4,7 @@
 // salt from a fresh stack's checkpoint, which is exactly what a stack of the earlier version holds.
 import type { Deployment } from "@pulumi/pulumi/automation";
 import * as path from "node:path";
-import { STACK_SALT_TYPE } from "../../sdk/internal/stackSalt";
+import { STACK_SALT_TYPE } from "../../sdk/nodejs/internal/stackSalt";
 import { controlClient } from "../../support/control";
 import { createTestStack, type TestStack } from "./harness";
 import { startService, type TestService } from "../../support/service";
@@ -36,7 +36,7 @@ test("a stack without a salt gets one on its next up; nothing else changes", asy
   const exported = JSON.parse(await t.exportText(false)) as Deployment;
   const deployment = exported.deployment as { resources: Resource[] };
   const saltUrn = deployment.resources.find((r) => r.type === STACK_SALT_TYPE)!.urn;
-  // Resources hold the salt's value, not a dependency on it (checkpoint size: sdk/internal/stackSalt.ts).
+  // Resources hold the salt's value, not a dependency on it (checkpoint size: sdk/nodejs/internal/stackSalt.ts).
   expect(JSON.stringify(deployment).split(saltUrn).length - 1).toBe(1);
   deployment.resources = deployment.resources.filter((r) => r.urn !== saltUrn);
   for (const r of deployment.resources) {

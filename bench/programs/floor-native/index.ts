@@ -3,7 +3,7 @@
 // resources `txmailfloor:index:Noop` served by a plugin that does nothing
 // (bench/programs/noop-native-provider) — over the very gRPC server the txmail plugin runs
 // (native/server.ts), so it gets every trick the real native provider gets. Resources register with
-// `Error.stackTraceLimit = 0`, as sdk/internal/txmailResource.ts does. What this costs is the engine's
+// `Error.stackTraceLimit = 0`, as sdk/nodejs/internal/txmailResource.ts does. What this costs is the engine's
 // and the plugin server's own overhead; the native real run's excess over it is what our resources cost.
 import * as pulumi from "@pulumi/pulumi";
 

@@ -4,7 +4,7 @@
 // is not specific to the service:
 // - the provider is an installed package's whole module (txmail-bench-noop, bench/programs/noop-provider),
 //   so state stores `require("txmail-bench-noop")`, as pulumi-txmail's provider/kinds/* do;
-// - resources register with `Error.stackTraceLimit = 0`, as sdk/internal/txmailResource.ts does.
+// - resources register with `Error.stackTraceLimit = 0`, as sdk/nodejs/internal/txmailResource.ts does.
 // What this costs is the engine's and the dynamic-provider plugin's own overhead; the real run's
 // excess over it is what our resources cost.
 import * as pulumi from "@pulumi/pulumi";

@@ -18,7 +18,7 @@ import * as path from "node:path";
 import { stringify } from "yaml";
 import { paths, Webhook } from "../../../provider/api";
 import { createClient } from "../../../provider/client";
-import type { TenantCredentials } from "../../../sdk/tenantCredentials";
+import type { TenantCredentials } from "../../../sdk/nodejs/tenantCredentials";
 import { controlClient, serviceObjects, type EmulatorControl } from "../../../support/control";
 import { engineEnv } from "../harness";
 import { startPostgres, type PostgresServer } from "../../../support/postgres";

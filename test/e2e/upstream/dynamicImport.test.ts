@@ -3,7 +3,7 @@
 // lives in that state (`__provider`), so the import fails before our code runs
 // (pulumi/pulumi#16175). Shown on the CLI and SDK this project runs (3.274.1 / 3.270.0). If an upgrade
 // fixes it, this test fails: then the dynamic face could offer imports too (docs/guide/resources.md#adopting-existing-objects,
-// sdk/internal/common.ts).
+// sdk/nodejs/internal/common.ts).
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";

@@ -1,13 +1,13 @@
-// The SDK classes are derived from the declarations (sdk/internal/declared.ts, and what
-// sdk/generated/fields.ts lists of them): every field of a declaration's zod schema reaches the
+// The SDK classes are derived from the declarations (sdk/nodejs/internal/declared.ts, and what
+// sdk/nodejs/generated/fields.ts lists of them): every field of a declaration's zod schema reaches the
 // provider and appears on its class; write-only inputs travel as secrets. (That one-time secrets
 // are kept secret is shown on the real engine: test/e2e/secretLeak.test.ts.)
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { secretValue } from "../../../provider/core/secretMarks";
 import { declarationOf, declarations } from "../../../provider/resources";
-import { registeredProps } from "../../../sdk/internal/declared";
-import * as txmail from "../../../sdk";
+import { registeredProps } from "../../../sdk/nodejs/internal/declared";
+import * as txmail from "../../../sdk/nodejs";
 
 const registered = new Map<string, Record<string, unknown>>();
 

@@ -3,7 +3,7 @@
 // misspelt would make that code fail to compile.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import * as sdk from "../../../sdk";
+import * as sdk from "../../../sdk/nodejs";
 import { REPO_ROOT } from "../../../support/root";
 
 const schema = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "native", "schema.json"), "utf8")) as {

@@ -1,8 +1,8 @@
-// The SDK's face switch (sdk/internal/face.ts): the same classes register dynamic resources by
+// The SDK's face switch (sdk/nodejs/internal/face.ts): the same classes register dynamic resources by
 // default and `txmail:index:<Kind>` custom resources when stack config txmail:face (else the
 // TXMAIL_FACE environment variable) says native, or when given an explicit txmail.Provider.
 import * as pulumi from "@pulumi/pulumi";
-import * as txmail from "../../../sdk";
+import * as txmail from "../../../sdk/nodejs";
 
 const registered: Array<{ type: string; name: string; inputs: Record<string, unknown>; provider?: string }> = [];
 

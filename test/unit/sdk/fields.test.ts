@@ -1,19 +1,19 @@
-// sdk/generated/fields.ts (the SDK classes' field names, optionality, TSDoc and what they register)
+// sdk/nodejs/generated/fields.ts (the SDK classes' field names, optionality, TSDoc and what they register)
 // is generated from the declarations and never edited by hand: this test regenerates it in memory and fails when the
 // committed file differs (a declaration changed and the file was not regenerated).
 import * as fs from "node:fs";
 import type { z } from "zod";
 import { declarations } from "../../../provider/resources";
-import { FIELDS_FILE, REGENERATE, fieldsText } from "../../../sdk/codegen/fields";
+import { FIELDS_FILE, REGENERATE, fieldsText } from "../../../sdk/nodejs/codegen/fields";
 
-describe("sdk/generated/fields.ts", () => {
+describe("sdk/nodejs/generated/fields.ts", () => {
   const generated = fieldsText();
 
   test("is what the declarations generate (not stale)", () => {
     const committed = fs.existsSync(FIELDS_FILE) ? fs.readFileSync(FIELDS_FILE, "utf8") : "(missing)";
     if (committed !== generated) {
       throw new Error(
-        `sdk/generated/fields.ts is stale: the declarations generate another text. Run \`${REGENERATE}\`.`,
+        `sdk/nodejs/generated/fields.ts is stale: the declarations generate another text. Run \`${REGENERATE}\`.`,
       );
     }
   });

@@ -1,8 +1,8 @@
 // The SDK's half of stack-unique idempotency keys: one StackSalt resource per program run, whose
 // salt every txmail resource (Tenant children included) passes to its provider as `__stackSalt`.
 import * as pulumi from "@pulumi/pulumi";
-import { STACK_SALT_TYPE } from "../../../sdk/internal/stackSalt";
-import * as txmail from "../../../sdk";
+import { STACK_SALT_TYPE } from "../../../sdk/nodejs/internal/stackSalt";
+import * as txmail from "../../../sdk/nodejs";
 
 const registered: Array<{ type: string; name: string; inputs: Record<string, unknown> }> = [];
 const SALT = "mocked-salt-of-this-stack";

@@ -22,13 +22,13 @@ function modulesLoadedBy(code: string): string[] {
 const heavy = /node_modules[\\/](zod|yaml|undici)[\\/]/;
 
 it("loads no HTTP client, schema library or YAML parser when the SDK is imported", () => {
-  const loaded = modulesLoadedBy(`require(${JSON.stringify(path.join(root, "dist", "sdk", "index.js"))})`);
-  expect(loaded.some((m) => m.endsWith(path.join("dist", "sdk", "tenant.js")))).toBe(true);
+  const loaded = modulesLoadedBy(`require(${JSON.stringify(path.join(root, "dist", "sdk", "nodejs", "index.js"))})`);
+  expect(loaded.some((m) => m.endsWith(path.join("dist", "sdk", "nodejs", "tenant.js")))).toBe(true);
   expect(loaded.filter((m) => heavy.test(m))).toEqual([]);
 });
 
 it("loads the YAML parser when a tenants file is parsed", () => {
-  const sdk = JSON.stringify(path.join(root, "dist", "sdk", "index.js"));
+  const sdk = JSON.stringify(path.join(root, "dist", "sdk", "nodejs", "index.js"));
   const loaded = modulesLoadedBy(`require(${sdk}).parseTenants("tenants: []")`);
   expect(loaded.some((m) => /node_modules[\\/]yaml[\\/]/.test(m))).toBe(true);
 });

@@ -1,8 +1,8 @@
-// tenantCredentials / credentialsByTenant (sdk/tenantCredentials.ts): every secret a Tenant's objects
+// tenantCredentials / credentialsByTenant (sdk/nodejs/tenantCredentials.ts): every secret a Tenant's objects
 // hold, by the names the Tenant declares them under, as one Pulumi secret.
 import * as pulumi from "@pulumi/pulumi";
-import * as txmail from "../../../sdk";
-import { credentialsByTenant } from "../../../sdk/tenantCredentials";
+import * as txmail from "../../../sdk/nodejs";
+import { credentialsByTenant } from "../../../sdk/nodejs/tenantCredentials";
 
 // What the service returns once, at creation: a value naming its resource, to see it lands in its place.
 pulumi.runtime.setMocks(

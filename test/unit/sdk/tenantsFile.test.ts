@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { loadTenantsFile, parseTenants, tenantArgs, tenantOptions } from "../../../sdk/tenantsFile";
+import { loadTenantsFile, parseTenants, tenantArgs, tenantOptions } from "../../../sdk/nodejs/tenantsFile";
 
 describe("tenants file", () => {
   it("loads the example file shipped with the repository", () => {

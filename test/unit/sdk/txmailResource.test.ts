@@ -3,8 +3,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { declarations } from "../../../provider/resources";
 import type { Kind } from "../../../provider/api/kinds";
-import { dynamicProvider } from "../../../sdk/internal/dynamicProvider";
-import * as txmail from "../../../sdk";
+import { dynamicProvider } from "../../../sdk/nodejs/internal/dynamicProvider";
+import * as txmail from "../../../sdk/nodejs";
 
 pulumi.runtime.setMocks(
   {

@@ -2,9 +2,9 @@
 // provider for its kind, the props all resources share (connection, adoptId, the URN for
 // idempotency keys), secret outputs, and one cost kept off the program's critical path (below).
 import * as pulumi from "@pulumi/pulumi";
-import { nativeTypeToken } from "../../provider/api/typeTokens";
+import { nativeTypeToken } from "../../../provider/api/typeTokens";
 import { type CommonArgs, commonProps, nativeCommonProps, withSecretOutputs } from "./common";
-import type { Kind } from "../../provider/api/kinds";
+import type { Kind } from "../../../provider/api/kinds";
 import { dynamicProvider } from "./dynamicProvider";
 import { configuredFace } from "./face";
 import { Provider } from "../provider";

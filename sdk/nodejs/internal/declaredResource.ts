@@ -2,7 +2,7 @@
 // the outputs the class exposes, its one-time secrets as secret outputs; see declared.ts).
 import type * as pulumi from "@pulumi/pulumi";
 import { type Registration, registeredProps } from "./declared";
-import type { Kind } from "../../provider/api/kinds";
+import type { Kind } from "../../../provider/api/kinds";
 import { TxmailResource } from "./txmailResource";
 
 export abstract class DeclaredResource extends TxmailResource {

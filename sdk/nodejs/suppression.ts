@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { suppression } from "../provider/resources/suppression";
+import type { suppression } from "../../provider/resources/suppression";
 import { type SuppressionFields, SuppressionRegistration } from "./generated/fields";
 import type { ArgsOf, OutputsOf } from "./internal/declared";
 import { DeclaredResource } from "./internal/declaredResource";

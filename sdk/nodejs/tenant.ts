@@ -15,7 +15,7 @@ import { SmtpCredential, type SmtpCredentialArgs } from "./smtpCredential";
 import { AccountMember, type AccountMemberArgs } from "./accountMember";
 import { Suppression, type SuppressionArgs } from "./suppression";
 import type { ConnectionArgs } from "./internal/common";
-import { scopesToManageAll, sendScope } from "../provider/api/managementScopes";
+import { scopesToManageAll, sendScope } from "../../provider/api/managementScopes";
 
 type Own<T> = Omit<T, "connection" | "adoptId">;
 

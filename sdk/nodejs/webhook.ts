@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { WebhookEventInput, webhook } from "../provider/resources/webhook";
+import type { WebhookEventInput, webhook } from "../../provider/resources/webhook";
 import { type WebhookFields, WebhookRegistration } from "./generated/fields";
 import type { ArgsOf, OutputsOf } from "./internal/declared";
 import { DeclaredResource } from "./internal/declaredResource";

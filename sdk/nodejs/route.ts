@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { route } from "../provider/resources/route";
+import type { route } from "../../provider/resources/route";
 import { type RouteFields, RouteRegistration } from "./generated/fields";
 import type { ArgsOf, OutputsOf } from "./internal/declared";
 import { DeclaredResource } from "./internal/declaredResource";

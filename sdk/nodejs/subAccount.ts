@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { subAccount } from "../provider/resources/subAccount";
+import type { subAccount } from "../../provider/resources/subAccount";
 import { type SubAccountFields, SubAccountRegistration } from "./generated/fields";
 import type { ArgsOf, OutputsOf } from "./internal/declared";
 import { DeclaredResource } from "./internal/declaredResource";

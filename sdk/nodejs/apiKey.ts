@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { apiKey } from "../provider/resources/apiKey";
+import type { apiKey } from "../../provider/resources/apiKey";
 import { type ApiKeyFields, ApiKeyRegistration } from "./generated/fields";
 import type { ArgsOf, OutputsOf } from "./internal/declared";
 import { DeclaredResource } from "./internal/declaredResource";

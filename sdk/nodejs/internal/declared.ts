@@ -2,7 +2,7 @@
 // added in one place, the declaration's zod schema, and each class follows.
 //   - `ArgsOf<Spec, Fields>`: the declaration's inputs as Pulumi inputs. Types come from the zod
 //     schema; names, optionality and TSDoc from `Fields`, the kind's interface generated from the
-//     same schema and its describe() texts (sdk/generated/fieldDocs.ts, `npm run gen:sdk`).
+//     same schema and its describe() texts (sdk/nodejs/generated/fieldDocs.ts, `npm run gen:sdk`).
 //   - `OutputsOf<Spec, Fields, Names>`: every input (but write-only secrets) as an output, plus the
 //     named service-only outputs, typed from the service record (camelCased, as the provider stores
 //     it) or the one-time secrets (`createOnly`).
@@ -13,7 +13,7 @@
 // record by the type of `Names`.
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import type { SnakeToCamel } from "../../provider/core/casing";
+import type { SnakeToCamel } from "../../../provider/core/casing";
 import type { CommonArgs } from "./common";
 
 /** What the derivation reads of a declaration (its precise types: declarations use `satisfies`). */
@@ -82,7 +82,7 @@ export type OutputsOf<
   >;
 };
 
-/** What a class registers at run time (generated from its declaration: sdk/generated/fields.ts). */
+/** What a class registers at run time (generated from its declaration: sdk/nodejs/generated/fields.ts). */
 export interface Registration {
   readonly inputs: readonly string[];
   readonly writeOnly: readonly string[];

@@ -7,7 +7,7 @@
 // waits for it, so the engine has saved it before any create that uses it; a crashed run's rerun
 // therefore derives the same keys.
 import * as pulumi from "@pulumi/pulumi";
-import saltProvider = require("../../provider/kinds/stackSalt");
+import saltProvider = require("../../../provider/kinds/stackSalt");
 
 /** Its own module in the type token: it is not a service object, so `txmail:` filters skip it. */
 export const STACK_SALT_TYPE = "pulumi-nodejs:dynamic/txmail-internal:StackSalt";

@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { smtpCredential } from "../provider/resources/smtpCredential";
+import type { smtpCredential } from "../../provider/resources/smtpCredential";
 import { type SmtpCredentialFields, SmtpCredentialRegistration } from "./generated/fields";
 import type { ArgsOf, OutputsOf } from "./internal/declared";
 import { DeclaredResource } from "./internal/declaredResource";

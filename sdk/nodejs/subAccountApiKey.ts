@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { subAccountApiKey } from "../provider/resources/subAccountApiKey";
+import type { subAccountApiKey } from "../../provider/resources/subAccountApiKey";
 import { type SubAccountApiKeyFields, SubAccountApiKeyRegistration } from "./generated/fields";
 import type { ArgsOf, OutputsOf } from "./internal/declared";
 import { DeclaredResource } from "./internal/declaredResource";

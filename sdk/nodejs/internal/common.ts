@@ -1,6 +1,6 @@
 // Inputs and options every txmail resource shares.
 import * as pulumi from "@pulumi/pulumi";
-import { dynamicTypeToken } from "../../provider/api/typeTokens";
+import { dynamicTypeToken } from "../../../provider/api/typeTokens";
 import { stackSalt } from "./stackSalt";
 
 /** Credentials for one resource, overriding the `txmail:*` config (for stacks that manage several accounts). */

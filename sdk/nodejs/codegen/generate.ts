@@ -1,4 +1,4 @@
-// `npm run gen:sdk`: writes sdk/generated/fields.ts from the declarations.
+// `npm run gen:sdk`: writes sdk/nodejs/generated/fields.ts from the declarations.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { FIELDS_FILE, fieldsText } from "./fields";

@@ -6,13 +6,13 @@
 // client, the look-ups and the API schemas are loaded on first use: a program that only declares
 // resources does not load undici and zod at startup.
 import * as pulumi from "@pulumi/pulumi";
-import type * as ApiModule from "../provider/api";
-import type * as ClientModule from "../provider/client";
-import type * as LookupsModule from "../provider/core/lookups";
-import type { LookupName, LookupTarget } from "../provider/core/lookups";
+import type * as ApiModule from "../../provider/api";
+import type * as ClientModule from "../../provider/client";
+import type * as LookupsModule from "../../provider/core/lookups";
+import type { LookupName, LookupTarget } from "../../provider/core/lookups";
 import type { ConnectionArgs } from "./internal/common";
 
-const api = () => require("../provider/api") as typeof ApiModule;
+const api = () => require("../../provider/api") as typeof ApiModule;
 
 export interface LookupArgs {
   connection?: pulumi.Input<ConnectionArgs>;
@@ -38,8 +38,8 @@ function lookup(name: LookupName, args: LookupArgs | undefined): pulumi.Output<R
         throw new pulumi.RunError(
           "txmail: set txmail:apiKey and txmail:accountId (or pass connection) to use look-ups",
         );
-      const { createClient } = require("../provider/client") as typeof ClientModule;
-      const { LOOKUPS } = require("../provider/core/lookups") as typeof LookupsModule;
+      const { createClient } = require("../../provider/client") as typeof ClientModule;
+      const { LOOKUPS } = require("../../provider/core/lookups") as typeof LookupsModule;
       const client = createClient({ apiKey: key, accountId: account, baseUrl: conn.baseUrl ?? baseUrl });
       const target: LookupTarget = {
         api: { get: (path, schema) => client.get(path, schema), list: (path, schema) => client.list(path, schema) },

@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import type { accountMember } from "../provider/resources/accountMember";
+import type { accountMember } from "../../provider/resources/accountMember";
 import { type AccountMemberFields, AccountMemberRegistration } from "./generated/fields";
 import type { ArgsOf, OutputsOf } from "./internal/declared";
 import { DeclaredResource } from "./internal/declaredResource";

@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { domain } from "../provider/resources/domain";
+import type { domain } from "../../provider/resources/domain";
 import { type DomainFields, DomainRegistration } from "./generated/fields";
 import type { ArgsOf, OutputsOf } from "./internal/declared";
 import { DeclaredResource } from "./internal/declaredResource";
