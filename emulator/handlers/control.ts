@@ -138,7 +138,7 @@ function createMemberKey({ svc }: Runtime, b: ControlBody): Reply {
   return { status: 201, body };
 }
 
-/** Where each stored kind goes in the state dump, and how its record is shown there. */
+/** Where each stored object type goes in the state dump, and how its record is shown there. */
 const DUMP_SECTIONS: Record<string, { section: string; show: (rt: Runtime, data: unknown) => unknown }> = {
   account: { section: "accounts", show: (rt, data) => dumpedAccount(rt, data as AccountData) },
   api_key: { section: "api_keys", show: (_rt, data) => data },

@@ -26,12 +26,12 @@ export class RetryBudget {
   ) {}
 
   /** Records one response or failure that will be waited out; returns what kind of wait it is. */
-  record(kind: "rate-limited" | "in-progress" | "failure"): WaitCause {
-    if (kind === "failure") {
+  record(event: "rate-limited" | "in-progress" | "failure"): WaitCause {
+    if (event === "failure") {
       this.failures++;
       return "failure";
     }
-    if (kind === "rate-limited") this.rateLimited++;
+    if (event === "rate-limited") this.rateLimited++;
     return "busy";
   }
 
