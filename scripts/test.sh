@@ -22,12 +22,13 @@ if [ $# -eq 0 ]; then
   bash scripts/check.sh >"$checks" 2>&1 &
   checks_pid=$!
 fi
-node node_modules/jest/bin/jest.js --ci --maxWorkers=2 --json --outputFile="$results" "$@"
+node node_modules/jest/bin/jest.js --ci --maxWorkers="${TXMAIL_TEST_WORKERS:-2}" --json --outputFile="$results" "$@"
 status=$?
 if [ -n "$checks_pid" ]; then
   wait "$checks_pid" || status=1
   cat "$checks"
 fi
+# TXMAIL_TEST_WORKERS sets jest's workers (2 by default).
 # TXMAIL_TEST_RESULTS=<file> keeps jest's JSON report (per-file and per-test times) for a closer look.
 if [ -n "${TXMAIL_TEST_RESULTS:-}" ]; then cp "$results" "$TXMAIL_TEST_RESULTS"; fi
 # The slowest files, then the closing line (and a non-zero exit if it reports any failure):
