@@ -1,6 +1,7 @@
 // Typed client of the emulator's control surface (/_emulator/, header X-Emulator-Control) over
 // real HTTP. Usage: `const c = controlClient({ baseUrl, controlToken })`.
 import type { Domain } from "../provider/api";
+import type { DUMP_SECTIONS, ObjectType } from "./store/objects";
 import type { CounterSnapshot } from "./counters";
 import type { Fault, FaultSpec } from "./faults";
 import type { RequestLogEntry, RequestLogSnapshot } from "./requestLog";
@@ -13,22 +14,32 @@ export interface ClockState {
   offsetMs: number;
 }
 
-/** Everything stored, incl. soft-deleted sub accounts (secrets never appear). */
-export interface StateDump {
-  parent_account_id: string;
-  now: string;
+/** A stored record as the dump shows it (secrets never appear). */
+type DumpedRecord = Record<string, unknown> & { id: string; account_id: string };
+
+/** The dump's sections whose records need more said of them than DumpedRecord. */
+interface ShapedSections {
   accounts: Array<Record<string, unknown> & { id: string; status: string; parent_account_id: string | null }>;
-  api_keys: Array<Record<string, unknown> & { id: string; account_id: string; label: string }>;
+  api_keys: Array<DumpedRecord & { label: string }>;
   domains: Domain[];
-  routes: Array<Record<string, unknown> & { id: string; account_id: string }>;
-  webhooks: Array<Record<string, unknown> & { id: string; account_id: string }>;
-  smtp_credentials: Array<Record<string, unknown> & { id: string; account_id: string }>;
-  suppressions: Array<Record<string, unknown> & { id: string; account_id: string }>;
   /** Memberships, with the email and name the records leave out. */
   members: Array<{ user_id: string; account_id: string; role: string; email: string; name: string | null }>;
   messages: Array<Record<string, unknown>>;
-  idempotency: Array<Record<string, unknown>>;
 }
+
+/** One section per stored type the store's table lists (emulator/store/objects.ts). */
+type Sections = {
+  [T in ObjectType as NonNullable<(typeof DUMP_SECTIONS)[T]>]: (typeof DUMP_SECTIONS)[T] extends keyof ShapedSections
+    ? ShapedSections[(typeof DUMP_SECTIONS)[T]]
+    : DumpedRecord[];
+};
+
+/** Everything stored, incl. soft-deleted sub accounts (secrets never appear). */
+export type StateDump = Sections & {
+  parent_account_id: string;
+  now: string;
+  idempotency: Array<Record<string, unknown>>;
+};
 
 export class EmulatorControl {
   constructor(

@@ -9,6 +9,7 @@ import { setVerified, domainRecord, type DomainData } from "./domains";
 import { subAccountRecord } from "../records";
 import { newSecretKey, randomChars, sha256, uuid } from "../crypto";
 import { memberRowId } from "../members";
+import { DUMP_SECTIONS, type ObjectType } from "../store/objects";
 
 type ControlBody = Record<string, unknown>;
 type ControlHandler = (rt: Runtime, body: ControlBody, query: URLSearchParams) => Reply;
@@ -138,28 +139,24 @@ function createMemberKey({ svc }: Runtime, b: ControlBody): Reply {
   return { status: 201, body };
 }
 
-/** Where each stored object type goes in the state dump, and how its record is shown there. */
-const DUMP_SECTIONS: Record<string, { section: string; show: (rt: Runtime, data: unknown) => unknown }> = {
-  account: { section: "accounts", show: (rt, data) => dumpedAccount(rt, data as AccountData) },
-  api_key: { section: "api_keys", show: (_rt, data) => data },
-  domain: { section: "domains", show: (_rt, data) => domainRecord(data as DomainData) },
-  route: { section: "routes", show: (_rt, data) => data },
-  webhook: { section: "webhooks", show: (_rt, data) => data },
-  credential_smtp: { section: "smtp_credentials", show: (_rt, data) => data },
-  suppression: { section: "suppressions", show: (_rt, data) => data },
-  member: { section: "members", show: (_rt, data) => data },
-  message: { section: "messages", show: (_rt, data) => data },
+/**
+ * How a stored record is shown in the state dump where it is not as stored; the section each
+ * stored type goes to is in the store's table (DUMP_SECTIONS).
+ */
+const SHOWN_AS: Partial<Record<ObjectType, (rt: Runtime, data: unknown) => unknown>> = {
+  account: (rt, data) => dumpedAccount(rt, data as AccountData),
+  domain: (_rt, data) => domainRecord(data as DomainData),
 };
 
 /** Every stored object, by section (messages only when asked), with the idempotency store's summary. */
 function stateDump(rt: Runtime, includeMessages: boolean) {
   const { svc } = rt;
-  const out: Record<string, unknown[]> = Object.fromEntries(
-    Object.values(DUMP_SECTIONS).map(({ section }) => [section, []]),
-  );
+  const out: Record<string, unknown[]> = {};
+  for (const section of Object.values(DUMP_SECTIONS)) if (section) out[section] = [];
   for (const r of svc.objects.dump(includeMessages)) {
-    const place = DUMP_SECTIONS[r.type];
-    if (place) out[place.section]!.push(place.show(rt, r.data));
+    const section = DUMP_SECTIONS[r.type];
+    const show = SHOWN_AS[r.type];
+    if (section) out[section]!.push(show ? show(rt, r.data) : r.data);
   }
   return {
     parent_account_id: svc.parentAccountId,

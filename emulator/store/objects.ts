@@ -5,18 +5,27 @@
 import type { StatementSync } from "node:sqlite";
 import type { Db } from "./db";
 
-/** What a stored row is (mostly its record's `object` value): no resource kind (provider/api/kinds.ts). */
-export type ObjectType =
-  | "account"
-  | "api_key"
-  | "domain"
-  | "route"
-  | "webhook"
-  | "credential_smtp"
-  | "suppression"
-  | "member"
-  | "user"
-  | "message";
+/**
+ * What a stored row is (mostly its record's `object` value; no resource kind, provider/api/kinds.ts)
+ * and the section of the state dump (GET /_emulator/state) that lists it; users are not dumped (the
+ * members' section names them). The dump's sections and its type (emulator/control.ts) derive from
+ * this table.
+ */
+export const DUMP_SECTIONS = {
+  account: "accounts",
+  api_key: "api_keys",
+  domain: "domains",
+  route: "routes",
+  webhook: "webhooks",
+  credential_smtp: "smtp_credentials",
+  suppression: "suppressions",
+  member: "members",
+  user: null,
+  message: "messages",
+} as const;
+
+/** What a stored row is: `route`, `credential_smtp`, … */
+export type ObjectType = keyof typeof DUMP_SECTIONS;
 
 export interface Row<T> {
   seq: number;

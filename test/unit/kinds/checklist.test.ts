@@ -21,6 +21,7 @@ import { declarations } from "../../../provider/resources";
 import * as sdk from "../../../sdk/nodejs";
 import * as generatedFields from "../../../sdk/nodejs/generated/fields";
 import { REPO_ROOT } from "../../../support/root";
+import { objectsOf } from "../../../support/control";
 import * as YAML from "yaml";
 import { RESOURCE_NAMES } from "../../../acceptance/lifecycle";
 import { createdByKind } from "../../../acceptance/main";
@@ -172,6 +173,18 @@ describe("the emulator", () => {
       ...missingIn(file, "create of", (kind) => served.has(anyId(`POST ${collectionOf(kind)}`))),
       ...missingIn(file, "delete of", (kind) => served.has(anyId(`DELETE ${itemOf(kind)}`))),
     ]).toEqual([]);
+  });
+
+  it("finds each kind's objects in its state dump (support/control.ts)", () => {
+    const unplaced = KINDS.flatMap((kind) => {
+      try {
+        objectsOf(kind);
+        return [];
+      } catch (e) {
+        return [(e as Error).message];
+      }
+    });
+    expect(unplaced).toEqual([]);
   });
 });
 
