@@ -3,8 +3,9 @@
 // both faces, against the account the environment names, recorded by a loopback proxy into a
 // contract report; sweepers before and after. Exit code 0 only when every check passed, every 2xx
 // parsed with the provider's schemas, and the run left no object behind.
-import { ENDPOINTS, type EndpointSpec, SubAccount, endpointKey, paths } from "../provider/api";
-import { kindsWith } from "../provider/api/kinds";
+import { SubAccount, endpointKey, endpointOf, paths } from "../provider/api";
+import { KINDS, kindsWith } from "../provider/api/kinds";
+import type { Connection } from "../provider/core/connection";
 import { createClient } from "../provider/client";
 import { declarations } from "../provider/resources";
 import { Lifecycle } from "./lifecycle";
@@ -34,22 +35,26 @@ const WORKSPACE_SCOPES = [
 ];
 const FACE_SUFFIX = { dynamic: "ts", native: "yaml" } as const;
 
+/** Stands for every id in a path that only has to name the endpoint. */
+const ANY_ID = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
+
+/**
+ * Each kind by its create endpoint (`METHOD /template`): the POST to its declaration's collection,
+ * as the endpoint table names it.
+ */
+const KIND_BY_CREATE = new Map(
+  KINDS.flatMap((kind) => {
+    const collection = declarations[kind].collectionPath({ accountId: ANY_ID } as Connection, { subAccountId: ANY_ID });
+    const create = endpointOf("POST", collection);
+    return create ? [[endpointKey(create), kind] as const] : [];
+  }),
+);
+
 /** Objects the run created, by kind: the 2xx answers to creates, as the proxy saw them. */
 export function createdByKind(report: Pick<ContractReport, "operations">): Record<string, number> {
-  const kinds: Array<[EndpointSpec, string]> = [
-    [ENDPOINTS.createSubAccountApiKey, "SubAccountApiKey"],
-    [ENDPOINTS.createSubAccount, "SubAccount"],
-    [ENDPOINTS.createApiKey, "ApiKey"],
-    [ENDPOINTS.createDomain, "Domain"],
-    [ENDPOINTS.createRoute, "Route"],
-    [ENDPOINTS.createWebhook, "Webhook"],
-    [ENDPOINTS.createSmtpCredential, "SmtpCredential"],
-    [ENDPOINTS.addMember, "AccountMember"],
-    [ENDPOINTS.createSuppressions, "Suppression"],
-  ];
   const out: Record<string, number> = {};
   for (const op of report.operations) {
-    const kind = kinds.find(([endpoint]) => endpointKey(endpoint) === op.operation)?.[1];
+    const kind = KIND_BY_CREATE.get(op.operation);
     const ok = Object.entries(op.statuses).reduce((n, [s, c]) => (s.startsWith("2") ? n + c : n), 0);
     if (kind && ok > 0) out[kind] = (out[kind] ?? 0) + ok;
   }
