@@ -39,41 +39,47 @@ export interface EndpointSpec {
 
 const A = "/v2/accounts/{account_id}";
 
-const read = (template: string, response: z.ZodType): EndpointSpec => ({
-  method: "GET",
-  template,
-  response,
-  retry: "safe",
-});
-const create = (template: string, request: z.ZodType, response: z.ZodType): EndpointSpec => ({
-  method: "POST",
-  template,
-  request,
-  response,
-  retry: "keyed-create",
-});
-const update = (template: string, request: z.ZodType, response: z.ZodType): EndpointSpec => ({
-  method: "PUT",
-  template,
-  request,
-  response,
-  retry: "safe",
-});
-const remove = (template: string): EndpointSpec => ({
-  method: "DELETE",
-  template,
-  response: MessageResponse,
-  retry: "safe",
-});
-const action = (template: string, response: z.ZodType, request?: z.ZodType): EndpointSpec => ({
-  method: "POST",
-  template,
-  ...(request && { request }),
-  response,
-  retry: "one-shot",
-});
+// Each builder keeps its template's literal type, so paths.ts can type a path's parameters by it.
+const read = <T extends string>(template: T, response: z.ZodType) =>
+  ({
+    method: "GET",
+    template,
+    response,
+    retry: "safe",
+  }) satisfies EndpointSpec;
+const create = <T extends string>(template: T, request: z.ZodType, response: z.ZodType) =>
+  ({
+    method: "POST",
+    template,
+    request,
+    response,
+    retry: "keyed-create",
+  }) satisfies EndpointSpec;
+const update = <T extends string>(template: T, request: z.ZodType, response: z.ZodType) =>
+  ({
+    method: "PUT",
+    template,
+    request,
+    response,
+    retry: "safe",
+  }) satisfies EndpointSpec;
+const remove = <T extends string>(template: T) =>
+  ({
+    method: "DELETE",
+    template,
+    response: MessageResponse,
+    retry: "safe",
+  }) satisfies EndpointSpec;
+const action = <T extends string>(template: T, response: z.ZodType, request?: z.ZodType) =>
+  ({
+    method: "POST",
+    template,
+    ...(request && { request }),
+    response,
+    retry: "one-shot",
+  }) satisfies EndpointSpec;
 
-const apiKeyEndpoints = (base: string) => ({
+const apiKeyEndpoints = <B extends string>(base: B) => ({
   list: read(base, ListOf(ApiKey)),
   create: create(base, CreateApiKey, ApiKeyWithSecret),
   get: read(`${base}/{key_id}`, ApiKey),
