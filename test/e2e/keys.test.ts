@@ -166,7 +166,8 @@ describe.each(FACES)("%s face", (face) => {
       expect(up.outputs.subAccountStatus.value).toBe("active");
     });
 
-    it("destroys everything on the service", async () => {
+    // The native face's destroy of every kind is the acceptance run's (test/e2e/acceptance.test.ts).
+    onFace(face, "dynamic")("destroys everything on the service", async () => {
       await t.destroy();
       expect(await keysOnService()).toHaveLength(0);
       expect(await subAccountsOnService()).toHaveLength(0);

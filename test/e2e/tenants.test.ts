@@ -7,6 +7,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { ApiKey, SubAccount, paths } from "../../provider/api";
 import { createTestStack, FACES, REPO_ROOT, type TestStack } from "./harness";
+import { onFace } from "./onFace";
 import { startService, type TestService } from "../../support/service";
 import { controlClient } from "../../support/control";
 
@@ -93,12 +94,17 @@ describe.each(FACES)("%s face", (face) => {
       expect((await subAccounts()).map((s) => s.name).sort()).toEqual(["Acme Corp", "Globex"]);
     });
 
-    it("destroy removes every object of every tenant, children before the sub account", async () => {
-      await t.destroy();
-      const d = await controlClient(svc).dumpState();
-      expect(d.accounts.filter((a) => a.parent_account_id !== null && a.status !== "deleted")).toEqual([]);
-      expect([d.domains, d.routes, d.webhooks, d.smtp_credentials].map((xs) => xs.length)).toEqual([0, 0, 0, 0]);
-      expect(d.api_keys.filter((k) => k.account_id !== svc.accountId)).toEqual([]);
-    });
+    // The order comes from the Tenant component's dependencies, the same code on both faces; the
+    // native face's destroy of every kind is the acceptance run's (test/e2e/acceptance.test.ts).
+    onFace(face, "dynamic")(
+      "destroy removes every object of every tenant, children before the sub account",
+      async () => {
+        await t.destroy();
+        const d = await controlClient(svc).dumpState();
+        expect(d.accounts.filter((a) => a.parent_account_id !== null && a.status !== "deleted")).toEqual([]);
+        expect([d.domains, d.routes, d.webhooks, d.smtp_credentials].map((xs) => xs.length)).toEqual([0, 0, 0, 0]);
+        expect(d.api_keys.filter((k) => k.account_id !== svc.accountId)).toEqual([]);
+      },
+    );
   });
 });
