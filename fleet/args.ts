@@ -85,11 +85,39 @@ the backend from PULUMI_BACKEND_URL or your pulumi login.`;
 
 export function parseArgs(argv: readonly string[], cwd = process.cwd()): FleetOptions {
   const [operation, ...rest] = argv;
+  const opts = defaultOptions(operationOf(operation), cwd);
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    const eq = arg.indexOf("=");
+    const flag = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
+    const inline = arg.startsWith("--") && eq > 0 ? arg.slice(eq + 1) : undefined;
+    const switched = SWITCHES.get(flag);
+    if (switched !== undefined) {
+      if (inline !== undefined) throw new UsageError(`${flag}: takes no value`);
+      opts[switched] = true;
+      continue;
+    }
+    const value = (): string => {
+      const v = inline ?? rest[++i];
+      if (v === undefined || v === "") throw new UsageError(`${flag}: needs a value`);
+      return v;
+    };
+    applyValueFlag(opts, arg, flag, value, cwd);
+  }
+  checkCombinations(opts);
+  return opts;
+}
+
+function operationOf(operation: string | undefined): Operation {
   if (operation === undefined || !(OPERATIONS as readonly string[]).includes(operation)) {
     throw new UsageError(`the command must be one of ${OPERATIONS.join(", ")}, got '${operation ?? ""}'`);
   }
-  const opts: FleetOptions = {
-    operation: operation as Operation,
+  return operation as Operation;
+}
+
+function defaultOptions(operation: Operation, cwd: string): FleetOptions {
+  return {
+    operation,
     tenantsFile: path.resolve(cwd, "tenants.yaml"),
     parallel: DEFAULT_PARALLEL,
     tenants: [],
@@ -103,88 +131,72 @@ export function parseArgs(argv: readonly string[], cwd = process.cwd()): FleetOp
     showSecrets: false,
     warnings: [],
   };
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i]!;
-    const eq = arg.indexOf("=");
-    const flag = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
-    const inline = arg.startsWith("--") && eq > 0 ? arg.slice(eq + 1) : undefined;
-    const value = (): string => {
-      const v = inline ?? rest[++i];
-      if (v === undefined || v === "") throw new UsageError(`${flag}: needs a value`);
-      return v;
-    };
-    switch (flag) {
-      case "--tenants":
-        opts.tenantsFile = path.resolve(cwd, value());
-        break;
-      case "--placement":
-        opts.placementFile = path.resolve(cwd, value());
-        break;
-      case "--shard-size":
-        opts.shardSize = integer(flag, value(), 1, MAX_SHARD_SIZE);
-        break;
-      case "--face": {
-        const face = value();
-        if (face !== "dynamic" && face !== "native") {
-          throw new UsageError(`--face: must be dynamic or native, got '${face}'`);
-        }
-        opts.face = face;
-        break;
+}
+
+/** Flags that take no value, and the option each turns on. */
+const SWITCHES = new Map<string, "frozen" | "debug" | "saveEveryStep" | "showSecrets">([
+  ["--frozen", "frozen"],
+  ["--debug", "debug"],
+  ["--save-every-step", "saveEveryStep"],
+  ["--show-secrets", "showSecrets"],
+]);
+
+/** Sets the option of `flag`; `value` reads its value (inline after `=`, else the next argument). */
+function applyValueFlag(opts: FleetOptions, arg: string, flag: string, value: () => string, cwd: string): void {
+  switch (flag) {
+    case "--tenants":
+      opts.tenantsFile = path.resolve(cwd, value());
+      break;
+    case "--placement":
+      opts.placementFile = path.resolve(cwd, value());
+      break;
+    case "--shard-size":
+      opts.shardSize = integer(flag, value(), 1, MAX_SHARD_SIZE);
+      break;
+    case "--face":
+      opts.face = faceName(value());
+      break;
+    case "--parallel":
+      opts.parallel = integer(flag, value(), 1, MAX_PARALLEL);
+      break;
+    case "--runner":
+      opts.runner = runnerOfMatrix(flag, value());
+      break;
+    // Its old name: a shard is a stack everywhere else (shard-001), and this flag picks a runner.
+    case "--shard":
+      opts.runner = runnerOfMatrix(flag, value());
+      if (!opts.warnings.some((w) => w.startsWith("--shard"))) {
+        opts.warnings.push("--shard I/N is deprecated: use --runner I/N (the same share: runner I of N)");
       }
-      case "--parallel":
-        opts.parallel = integer(flag, value(), 1, MAX_PARALLEL);
-        break;
-      case "--runner":
-        opts.runner = runnerOfMatrix(flag, value());
-        break;
-      // Its old name: a shard is a stack everywhere else (shard-001), and this flag picks a runner.
-      case "--shard":
-        opts.runner = runnerOfMatrix(flag, value());
-        if (!opts.warnings.some((w) => w.startsWith("--shard"))) {
-          opts.warnings.push("--shard I/N is deprecated: use --runner I/N (the same share: runner I of N)");
-        }
-        break;
-      case "--tenant":
-        opts.tenants.push(value());
-        break;
-      case "--project":
-        opts.project = projectName(value());
-        break;
-      case "--work-dir":
-        opts.workDir = path.resolve(cwd, value());
-        break;
-      case "--policy-pack":
-        opts.policyPacks.push(path.resolve(cwd, value()));
-        break;
-      case "--policy-pack-config":
-        opts.policyPackConfigs.push(path.resolve(cwd, value()));
-        break;
-      case "--secrets-provider":
-        opts.secretsProvider = value();
-        break;
-      case "--frozen":
-        if (inline !== undefined) throw new UsageError(`--frozen: takes no value`);
-        opts.frozen = true;
-        break;
-      case "--debug":
-        if (inline !== undefined) throw new UsageError(`--debug: takes no value`);
-        opts.debug = true;
-        break;
-      case "--save-every-step":
-        if (inline !== undefined) throw new UsageError(`--save-every-step: takes no value`);
-        opts.saveEveryStep = true;
-        break;
-      case "--show-secrets":
-        if (inline !== undefined) throw new UsageError(`--show-secrets: takes no value`);
-        opts.showSecrets = true;
-        break;
-      case "--progress-seconds":
-        opts.progressSeconds = integer(flag, value(), 1, 3600);
-        break;
-      default:
-        throw new UsageError(`unknown option '${arg}'`);
-    }
+      break;
+    case "--tenant":
+      opts.tenants.push(value());
+      break;
+    case "--project":
+      opts.project = projectName(value());
+      break;
+    case "--work-dir":
+      opts.workDir = path.resolve(cwd, value());
+      break;
+    case "--policy-pack":
+      opts.policyPacks.push(path.resolve(cwd, value()));
+      break;
+    case "--policy-pack-config":
+      opts.policyPackConfigs.push(path.resolve(cwd, value()));
+      break;
+    case "--secrets-provider":
+      opts.secretsProvider = value();
+      break;
+    case "--progress-seconds":
+      opts.progressSeconds = integer(flag, value(), 1, 3600);
+      break;
+    default:
+      throw new UsageError(`unknown option '${arg}'`);
   }
+}
+
+/** Rules between flags, checked once all are read. */
+function checkCombinations(opts: FleetOptions): void {
   if (opts.policyPacks.length > 0 && opts.operation !== "preview" && opts.operation !== "up") {
     throw new UsageError(`--policy-pack: only preview and up run policy packs, not ${opts.operation}`);
   }
@@ -197,7 +209,13 @@ export function parseArgs(argv: readonly string[], cwd = process.cwd()): FleetOp
   if (opts.policyPackConfigs.length > 0 && opts.policyPacks.length === 0) {
     throw new UsageError(`--policy-pack-config: needs a --policy-pack`);
   }
-  return opts;
+}
+
+function faceName(raw: string): Face {
+  if (raw !== "dynamic" && raw !== "native") {
+    throw new UsageError(`--face: must be dynamic or native, got '${raw}'`);
+  }
+  return raw;
 }
 
 function integer(flag: string, raw: string, min: number, max: number): number {
