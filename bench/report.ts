@@ -6,8 +6,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT } from "../support/root";
 import { benchBusyAccount, busyAccountSection } from "./busyAccount";
-import { benchEmulator } from "./emulator";
-import { benchRateLimit } from "./rateLimit";
+import { benchEmulator, type EmulatorBenchResult } from "./emulator";
+import { benchRateLimit, type RateLimitResult } from "./rateLimit";
 import { benchStormRecovery, stormRecoverySection } from "./stormRecovery";
 import { benchUp, PROGRAMS, SERVICE_PROGRAMS, type UpResult } from "./up";
 
@@ -31,6 +31,21 @@ async function main(): Promise<void> {
   const started = new Date();
   // Other work on the machine skews every figure: the 1-minute load average at the start goes with them.
   const loadAverage = os.loadavg()[0]!.toFixed(1);
+  const figures = await runBenchmarks();
+  const lines = [
+    ...header(started, loadAverage),
+    ...upSection(figures.ups),
+    ...rateLimitSection(figures.limit),
+    ...stormRecoverySection(figures.storm),
+    ...busyAccountSection(figures.busy),
+    ...emulatorSection(figures.emu),
+  ];
+  writeResults(lines);
+  appendHistory(figures.ups, started, loadAverage);
+  process.stdout.write(lines.join("\n"));
+}
+
+async function runBenchmarks() {
   process.stderr.write("[bench] emulator throughput\n");
   const emu = await benchEmulator();
   process.stderr.write("[bench] 1 000 creates under the real rate limit\n");
@@ -41,15 +56,23 @@ async function main(): Promise<void> {
   const busy = await benchBusyAccount();
   process.stderr.write("[bench] pulumi up vs the engine floor\n");
   const ups = await benchUp();
+  return { emu, limit, storm, busy, ups };
+}
 
+function header(started: Date, loadAverage: string): string[] {
   const cpu = os.cpus()[0]?.model ?? "unknown CPU";
-  const lines = [
+  return [
     "# Benchmark results",
     "",
     `Written by \`bash scripts/bench.sh\` on ${started.toISOString().slice(0, 10)}${COMMAND_ENV()}; this file holds only what that run measured (earlier runs: bench/HISTORY.md).`,
     `Machine: ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()};`,
     `Node ${process.version}; Pulumi ${pulumiVersion()}; everything on loopback; load average ${loadAverage} at the start.`,
     "",
+  ];
+}
+
+function upSection(ups: UpResult[]): string[] {
+  return [
     "## `pulumi up` of N tenants vs the engine floor",
     "",
     "Each tenant is 6 resources (sub account, bootstrap key, domain, route, webhook, SMTP credential) in a",
@@ -99,6 +122,11 @@ async function main(): Promise<void> {
     `|---|${PROGRAMS.map(() => "---").join("|")}|`,
     ...ups.map((u) => `| ${u.tenants} | ${PROGRAMS.map((p) => u.peakProviderRssMb[p]).join(" | ")} |`),
     "",
+  ];
+}
+
+function rateLimitSection(limit: RateLimitResult): string[] {
+  return [
     "## 1 000 creates under the service's rate limit (100 rps, burst 200)",
     "",
     `Through the provider's HTTP client with ${limit.concurrency} creates in flight (bench/rateLimit.ts). Share of the limit =`,
@@ -108,8 +136,11 @@ async function main(): Promise<void> {
     "|---|---|---|---|---|---|---|---|---|",
     `| ${limit.creates} | ${limit.seconds} | ${limit.idealSeconds} | ${limit.sharePercent} % | ${ok(limit.sharePercent >= 90 && limit.errors === 0)} | ${limit.requests} | ${limit.rejected429} | ${limit.errors} | ${limit.duplicates} |`,
     "",
-    ...stormRecoverySection(storm),
-    ...busyAccountSection(busy),
+  ];
+}
+
+function emulatorSection(emu: EmulatorBenchResult): string[] {
+  return [
     "## Emulator throughput",
     "",
     `The emulator as its own process (SQLite data dir, WAL), an undici pool with ${emu.concurrency} requests in flight (bench/emulator.ts).`,
@@ -123,12 +154,19 @@ async function main(): Promise<void> {
     "`node bench/out/bench/client-requests.js` after `bash scripts/bench.sh` compiled it (see its header).",
     "",
   ];
+}
+
+/** Writes bench/RESULTS.md: these sections, then the ones other runs own. */
+function writeResults(lines: string[]): void {
   // The fleet benchmark (scripts/bench.sh fleet, ~20 min) and the plugin's (bench/plugin.ts) have
   // their own runs and sections: kept as they were.
   const results = path.join(REPO_ROOT, "bench", "RESULTS.md");
   const earlier = existsSync(results) ? readFileSync(results, "utf8") : "";
   writeFileSync(results, lines.join("\n") + keptSection(earlier, "## Fleets") + keptSection(earlier, "## The plugin"));
-  // The one place results accumulate: a dated row per size appended to the hand-written history.
+}
+
+/** The one place results accumulate: a dated row per size appended to the hand-written history. */
+function appendHistory(ups: UpResult[], started: Date, loadAverage: string): void {
   appendFileSync(
     path.join(REPO_ROOT, "bench", "HISTORY.md"),
     ups
@@ -138,7 +176,6 @@ async function main(): Promise<void> {
       )
       .join(""),
   );
-  process.stdout.write(lines.join("\n"));
 }
 
 /** The section of an earlier RESULTS.md whose heading starts with `heading` (up to the next section), or "". */
