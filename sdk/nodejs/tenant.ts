@@ -6,7 +6,7 @@
 // describes. Every child depends on the sub account and the bootstrap key, so removing a tenant
 // from the program deletes its objects first, then the key, then the sub account.
 import * as pulumi from "@pulumi/pulumi";
-import { SubAccount } from "./subAccount";
+import { SubAccount, type SubAccountArgs } from "./subAccount";
 import { SubAccountApiKey } from "./subAccountApiKey";
 import { Domain, type DomainArgs } from "./domain";
 import { Route, type RouteArgs } from "./route";
@@ -93,6 +93,18 @@ export function appKeyScopes(args: TenantArgs): pulumi.Output<string[]> {
   return pulumi.output(args.domain?.domain).apply((d) => [sendScope(d)]);
 }
 
+/** The sub account's fields, from the tenant's. */
+function subAccountArgs(name: string, args: TenantArgs): SubAccountArgs {
+  return {
+    name: args.displayName ?? name,
+    website: args.website,
+    monthlyCredit: args.monthlyCredit,
+    suspended: args.suspended,
+    suspensionReason: args.suspensionReason,
+    connection: args.connection,
+  };
+}
+
 export class Tenant extends pulumi.ComponentResource {
   readonly subAccount: SubAccount;
   readonly bootstrapKey: SubAccountApiKey;
@@ -108,44 +120,58 @@ export class Tenant extends pulumi.ComponentResource {
 
   constructor(name: string, args: TenantArgs, opts?: pulumi.ComponentResourceOptions) {
     super("txmail:index:Tenant", name, {}, opts);
-    const parent = { parent: this };
-    const parentConn = args.connection;
-
-    this.subAccount = new SubAccount(
+    this.subAccount = new SubAccount(name, subAccountArgs(name, args), { parent: this });
+    this.bootstrapKey = this.apiKey(
       name,
+      "bootstrap",
+      args.bootstrapKey,
+      bootstrapKeyScopes(args),
+      args.connection,
+      true,
+    );
+    for (const [role, k] of Object.entries(args.apiKeys ?? {})) {
+      this.apiKeys[role] = this.apiKey(name, role, k, appKeyScopes(args), args.connection);
+    }
+    this.domain = this.addObjects(name, args, this.tenantConnection(args.connection));
+    this.summary = this.summarise();
+    // `summary` stays an output of this object (export it to see it in the stack outputs) but is not
+    // recorded as the component's state: that record costs one more full checkpoint write per tenant,
+    // late in the run when the checkpoint is largest (bench/RESULTS.md).
+    this.registerOutputs({});
+  }
+
+  /** A key of the sub account, made with the parent account's connection. */
+  private apiKey(
+    name: string,
+    role: string,
+    k: TenantKeyArgs | undefined,
+    defaultScopes: pulumi.Input<string[]>,
+    parentConn: TenantArgs["connection"],
+    manages = false,
+  ): SubAccountApiKey {
+    return new SubAccountApiKey(
+      `${name}-${role}`,
       {
-        name: args.displayName ?? name,
-        website: args.website,
-        monthlyCredit: args.monthlyCredit,
-        suspended: args.suspended,
-        suspensionReason: args.suspensionReason,
+        subAccountId: this.subAccount.id,
+        label: k?.label ?? `${name} ${role}`,
+        scopes: k?.scopes ?? defaultScopes,
+        ipAllowList: k?.ipAllowList,
+        rotation: k?.rotation,
+        // The key is updated before the objects managed with it, and Pulumi deletes removed
+        // objects last: scopes they still need are dropped one run later (see SubAccountApiKey).
+        ...(manages ? { deferScopeRemoval: true } : {}),
         connection: parentConn,
       },
-      parent,
+      { parent: this },
     );
+  }
 
-    const key = (role: string, k: TenantKeyArgs | undefined, defaultScopes: pulumi.Input<string[]>, manages = false) =>
-      new SubAccountApiKey(
-        `${name}-${role}`,
-        {
-          subAccountId: this.subAccount.id,
-          label: k?.label ?? `${name} ${role}`,
-          scopes: k?.scopes ?? defaultScopes,
-          ipAllowList: k?.ipAllowList,
-          rotation: k?.rotation,
-          // The key is updated before the objects managed with it, and Pulumi deletes removed
-          // objects last: scopes they still need are dropped one run later (see SubAccountApiKey).
-          ...(manages ? { deferScopeRemoval: true } : {}),
-          connection: parentConn,
-        },
-        parent,
-      );
-    this.bootstrapKey = key("bootstrap", args.bootstrapKey, bootstrapKeyScopes(args), true);
-    for (const [role, k] of Object.entries(args.apiKeys ?? {})) this.apiKeys[role] = key(role, k, appKeyScopes(args));
-
-    // The tenant's own objects: its key, its account.
-    // A plain object of outputs (not one output of an object): each child registers two fields.
-    const tenantConn: ConnectionArgs = {
+  /**
+   * The tenant's own objects: its key, its account.
+   * A plain object of outputs (not one output of an object): each child registers two fields.
+   */
+  private tenantConnection(parentConn: TenantArgs["connection"]): ConnectionArgs {
+    return {
       apiKey: this.bootstrapKey.secretKey,
       accountId: this.subAccount.id,
       // The parent's connection may be one secret object; its base URL is not a credential.
@@ -153,10 +179,15 @@ export class Tenant extends pulumi.ComponentResource {
         ? {}
         : { baseUrl: pulumi.unsecret(pulumi.output(parentConn).apply((p) => p.baseUrl)) as pulumi.Output<string> }),
     };
-    const child = { parent: this, dependsOn: [this.bootstrapKey] };
+  }
 
-    if (args.domain) this.domain = new Domain(`${name}-domain`, { ...args.domain, connection: tenantConn }, child);
-    const afterDomain = { ...child, dependsOn: [this.bootstrapKey, ...(this.domain ? [this.domain] : [])] };
+  /** The objects in the sub account, made with its bootstrap key; returns the domain, if any. */
+  private addObjects(name: string, args: TenantArgs, tenantConn: ConnectionArgs): Domain | undefined {
+    const child = { parent: this, dependsOn: [this.bootstrapKey] };
+    const domain = args.domain
+      ? new Domain(`${name}-domain`, { ...args.domain, connection: tenantConn }, child)
+      : undefined;
+    const afterDomain = { ...child, dependsOn: [this.bootstrapKey, ...(domain ? [domain] : [])] };
     for (const [n, r] of Object.entries(args.routes ?? {})) {
       this.routes[n] = new Route(`${name}-route-${n}`, { ...r, connection: tenantConn }, afterDomain);
     }
@@ -173,7 +204,10 @@ export class Tenant extends pulumi.ComponentResource {
     for (const [n, s] of Object.entries(args.suppressions ?? {})) {
       this.suppressions[n] = new Suppression(`${name}-suppression-${n}`, { ...s, connection: tenantConn }, child);
     }
+    return domain;
+  }
 
+  private summarise(): pulumi.Output<Record<string, unknown>> {
     const parts: Record<string, pulumi.Input<unknown>> = {
       subAccountId: this.subAccount.id,
       status: this.subAccount.status,
@@ -189,10 +223,6 @@ export class Tenant extends pulumi.ComponentResource {
       members: pulumi.all(Object.fromEntries(Object.entries(this.members).map(([n, m]) => [n, m.userId]))),
     };
     // JSON round trip drops the absent parts (no domain, …) so the summary shows only what exists.
-    this.summary = pulumi.all(parts).apply((s) => JSON.parse(JSON.stringify(s)) as Record<string, unknown>);
-    // `summary` stays an output of this object (export it to see it in the stack outputs) but is not
-    // recorded as the component's state: that record costs one more full checkpoint write per tenant,
-    // late in the run when the checkpoint is largest (bench/RESULTS.md).
-    this.registerOutputs({});
+    return pulumi.all(parts).apply((s) => JSON.parse(JSON.stringify(s)) as Record<string, unknown>);
   }
 }
