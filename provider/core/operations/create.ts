@@ -5,7 +5,7 @@ import { isConflict, isIdempotencyMismatch, wasReplayed } from "../api";
 import { camelToSnake } from "../casing";
 import { requireSavedSalt } from "../freshSalt";
 import { deriveIdempotencyKey } from "../idempotencyKey";
-import type { Props } from "../declaration";
+import type { Ctx, Props } from "../declaration";
 import { claim, tracked } from "../uncertainCreate";
 import { adopt } from "./adopt";
 import { recoverConflict } from "./conflict";
@@ -26,35 +26,22 @@ import { sweepTwins } from "./twins";
  */
 export const MAX_GENERATIONS = 32;
 
-export async function create(k: KindContext, inputs: Props): Promise<{ id: string; outs: Props }> {
+type Created = { id: string; outs: Props };
+
+export async function create(k: KindContext, inputs: Props): Promise<Created> {
   const { declaration } = k;
   if (inputs.adoptId) return adopt(k, inputs);
-  if (!inputs.__urn)
+  const urn = inputs.__urn;
+  if (!urn)
     throw new Error(`${declaration.kind}: missing resource identity; create it through the pulumi-txmail SDK classes.`);
   requireSavedSalt(inputs.__stackSalt, what(declaration.kind, inputs));
-  const { conn, api } = connect(k, inputs);
+  const ctx = connect(k, inputs);
+  const { conn, api } = ctx;
   const path = declaration.collectionPath(conn, inputs);
   const body = createBody(k, inputs);
   let replayedFailure: unknown; // the last key's answer, when it was a stored failure
   for (let generation = 0; generation < MAX_GENERATIONS; generation++) {
-    // Provider-local replace triggers (e.g. `rotation`) are part of the identity: a rotated key
-    // must not replay the creation of the key it replaces.
-    // Only what cannot change in place: the key is this resource's creation slot, so an earlier
-    // attempt with other updatable values answers 422 instead of leaving a second object
-    // (mismatch.ts).
-    const identity = {
-      body: identityBody(k, body),
-      local: Object.fromEntries(k.localFields.map((f) => [f, inputs[f]])),
-    };
-    const idempotencyKey = deriveIdempotencyKey({
-      stackSalt: inputs.__stackSalt,
-      urn: inputs.__urn,
-      accountId: conn.accountId,
-      method: "POST",
-      path,
-      body: identity,
-      generation,
-    });
+    const idempotencyKey = idempotencyKeyOf(k, inputs, { urn, accountId: conn.accountId, path, body }, generation);
     const collection = collectionOf(k, conn, inputs);
     const started = Date.now();
     replayedFailure = undefined;
@@ -65,52 +52,96 @@ export async function create(k: KindContext, inputs: Props): Promise<{ id: strin
         withScopeHint(k, "write", inputs, () => api.post(path, body, declaration.created, { idempotencyKey })),
       );
     } catch (err) {
-      if (isIdempotencyMismatch(err)) {
-        const recovered = await recoverMismatch(k, { conn, api }, inputs, collection, body);
-        if (recovered === "next-key") continue;
-        return recovered;
-      }
-      if (wasReplayed(err)) {
-        // A stored 4xx of an earlier attempt (e.g. a 403 before a scope was added to the key):
-        // it created nothing, so the next derived key cannot duplicate anything, and its answer
-        // is today's.
-        replayedFailure = err;
-        continue;
-      }
-      const recovered = await recoverConflict(k, err, { conn, api }, inputs, collection, started);
-      if (recovered === "next-key") continue;
-      if (recovered) return recovered;
-      if (isConflict(err) && declaration.conflictHint) {
-        throw Object.assign(
-          new Error(
-            `${what(declaration.kind, inputs)}: ${declaration.conflictHint(inputs)} (Service message: ${(err as Error).message})`,
-          ),
-          {
-            category: "conflict",
-          },
-        );
-      }
-      throw err;
+      const recovered = await recoverFailedPost(k, err, ctx, inputs, collection, body, started);
+      if (recovered === "replayed-failure") replayedFailure = err;
+      if (recovered === "next-key" || recovered === "replayed-failure") continue;
+      return recovered;
     }
     const { data, replayed } = posted;
     const id = k.idOf(data);
-    if (replayed && !(await fetchRecord(k, { conn, api }, inputs, id))) {
+    if (replayed && !(await fetchRecord(k, ctx, inputs, id))) {
       // The service replayed the creation of an object deleted since (same URN and inputs
       // within the 24 h record lifetime): move to the next derived key.
       continue;
     }
     claim(collection, id); // before the sweep, so a concurrent sweep never takes it for a twin
-    if (posted.uncertain) await sweepTwins(k, { conn, api }, inputs, collection, id, started);
-    return finishCreate(k, { conn, api }, inputs, collection, id, data);
+    if (posted.uncertain) await sweepTwins(k, ctx, inputs, collection, id, started);
+    return finishCreate(k, ctx, inputs, collection, id, data);
   }
+  throw outOfKeys(k, inputs, replayedFailure);
+}
+
+/** The Idempotency-Key of this create's attempt number `generation`. */
+function idempotencyKeyOf(
+  k: KindContext,
+  inputs: Props,
+  post: { urn: string; accountId: string; path: string; body: Record<string, unknown> },
+  generation: number,
+): string {
+  // Provider-local replace triggers (e.g. `rotation`) are part of the identity: a rotated key
+  // must not replay the creation of the key it replaces.
+  // Only what cannot change in place: the key is this resource's creation slot, so an earlier
+  // attempt with other updatable values answers 422 instead of leaving a second object
+  // (mismatch.ts).
+  const identity = {
+    body: identityBody(k, post.body),
+    local: Object.fromEntries(k.localFields.map((f) => [f, inputs[f]])),
+  };
+  return deriveIdempotencyKey({
+    stackSalt: inputs.__stackSalt,
+    urn: post.urn,
+    accountId: post.accountId,
+    method: "POST",
+    path: post.path,
+    body: identity,
+    generation,
+  });
+}
+
+/**
+ * After a failed POST: the object it may have made after all, "next-key" to try the next derived
+ * key, "replayed-failure" for a stored failure of an earlier attempt (next key too), or it throws.
+ */
+async function recoverFailedPost(
+  k: KindContext,
+  err: unknown,
+  ctx: Ctx,
+  inputs: Props,
+  collection: string,
+  body: Record<string, unknown>,
+  started: number,
+): Promise<Created | "next-key" | "replayed-failure"> {
+  const { declaration } = k;
+  if (isIdempotencyMismatch(err)) return recoverMismatch(k, ctx, inputs, collection, body);
+  // A stored 4xx of an earlier attempt (e.g. a 403 before a scope was added to the key):
+  // it created nothing, so the next derived key cannot duplicate anything, and its answer
+  // is today's.
+  if (wasReplayed(err)) return "replayed-failure";
+  const recovered = await recoverConflict(k, err, ctx, inputs, collection, started);
+  if (recovered) return recovered;
+  if (isConflict(err) && declaration.conflictHint) {
+    throw Object.assign(
+      new Error(
+        `${what(declaration.kind, inputs)}: ${declaration.conflictHint(inputs)} (Service message: ${(err as Error).message})`,
+      ),
+      {
+        category: "conflict",
+      },
+    );
+  }
+  throw err;
+}
+
+/** Why a create gave up after MAX_GENERATIONS keys. */
+function outOfKeys(k: KindContext, inputs: Props, replayedFailure: unknown): Error {
   if (replayedFailure !== undefined) {
-    throw new Error(
-      `${what(declaration.kind, inputs)}: the service answered each of ${MAX_GENERATIONS} derived idempotency keys with a stored ` +
+    return new Error(
+      `${what(k.declaration.kind, inputs)}: the service answered each of ${MAX_GENERATIONS} derived idempotency keys with a stored ` +
         `outcome of an earlier attempt (kept for 24 h); giving up. The last one: ${(replayedFailure as Error).message}`,
     );
   }
-  throw new Error(
-    `${declaration.kind}: the service keeps replaying creations of deleted objects; giving up after ${MAX_GENERATIONS} keys.`,
+  return new Error(
+    `${k.declaration.kind}: the service keeps replaying creations of deleted objects; giving up after ${MAX_GENERATIONS} keys.`,
   );
 }
 
