@@ -2,13 +2,13 @@
 // one record, one implementation; the owner differs.
 import { ApiKey, CreateApiKey, UpdateApiKey } from "../../provider/api";
 import { listAdmits } from "../allowList";
-import type { Ctx, EmulatedEndpoints } from "../context";
+import type { Ctx, EmulatedEndpoints, Endpoint } from "../context";
 import { newSecretKey, randomChars, sha256, uuid } from "../crypto";
 import { conflict, notFound, badRequest } from "../http/errors";
 import { PAGE_QUERY, listPage } from "../pagination";
 import { type AccountData, type KeyData, keyRecord } from "../records";
 import { parseBody, uuidParam } from "../validate";
-import { allowList, created, ok, sameList, scopes } from "./common";
+import { allowList, created, ok, ownedObject, sameList, scopes } from "./common";
 
 const KEYS_OF_SUB =
   "sub-account keys cannot manage API keys; a parent-account key with sub-account-api-keys:* scopes manages a sub account's keys";
@@ -26,12 +26,7 @@ function owner(ctx: Ctx): AccountData {
   return sub.data;
 }
 
-function target(ctx: Ctx, acct: AccountData): KeyData {
-  const id = uuidParam("key_id", ctx.params.key_id!);
-  const row = ctx.svc.objects.get<KeyData>("api_key", id);
-  if (!row || row.data.account_id !== acct.id) throw notFound("api key not found");
-  return row.data;
-}
+const target = (ctx: Ctx, acct: AccountData): KeyData => ownedObject(ctx, "api_key", "key_id", "api key", acct.id);
 
 function list(ctx: Ctx) {
   const acct = owner(ctx);
@@ -103,59 +98,32 @@ function remove(ctx: Ctx) {
   return ok({ message: `api key ${key.id} (${key.label}) deleted successfully` });
 }
 
+/**
+ * The five endpoints of one key family: the caller's own keys (`api-keys:*`) or a sub account's
+ * keys by its id (`sub-account-api-keys:*`), the same handlers behind their own scopes.
+ */
+function keyEndpoints(family: "api-keys" | "sub-account-api-keys", parentOnly: string) {
+  return {
+    list: { scope: { fixed: `${family}:read` }, parentOnly, query: PAGE_QUERY, handler: list },
+    create: { scope: { fixed: `${family}:write` }, parentOnly, idempotent: "secret", handler: create },
+    get: { scope: { fixed: `${family}:read` }, parentOnly, handler: get },
+    update: { scope: { fixed: `${family}:write` }, parentOnly, handler: update },
+    remove: { scope: { fixed: `${family}:delete` }, parentOnly, handler: remove },
+  } satisfies Record<string, Endpoint>;
+}
+
+const own = keyEndpoints("api-keys", KEYS_OF_SUB);
+const subAccounts = keyEndpoints("sub-account-api-keys", NESTED);
+
 export const apiKeys: EmulatedEndpoints = {
-  listApiKeys: {
-    scope: { fixed: "api-keys:read" },
-    parentOnly: KEYS_OF_SUB,
-    query: PAGE_QUERY,
-    handler: list,
-  },
-  createApiKey: {
-    scope: { fixed: "api-keys:write" },
-    parentOnly: KEYS_OF_SUB,
-    idempotent: "secret",
-    handler: create,
-  },
-  getApiKey: {
-    scope: { fixed: "api-keys:read" },
-    parentOnly: KEYS_OF_SUB,
-    handler: get,
-  },
-  updateApiKey: {
-    scope: { fixed: "api-keys:write" },
-    parentOnly: KEYS_OF_SUB,
-    handler: update,
-  },
-  deleteApiKey: {
-    scope: { fixed: "api-keys:delete" },
-    parentOnly: KEYS_OF_SUB,
-    handler: remove,
-  },
-  listSubAccountApiKeys: {
-    scope: { fixed: "sub-account-api-keys:read" },
-    parentOnly: NESTED,
-    query: PAGE_QUERY,
-    handler: list,
-  },
-  createSubAccountApiKey: {
-    scope: { fixed: "sub-account-api-keys:write" },
-    parentOnly: NESTED,
-    idempotent: "secret",
-    handler: create,
-  },
-  getSubAccountApiKey: {
-    scope: { fixed: "sub-account-api-keys:read" },
-    parentOnly: NESTED,
-    handler: get,
-  },
-  updateSubAccountApiKey: {
-    scope: { fixed: "sub-account-api-keys:write" },
-    parentOnly: NESTED,
-    handler: update,
-  },
-  deleteSubAccountApiKey: {
-    scope: { fixed: "sub-account-api-keys:delete" },
-    parentOnly: NESTED,
-    handler: remove,
-  },
+  listApiKeys: own.list,
+  createApiKey: own.create,
+  getApiKey: own.get,
+  updateApiKey: own.update,
+  deleteApiKey: own.remove,
+  listSubAccountApiKeys: subAccounts.list,
+  createSubAccountApiKey: subAccounts.create,
+  getSubAccountApiKey: subAccounts.get,
+  updateSubAccountApiKey: subAccounts.update,
+  deleteSubAccountApiKey: subAccounts.remove,
 };

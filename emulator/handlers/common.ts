@@ -2,11 +2,30 @@
 import { canonicalizeAllowList } from "../../provider/api/cidr";
 import { scopeProblem } from "../../provider/api/scopes";
 import type { Ctx } from "../context";
-import { type Reply, badRequest } from "../http/errors";
+import { type Reply, badRequest, notFound } from "../http/errors";
+import type { ObjectType } from "../store/objects";
+import { uuidParam } from "../validate";
 
 export const ok = (body: unknown, status = 200): Reply => ({ status, body });
 export const created = (body: unknown): Reply => ({ status: 201, body });
 export const DELETED = "Operation completed successfully";
+
+/**
+ * The stored object the path parameter `param` names, when `accountId` (default: the caller's
+ * account) owns it; otherwise a 404 "<what> not found", so other accounts' objects stay invisible.
+ */
+export function ownedObject<T extends { account_id: string }>(
+  ctx: Ctx,
+  type: ObjectType,
+  param: string,
+  what: string,
+  accountId = ctx.account.id,
+): T {
+  const id = uuidParam(param, ctx.params[param]!);
+  const row = ctx.svc.objects.get<T>(type, id);
+  if (!row || row.data.account_id !== accountId) throw notFound(`${what} not found`);
+  return row.data;
+}
 
 /** Canonical, de-duplicated allow list; every problem is a 400 naming its index. */
 export function allowList(entries: readonly string[]): string[] {

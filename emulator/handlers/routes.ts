@@ -6,10 +6,10 @@ import { CreateRoute, Hostname, type Route, UpdateRoute } from "../../provider/a
 import { grant, requireDomains } from "../authz";
 import type { Ctx, EmulatedEndpoints } from "../context";
 import { randomChars, sha256, uuid } from "../crypto";
-import { badRequest, forbidden, notFound } from "../http/errors";
+import { badRequest, forbidden } from "../http/errors";
 import { PAGE_QUERY, listPage } from "../pagination";
-import { parseBody, uuidParam } from "../validate";
-import { DELETED, created, domainOf, ok } from "./common";
+import { parseBody } from "../validate";
+import { DELETED, created, domainOf, ok, ownedObject } from "./common";
 
 export interface RouteData extends Route {
   account_id: string;
@@ -39,12 +39,7 @@ function checkRecipient(recipient: string): string {
   return recipient;
 }
 
-function target(ctx: Ctx): RouteData {
-  const id = uuidParam("route_id", ctx.params.route_id!);
-  const row = ctx.svc.objects.get<RouteData>("route", id);
-  if (!row || row.data.account_id !== ctx.account.id) throw notFound("route not found");
-  return row.data;
-}
+const target = (ctx: Ctx): RouteData => ownedObject(ctx, "route", "route_id", "route");
 
 function create(ctx: Ctx) {
   const b = parseBody(CreateRoute, ctx.json());

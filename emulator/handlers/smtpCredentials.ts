@@ -3,10 +3,9 @@ import { CreateSmtpCredential, type SmtpCredential } from "../../provider/api";
 import { grant, requireDomains, sees } from "../authz";
 import type { Ctx, EmulatedEndpoints } from "../context";
 import { randomChars, sha256, uuid } from "../crypto";
-import { notFound } from "../http/errors";
 import { PAGE_QUERY, listPage } from "../pagination";
-import { parseBody, uuidParam } from "../validate";
-import { DELETED, created, ok } from "./common";
+import { parseBody } from "../validate";
+import { DELETED, created, ok, ownedObject } from "./common";
 import { normDomains } from "./webhooks";
 
 export interface SmtpData extends SmtpCredential {
@@ -19,12 +18,7 @@ export function smtpRecord(s: SmtpData): SmtpCredential {
   return rest;
 }
 
-function target(ctx: Ctx): SmtpData {
-  const id = uuidParam("smtp_credential_id", ctx.params.smtp_credential_id!);
-  const row = ctx.svc.objects.get<SmtpData>("credential_smtp", id);
-  if (!row || row.data.account_id !== ctx.account.id) throw notFound("smtp credential not found");
-  return row.data;
-}
+const target = (ctx: Ctx): SmtpData => ownedObject(ctx, "credential_smtp", "smtp_credential_id", "smtp credential");
 
 function create(ctx: Ctx) {
   const b = parseBody(CreateSmtpCredential, ctx.json());

@@ -6,10 +6,10 @@ import { CreateWebhook, UpdateWebhook, WEBHOOK_EVENTS, type Webhook } from "../.
 import { grant, requireDomains, sees } from "../authz";
 import type { Ctx, EmulatedEndpoints } from "../context";
 import { randomChars, sha256, uuid } from "../crypto";
-import { badRequest, notFound } from "../http/errors";
+import { badRequest } from "../http/errors";
 import { PAGE_QUERY, listPage } from "../pagination";
-import { parseBody, uuidParam } from "../validate";
-import { DELETED, created, ok } from "./common";
+import { parseBody } from "../validate";
+import { DELETED, created, ok, ownedObject } from "./common";
 
 export interface WebhookData extends Webhook {
   account_id: string;
@@ -25,12 +25,7 @@ export const normDomains = (d: readonly string[] | null | undefined): string[] =
   ...new Set((d ?? []).map((x) => x.toLowerCase())),
 ];
 
-function target(ctx: Ctx): WebhookData {
-  const id = uuidParam("webhook_id", ctx.params.webhook_id!);
-  const row = ctx.svc.objects.get<WebhookData>("webhook", id);
-  if (!row || row.data.account_id !== ctx.account.id) throw notFound("webhook not found");
-  return row.data;
-}
+const target = (ctx: Ctx): WebhookData => ownedObject(ctx, "webhook", "webhook_id", "webhook");
 
 function create(ctx: Ctx) {
   const b = parseBody(CreateWebhook, ctx.json());
