@@ -14,6 +14,7 @@ import {
   type TxmailClient,
   type TxmailClientOptions,
 } from "../../../provider/client";
+import { apiErrorCatcher } from "./apiErrors";
 import { controlClient, type EmulatorControl } from "../../../emulator/control";
 import { startEmulator, type RunningEmulator } from "../../../emulator/server";
 
@@ -25,18 +26,7 @@ const logs: LogEntry[] = [];
 const errors: TxmailApiError[] = [];
 const secrets: string[] = [];
 
-async function caught(p: Promise<unknown>): Promise<TxmailApiError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof TxmailApiError) {
-      errors.push(e);
-      return e;
-    }
-    throw e;
-  }
-  throw new Error("expected a TxmailApiError");
-}
+const caught = apiErrorCatcher(errors);
 
 function clientFor(emu: RunningEmulator, over: Partial<TxmailClientOptions> = {}): TxmailClient {
   return createClient({

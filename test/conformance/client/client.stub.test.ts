@@ -11,6 +11,7 @@ import {
   type LogEntry,
   type TxmailClientOptions,
 } from "../../../provider/client";
+import { apiErrorCatcher } from "./apiErrors";
 import { startStub, type StubServer } from "./stubServer";
 
 let stub: StubServer;
@@ -29,18 +30,7 @@ function client(stubServer: StubServer, over: Partial<TxmailClientOptions> = {})
   });
 }
 
-async function caught(p: Promise<unknown>): Promise<TxmailApiError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof TxmailApiError) {
-      errors.push(e);
-      return e;
-    }
-    throw e;
-  }
-  throw new Error("expected a TxmailApiError");
-}
+const caught = apiErrorCatcher(errors);
 
 beforeEach(async () => {
   stub = await startStub();
