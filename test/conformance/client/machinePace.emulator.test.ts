@@ -52,6 +52,8 @@ afterAll(async () => {
 
 interface WorkerResult {
   ms: number;
+  /** What the client's pace made each of the worker's concurrent lanes wait, on average. */
+  waitedPerLaneMs: number;
   rateLimited: number;
   errors: number;
   sharedBy: string;
@@ -131,9 +133,12 @@ test("one process alone gets the whole rate (the share is not split in advance)"
   expect(counted.admitted).toBe(TOTAL);
   expect(alone!.rateLimited).toBe(counted.rateLimited);
   expect(counted.rateLimited).toBeLessThanOrEqual(SLACK_429S);
-  // the full 19.4 rps: ~4.1 s for these requests; half the rate would take twice that
+  // the full 19.4 rps: ~4.1 s for these requests, never less; half the rate would take twice that.
+  // The wall time only bounds it from below: a loaded machine (load average 15) stretches it past
+  // 1.5x. What the pace decided does not stretch: the lanes' waits stay under that bound (a CPU-starved
+  // worker waits less, its slowness spacing the requests), and would double at half the rate.
   expect(alone!.ms).toBeGreaterThanOrEqual(IDEAL_MS * 0.95);
-  expect(alone!.ms).toBeLessThan(IDEAL_MS * 1.5);
+  expect(alone!.waitedPerLaneMs).toBeLessThan(IDEAL_MS * 1.5);
 }, 90_000);
 
 /**
