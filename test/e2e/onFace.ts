@@ -1,4 +1,4 @@
-// Jest-only helper, kept out of harness.ts: bench/ imports the harness and compiles without Jest's types.
+// Jest-only helper (it returns `it`), in a file of its own so harness.ts stays free of Jest globals.
 import type { Face } from "./harness";
 
 /**
