@@ -3,8 +3,8 @@
 // so a restart without --api-key keeps the same key; a deleted root key is re-created on restart.
 import { FIXED_SCOPES } from "../provider/api/scopes";
 import type { Services } from "./context";
-import { SECRET_KEY_FORMAT, newSecretKey, randomChars, sha256, uuid } from "./crypto";
-import type { AccountData, KeyData } from "./records";
+import { SECRET_KEY_FORMAT, newSecretKey, sha256, uuid } from "./crypto";
+import { type AccountData, type KeyData, newKeyData } from "./records";
 import { addMembership, userFor } from "./members";
 import { UUID_RE } from "./validate";
 
@@ -52,19 +52,13 @@ export function bootstrap(
     const sealed = db.getMeta("root_key");
     const apiKey = opts.apiKey ?? (sealed ? sealer.open(sealed, "root_key") : newSecretKey());
     if (!objects.byLookup<KeyData>("api_key", sha256(apiKey))) {
-      const k: KeyData = {
-        object: "api_key",
-        id: uuid(),
-        created_at: now,
-        updated_at: now,
-        last_used_at: null,
+      const k = newKeyData(now, {
         account_id: accountId,
         label: "root",
-        public_key: `txm-pk-${randomChars(32)}`,
         scopes: [...FIXED_SCOPES],
         ip_allow_list: [],
         user_id: ownerId,
-      };
+      });
       objects.insert("api_key", k.id, accountId, k, null, sha256(apiKey));
     }
     db.setMeta("root_key", sealer.seal(apiKey, "root_key"));

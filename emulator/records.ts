@@ -1,6 +1,7 @@
 // Stored shapes of accounts and keys, and the response records built from them (they satisfy the
 // record schemas of provider/api).
 import type { ApiKey, SubAccount } from "../provider/api";
+import { randomChars, uuid } from "./crypto";
 
 export type AccountStatus = "active" | "suspended" | "parent-suspended" | "deleted";
 
@@ -27,6 +28,26 @@ export interface AccountData {
  * itself from an account (docs/contract/endpoints/members.md#removal-restrictions): with an API key, "itself" is this user.
  */
 export type KeyData = ApiKey & { scopes: string[]; user_id?: string };
+
+/** A new key's stored shape: a fresh id and public key, created and updated `now`, never used. */
+export function newKeyData(
+  now: string,
+  key: Pick<KeyData, "account_id" | "label" | "scopes" | "ip_allow_list" | "user_id">,
+): KeyData {
+  return {
+    object: "api_key",
+    id: uuid(),
+    created_at: now,
+    updated_at: now,
+    last_used_at: null,
+    account_id: key.account_id,
+    label: key.label,
+    public_key: `txm-pk-${randomChars(32)}`,
+    scopes: key.scopes,
+    ip_allow_list: key.ip_allow_list,
+    user_id: key.user_id,
+  };
+}
 
 export function subAccountRecord(a: AccountData, domainCount: number, memberCount: number): SubAccount {
   return {

@@ -3,10 +3,10 @@
 import { ApiKey, CreateApiKey, UpdateApiKey } from "../../provider/api";
 import { listAdmits } from "../allowList";
 import type { Ctx, EmulatedEndpoints, Endpoint } from "../context";
-import { newSecretKey, randomChars, sha256, uuid } from "../crypto";
+import { newSecretKey, sha256 } from "../crypto";
 import { conflict, notFound, badRequest } from "../http/errors";
 import { PAGE_QUERY, listPage } from "../pagination";
-import { type AccountData, type KeyData, keyRecord } from "../records";
+import { type AccountData, type KeyData, keyRecord, newKeyData } from "../records";
 import { parseBody, uuidParam } from "../validate";
 import { allowList, created, ok, ownedObject, sameList, scopes } from "./common";
 
@@ -40,19 +40,13 @@ function create(ctx: Ctx) {
   const ips = allowList(b.ip_allow_list ?? []);
   const secret = newSecretKey();
   const now = ctx.iso();
-  const key: KeyData = {
-    object: "api_key",
-    id: uuid(),
-    created_at: now,
-    updated_at: now,
-    last_used_at: null,
+  const key = newKeyData(now, {
     account_id: acct.id,
     label: b.label,
-    public_key: `txm-pk-${randomChars(32)}`,
     scopes: sc,
     ip_allow_list: ips,
     user_id: ctx.key.user_id,
-  };
+  });
   ctx.svc.objects.insert("api_key", key.id, acct.id, key, null, sha256(secret));
   return created({ ...keyRecord(key), secret_key: secret });
 }

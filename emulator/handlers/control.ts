@@ -1,13 +1,13 @@
 // The control surface under /_emulator/ (off unless enabled; X-Emulator-Control token checked by
 // the server): faults, clock, counters, request log, domain verification, parent suspension, state
 // dump. One small handler per operation, in a table keyed "METHOD /path".
-import type { AccountData, KeyData } from "../records";
+import type { AccountData } from "../records";
 import type { Runtime } from "../runtime";
 import { type FaultSpec } from "../faults";
 import { HttpError, type Reply } from "../http/errors";
 import { setVerified, domainRecord, type DomainData } from "./domains";
-import { subAccountRecord } from "../records";
-import { newSecretKey, randomChars, sha256, uuid } from "../crypto";
+import { newKeyData, subAccountRecord } from "../records";
+import { newSecretKey, sha256 } from "../crypto";
 import { memberRowId } from "../members";
 import { DUMP_SECTIONS, type ObjectType } from "../store/objects";
 
@@ -120,19 +120,13 @@ function createMemberKey({ svc }: Runtime, b: ControlBody): Reply {
     if (!svc.objects.get("member", memberRowId(accountId, userId))) throw new HttpError(404, "member not found");
     const secret = newSecretKey();
     const now = svc.clock.iso();
-    const key: KeyData = {
-      object: "api_key",
-      id: uuid(),
-      created_at: now,
-      updated_at: now,
-      last_used_at: null,
+    const key = newKeyData(now, {
       account_id: accountId,
       label: `member ${userId}`,
-      public_key: `txm-pk-${randomChars(32)}`,
       scopes,
       ip_allow_list: [],
       user_id: userId,
-    };
+    });
     svc.objects.insert("api_key", key.id, accountId, key, null, sha256(secret));
     return { id: key.id, secret_key: secret };
   });
