@@ -11,7 +11,7 @@ import {
   MAX_SHARD_SIZE,
 } from "./defaults";
 
-export const OPERATIONS = ["up", "preview", "refresh", "destroy", "place", "output"] as const;
+export const OPERATIONS = ["up", "preview", "refresh", "destroy", "place", "output", "drift"] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 export interface FleetOptions {
@@ -45,13 +45,23 @@ export interface FleetOptions {
   showSecrets: boolean;
   /** Said once on stderr before the run (a deprecated flag, with the one that replaces it). */
   warnings: string[];
+  /** drift: the report as JSON on stdout (progress goes to stderr). */
+  json: boolean;
+  /** drift: also write the report as Markdown here (e.g. $GITHUB_STEP_SUMMARY). */
+  markdownFile?: string;
+  /** drift: run `up` on the drifted resources afterwards. */
+  remediate: boolean;
+  /** drift: skip listing what the service holds that no stack manages. */
+  noInventory: boolean;
+  /** drift: ids of objects the inventory does not report (e.g. the parent account's keys managed elsewhere). */
+  ignore: string[];
 }
 
 export class UsageError extends Error {
   override readonly name = "UsageError";
 }
 
-export const USAGE = `usage: txmail-fleet <up|preview|refresh|destroy|place|output> [options]
+export const USAGE = `usage: txmail-fleet <up|preview|refresh|destroy|place|output|drift> [options]
 
   --tenants FILE             the tenants file (default ./tenants.yaml)
   --placement FILE           tenant → shard record (default: beside the tenants file, <name>.placement.json)
@@ -76,6 +86,16 @@ export const USAGE = `usage: txmail-fleet <up|preview|refresh|destroy|place|outp
                              default (2-3x slower); without it the fleet saves state once per run
                              (PULUMI_SKIP_CHECKPOINTS), which its idempotency keys make safe
   --show-secrets             output: the tenant's credentials in plain text (default: "[secret]")
+  --json                     drift: the report as JSON on stdout (progress on stderr)
+  --markdown FILE            drift: also write the report as Markdown to FILE (a CI job summary)
+  --remediate                drift: then run up on the drifted resources only (refreshed first)
+  --no-inventory             drift: skip listing the objects no shard stack manages
+  --ignore ID                drift: an object the inventory must not report, e.g. a parent account
+                             key managed elsewhere (repeatable)
+
+'drift' reads every shard's resources from the service and lists what no stack manages, writing
+nothing; exit 0: no drift, 1: not everything could be checked, 2: bad usage, 3: drift or unmanaged
+objects found (docs/guide/fleets.md#drift).
 
 'output --tenant NAME' prints that tenant's summary and credentials (keys, SMTP passwords, signing
 secrets) from its shard stack, as JSON.
@@ -130,15 +150,25 @@ function defaultOptions(operation: Operation, cwd: string): FleetOptions {
     saveEveryStep: false,
     showSecrets: false,
     warnings: [],
+    json: false,
+    remediate: false,
+    noInventory: false,
+    ignore: [],
   };
 }
 
 /** Flags that take no value, and the option each turns on. */
-const SWITCHES = new Map<string, "frozen" | "debug" | "saveEveryStep" | "showSecrets">([
+const SWITCHES = new Map<
+  string,
+  "frozen" | "debug" | "saveEveryStep" | "showSecrets" | "json" | "remediate" | "noInventory"
+>([
   ["--frozen", "frozen"],
   ["--debug", "debug"],
   ["--save-every-step", "saveEveryStep"],
   ["--show-secrets", "showSecrets"],
+  ["--json", "json"],
+  ["--remediate", "remediate"],
+  ["--no-inventory", "noInventory"],
 ]);
 
 /** Sets the option of `flag`; `value` reads its value (inline after `=`, else the next argument). */
@@ -187,6 +217,12 @@ function applyValueFlag(opts: FleetOptions, arg: string, flag: string, value: ()
     case "--secrets-provider":
       opts.secretsProvider = value();
       break;
+    case "--markdown":
+      opts.markdownFile = path.resolve(cwd, value());
+      break;
+    case "--ignore":
+      opts.ignore.push(value());
+      break;
     case "--progress-seconds":
       opts.progressSeconds = integer(flag, value(), 1, 3600);
       break;
@@ -205,6 +241,17 @@ function checkCombinations(opts: FleetOptions): void {
   }
   if (opts.showSecrets && opts.operation !== "output") {
     throw new UsageError(`--show-secrets: only output shows secrets, not ${opts.operation}`);
+  }
+  const driftOnly: Array<[string, boolean]> = [
+    ["--json", opts.json],
+    ["--markdown", opts.markdownFile !== undefined],
+    ["--remediate", opts.remediate],
+    ["--no-inventory", opts.noInventory],
+    ["--ignore", opts.ignore.length > 0],
+  ];
+  for (const [flag, given] of driftOnly) {
+    if (given && opts.operation !== "drift")
+      throw new UsageError(`${flag}: only drift takes it, not ${opts.operation}`);
   }
   if (opts.policyPackConfigs.length > 0 && opts.policyPacks.length === 0) {
     throw new UsageError(`--policy-pack-config: needs a --policy-pack`);

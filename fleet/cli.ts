@@ -18,7 +18,10 @@ async function main(argv: string[]): Promise<number> {
   });
   const opts = parseArgs(argv);
   for (const warning of opts.warnings) process.stderr.write(`txmail-fleet: warning: ${warning}\n`);
-  return runFleet(opts, { out: (line) => process.stdout.write(`${line}\n`), interrupted: () => interrupted });
+  const print = (line: string) => process.stdout.write(`${line}\n`);
+  // drift --json: stdout is the report alone (for jq); what the run says as it goes is on stderr.
+  const progress = opts.json ? (line: string) => process.stderr.write(`${line}\n`) : print;
+  return runFleet(opts, { out: progress, result: print, interrupted: () => interrupted });
 }
 
 main(process.argv.slice(2)).then(

@@ -15,10 +15,13 @@ import { runningLine, shardDoneLine, summaryTable } from "./report";
 import { selectShards } from "./selection";
 import type { StepCounts } from "./stepCounts";
 import { packageModulesDir, prepareWorkDir } from "./workDir";
-import { type ShardResult, WorkerLane } from "./workerLane";
+import { type ShardListener, type ShardResult, WorkerLane } from "./workerLane";
+import { runDrift } from "./drift/run";
 
 export interface FleetIo {
   out(line: string): void;
+  /** A command's result for programs (drift --json): stdout, while `out` may go to stderr. */
+  result?(text: string): void;
   /** Set by the CLI on Ctrl-C: running shards finish, no new shard starts. */
   interrupted(): boolean;
 }
@@ -26,7 +29,7 @@ export interface FleetIo {
 const PACKAGE_ROOT = path.resolve(__dirname, "..", "..");
 
 /** The tenants file read and placed: what every operation starts from. */
-interface PlacedFleet {
+export interface PlacedFleet {
   tenantsFile: string;
   placementFile: string;
   entries: Map<string, TenantEntry>;
@@ -40,6 +43,7 @@ export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number>
   if (opts.operation === "output") return showOutput(opts, fleet, io);
   reportPlacement(opts, fleet, io);
   if (opts.operation === "place") return listShards(fleet, io);
+  if (opts.operation === "drift") return runDrift(opts, fleet, io);
   return runShards(opts, fleet, io);
 }
 
@@ -131,7 +135,7 @@ async function runShards(opts: FleetOptions, fleet: PlacedFleet, io: FleetIo): P
   return summarize(opts, jobs, results, started, io);
 }
 
-function shardJobs(opts: FleetOptions, fleet: PlacedFleet): ShardJob[] {
+export function shardJobs(opts: FleetOptions, fleet: PlacedFleet): ShardJob[] {
   const { tenantsFile, placementFile, entries, change } = fleet;
   const shards = selectShards(change, opts, { tenantsFile, placementFile });
   if (shards.length === 0) return [];
@@ -155,11 +159,12 @@ function shardJobs(opts: FleetOptions, fleet: PlacedFleet): ShardJob[] {
 }
 
 /** Runs the jobs, opts.parallel at a time, with a progress line every opts.progressSeconds. */
-async function runInWorkers(
+export async function runInWorkers(
   opts: FleetOptions,
   jobs: ShardJob[],
   started: number,
   io: FleetIo,
+  onDrift?: ShardListener["onDrift"],
 ): Promise<(ShardResult | undefined)[]> {
   const running = new Map<string, StepCounts>();
   const finished: ShardResult[] = [];
@@ -182,6 +187,7 @@ async function runInWorkers(
         onError: (j, message) => io.out(`[${j.stackName}] error: ${message}`),
         onPolicy: (j, message) => io.out(`[${j.stackName}] ${message}`),
         onNotice: (j, message) => io.out(`[${j.stackName}] ${message}`),
+        onDrift,
       });
       running.delete(job.stackName);
       finished.push(result);

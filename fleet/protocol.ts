@@ -4,9 +4,10 @@
 // crash — cannot be counted against the shards running beside it.
 import type { Face } from "../sdk/nodejs/internal/face";
 import type { TenantEntry } from "../sdk/nodejs/tenantsFile";
+import type { ShardDrift } from "./drift/types";
 import type { StepCounts } from "./stepCounts";
 
-export type ShardOperation = "up" | "preview" | "refresh" | "destroy";
+export type ShardOperation = "up" | "preview" | "refresh" | "destroy" | "drift";
 
 export interface ShardJob {
   operation: ShardOperation;
@@ -30,6 +31,13 @@ export interface ShardJob {
   debug: boolean;
   /** The engine's output of this run goes here (it masks secrets). */
   logFile: string;
+  /** drift: also list what each tenant's sub account holds that the stack does not manage. */
+  inventory?: boolean;
+  /**
+   * up: only these resources (and what depends on them), refreshed first — the drift remediation:
+   * the service's changes are read, then undone; a resource deleted at the service is made again.
+   */
+  remediate?: string[];
 }
 
 export type WorkerMessage =
@@ -38,4 +46,6 @@ export type WorkerMessage =
   | { type: "policy"; message: string }
   /** Something the fleet's output should say about the shard's run that is not an error (a retry). */
   | { type: "notice"; message: string }
+  /** What a drift check found (sent before its `done`). */
+  | { type: "drift"; report: ShardDrift }
   | { type: "done"; ok: boolean; counts: StepCounts; error?: string };

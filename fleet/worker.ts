@@ -19,6 +19,7 @@ import { lockedShardError } from "./stackLock";
 import { countEvent, type StepCounts, zeroCounts } from "./stepCounts";
 import { SALT_NOT_SAVED, skipsCheckpoints } from "../provider/core/freshSalt";
 import { sdkDebugMessages } from "./sdkDebugMessages";
+import { checkShard } from "./drift/shardCheck";
 
 function send(message: WorkerMessage): Promise<void> {
   // The fleet command may be gone (killed): the run still finishes, unreported.
@@ -67,7 +68,12 @@ async function runOperation(stack: Stack, job: ShardJob, common: CommonOptions):
   const policy = { policyPacks: job.policyPacks, policyPackConfigs: job.policyPackConfigs };
   switch (job.operation) {
     case "up":
-      await stack.up({ ...common, ...policy });
+      // Remediation: the drifted resources only (with what depends on them), read from the service first.
+      await stack.up({
+        ...common,
+        ...policy,
+        ...(job.remediate && { refresh: true, target: job.remediate, targetDependents: true }),
+      });
       break;
     case "preview":
       await stack.preview({ ...common, ...policy });
@@ -78,6 +84,16 @@ async function runOperation(stack: Stack, job: ShardJob, common: CommonOptions):
     case "destroy":
       await stack.destroy(common);
       break;
+    case "drift": {
+      const tenants = job.entries.map((e) => e.name);
+      const report = await checkShard(stack, tenants, {
+        onEvent: common.onEvent!,
+        onOutput: common.onOutput!,
+        inventory: job.inventory ?? true,
+      });
+      await send({ type: "drift", report });
+      break;
+    }
   }
 }
 
@@ -222,6 +238,10 @@ async function runOnStack(job: ShardJob, common: CommonOptions): Promise<"ran" |
     return "ran";
   } catch (e) {
     if (!(e instanceof StackNotFoundError)) throw e;
+    // A check never creates what it checks.
+    if (job.operation === "drift") {
+      throw new Error(`error: ${job.stackName} does not exist yet: run 'txmail-fleet up' first`, { cause: e });
+    }
     // The shard's first run: create its stack (`stack init`), then run the operation on it.
     const stack = await Stack.createOrSelect(job.stackName, workspace);
     if (job.operation === "up" && job.entries.length > 0 && skipsCheckpoints()) {

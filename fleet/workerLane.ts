@@ -5,6 +5,7 @@
 // shard failed, never hangs, and forks a fresh worker for its next shard.
 import { type ChildProcess, fork } from "node:child_process";
 import * as path from "node:path";
+import type { ShardDrift } from "./drift/types";
 import type { ShardJob, WorkerMessage } from "./protocol";
 import { type StepCounts, zeroCounts } from "./stepCounts";
 
@@ -23,6 +24,8 @@ export interface ShardListener {
   onError(job: ShardJob, message: string): void;
   onPolicy(job: ShardJob, message: string): void;
   onNotice(job: ShardJob, message: string): void;
+  /** A drift check's findings (fleet/drift). */
+  onDrift?(job: ShardJob, report: ShardDrift): void;
 }
 
 const WORKER = path.join(__dirname, "worker.js");
@@ -78,6 +81,7 @@ export class WorkerLane {
         } else if (m.type === "error") listener.onError(job, m.message);
         else if (m.type === "policy") listener.onPolicy(job, m.message);
         else if (m.type === "notice") listener.onNotice(job, m.message);
+        else if (m.type === "drift") listener.onDrift?.(job, m.report);
         else finish({ ...base(), ok: m.ok, counts: m.counts, error: m.error });
       };
       // The lane forgets the dead worker itself (start()).

@@ -41,8 +41,9 @@ const RULES: Array<[string, string[]]> = [
   ["policy", ["provider/api"]],
   ["provider/client", ["provider/api"]],
   ["provider/core", ["provider/api", "provider/client"]],
-  // The fleet command is a face: it drives the SDK's Tenant component and nothing above it.
-  ["fleet", ["sdk", "provider"]],
+  // The fleet command is a face: it drives the SDK's Tenant component and nothing above it. Its
+  // drift inventory asks the policy pack's rules what they would refuse in a hand-made object.
+  ["fleet", ["sdk", "provider", "policy"]],
 ];
 
 /** The folders of TypeScript outside test/: the product, its generators, the benchmarks, the acceptance run, support/. */

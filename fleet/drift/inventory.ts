@@ -1,0 +1,165 @@
+// The inventory: objects at the service that no shard stack manages. Each kind's collection is
+// listed once per sub account (the kind's declaration says where: `collectionPath`, `listing`), with
+// the key that may list it — a sub account's own objects with its tenant's bootstrap key, its keys
+// and the account's sub accounts and keys with the fleet's (parent) key — and compared with the ids
+// the shard stacks record. Reads only. A family a key may not list is reported as not listed, with
+// the scope that would let it, never guessed.
+import { z } from "zod";
+import type { ResourceValidationArgs } from "@pulumi/policy";
+import { type Kind, kindsWith } from "../../provider/api/kinds";
+import { nativeTypeToken } from "../../provider/api/typeTokens";
+import { MemberList } from "../../provider/api/member";
+import { errorCategory } from "../../provider/core/api";
+import type { Api } from "../../provider/core/api";
+import type { Connection } from "../../provider/core/connection";
+import { uuidImportId } from "../../provider/core/importId";
+import { declarations } from "../../provider/resources";
+import { policies } from "../../policy/policies";
+import type { NotListed, UnmanagedObject } from "./types";
+
+/** What the inventory asks of the service (the provider's client, or a fake in unit tests). */
+export type ListSource = Pick<Api, "list" | "get">;
+
+export interface Listing {
+  unmanaged: UnmanagedObject[];
+  notListed: NotListed[];
+  /** List requests made (one per kind per account; more only when a list has several pages). */
+  listCalls: number;
+}
+
+/** The kinds that live inside a sub account and are listed with its own key. */
+export const SUB_ACCOUNT_KINDS: readonly Kind[] = kindsWith("managed");
+
+/** Lists the kinds of `accountId` with `source` and reports what `managed` (kind:id) lacks. */
+export async function listUnmanaged(
+  source: ListSource,
+  where: {
+    accountId: string;
+    kinds: readonly Kind[];
+    /** Props naming the place (e.g. `subAccountId` for a sub account's keys). */
+    props?: Record<string, unknown>;
+    tenant?: string;
+    /** A member made with the account (its owner, whom nobody can remove): not an object of anyone's. */
+    ownerSince?: string;
+    /** The account's domains, for keys whose read scopes name domains. */
+    domains?: readonly string[];
+    now?: number;
+  },
+  managed: ReadonlySet<string>,
+): Promise<Listing> {
+  const out: Listing = { unmanaged: [], notListed: [], listCalls: 0 };
+  const conn = { accountId: where.accountId } as Connection;
+  for (const kind of where.kinds) {
+    const d = declarations[kind];
+    const path = d.collectionPath(conn, where.props ?? {});
+    const tenant = where.tenant ? { tenant: where.tenant } : {};
+    let records: Record<string, unknown>[];
+    try {
+      out.listCalls++;
+      records =
+        kind === "AccountMember" ? await members(source, path, where.ownerSince) : await all(source, path, d.record);
+    } catch (err) {
+      if (!domainScoped(err) || !where.domains?.length) {
+        out.notListed.push({ ...tenant, kind, reason: notListedReason(kind, err) });
+        continue;
+      }
+      // A key with `{domain}` read scopes lists one domain at a time, and sees nothing else.
+      records = [];
+      for (const domain of where.domains) {
+        out.listCalls++;
+        records.push(...(await all(source, path, d.record, { domain })));
+      }
+      const wide = d.scopes.read({})[0];
+      out.notListed.push({
+        ...tenant,
+        kind,
+        reason: `only those of ${where.domains.join(", ")} listed (the key's scopes name domains; ${wide} would list all)`,
+      });
+    }
+    const listing = d.listing;
+    for (const record of records) {
+      if ("title" in listing && listing.live && !listing.live(record, where.now ?? Date.now())) continue;
+      const id = d.idOf ? d.idOf(record) : String(record.id);
+      if (managed.has(`${kind}:${id}`)) continue;
+      out.unmanaged.push(unmanagedObject(kind, id, record, where.tenant));
+    }
+  }
+  return out;
+}
+
+async function all(
+  source: ListSource,
+  path: string,
+  schema: z.ZodType,
+  query?: Record<string, string>,
+): Promise<Record<string, unknown>[]> {
+  const records: Record<string, unknown>[] = [];
+  for await (const r of source.list(path, schema, query)) records.push(r as Record<string, unknown>);
+  return records;
+}
+
+/** The service's answer to a key whose read scopes name domains listing without `?domain=`. */
+const domainScoped = (err: unknown) =>
+  errorCategory(err) === "validation" && /domain-scoped/.test(err instanceof Error ? err.message : "");
+
+/**
+ * An account's members but its owner. The public record does not say who owns the account; the
+ * owner's membership is the one the service made with the account (docs/guide/fleets.md#drift).
+ */
+async function members(source: ListSource, path: string, ownerSince?: string): Promise<Record<string, unknown>[]> {
+  const { data } = await source.get(path, MemberList);
+  return data.filter((m) => ownerSince === undefined || Date.parse(m.created_at) !== Date.parse(ownerSince));
+}
+
+function notListedReason(kind: Kind, err: unknown): string {
+  const category = errorCategory(err);
+  if (category === "forbidden") {
+    return `the key may not list them (needs ${declarations[kind].scopes.read({})[0]})`;
+  }
+  if (category === "not-found") return "the account has no such collection";
+  return `listing failed: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`;
+}
+
+function unmanagedObject(kind: Kind, id: string, record: Record<string, unknown>, tenant?: string): UnmanagedObject {
+  const d = declarations[kind];
+  const title = "title" in d.listing ? d.listing.title(record) : id;
+  const importId = (d.importId ?? uuidImportId).format(record);
+  const name = [tenant, title]
+    .filter(Boolean)
+    .join("-")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  const policy = refusals(kind, record);
+  return {
+    kind,
+    ...(tenant ? { tenant } : {}),
+    id,
+    title,
+    importLine: `pulumi import ${nativeTypeToken(kind)} ${name || kind.toLowerCase()} ${importId}`,
+    ...(policy ? { policy } : {}),
+  };
+}
+
+/**
+ * What the policy pack's mandatory rules would refuse in the object as the service holds it (e.g. a
+ * key made by hand that allows every address), joined; undefined when they pass.
+ */
+function refusals(kind: Kind, record: Record<string, unknown>): string | undefined {
+  const props = Object.fromEntries(Object.entries(record).map(([k, v]) => [camel(k), v]));
+  const args = { type: nativeTypeToken(kind), name: String(record.label ?? record.name ?? record.id), props };
+  const found: string[] = [];
+  for (const policy of policies) {
+    if (!("validateResource" in policy) || policy.enforcementLevel !== "mandatory") continue;
+    const validations = [policy.validateResource].flat();
+    for (const validate of validations) {
+      if (!validate) continue;
+      void validate(args as unknown as ResourceValidationArgs, (message: string) => {
+        found.push(`${policy.name} (mandatory): ${message}`);
+      });
+    }
+  }
+  return found.length > 0 ? found.join("; ") : undefined;
+}
+
+const camel = (snake: string) => snake.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
