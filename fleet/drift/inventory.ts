@@ -53,29 +53,10 @@ export async function listUnmanaged(
     const d = declarations[kind];
     const path = d.collectionPath(conn, where.props ?? {});
     const tenant = where.tenant ? { tenant: where.tenant } : {};
-    let records: Record<string, unknown>[];
-    try {
-      out.listCalls++;
-      records =
-        kind === "AccountMember" ? await members(source, path, where.ownerSince) : await all(source, path, d.record);
-    } catch (err) {
-      if (!domainScoped(err) || !where.domains?.length) {
-        out.notListed.push({ ...tenant, kind, reason: notListedReason(kind, err) });
-        continue;
-      }
-      // A key with `{domain}` read scopes lists one domain at a time, and sees nothing else.
-      records = [];
-      for (const domain of where.domains) {
-        out.listCalls++;
-        records.push(...(await all(source, path, d.record, { domain })));
-      }
-      const wide = d.scopes.read({})[0];
-      out.notListed.push({
-        ...tenant,
-        kind,
-        reason: `only those of ${where.domains.join(", ")} listed (the key's scopes name domains; ${wide} would list all)`,
-      });
-    }
+    const listed = await listKind(source, kind, path, where, out);
+    if (!listed) continue;
+    const { records, partial } = listed;
+    if (partial) out.notListed.push({ ...tenant, kind, reason: partial });
     const listing = d.listing;
     for (const record of records) {
       if ("title" in listing && listing.live && !listing.live(record, where.now ?? Date.now())) continue;
@@ -85,6 +66,47 @@ export async function listUnmanaged(
     }
   }
   return out;
+}
+
+/**
+ * A kind's records in one account, or undefined (with the reason in `out.notListed`) when the key
+ * may not list them; `partial` says what a key whose read scopes name domains leaves out.
+ */
+async function listKind(
+  source: ListSource,
+  kind: Kind,
+  path: string,
+  where: { tenant?: string; ownerSince?: string; domains?: readonly string[] },
+  out: Listing,
+): Promise<{ records: Record<string, unknown>[]; partial?: string } | undefined> {
+  const d = declarations[kind];
+  const tenant = where.tenant ? { tenant: where.tenant } : {};
+  try {
+    out.listCalls++;
+    if (kind === "AccountMember") return { records: await members(source, path, where.ownerSince) };
+    return { records: await all(source, path, d.record) };
+  } catch (err) {
+    if (!domainScoped(err) || !where.domains?.length) {
+      out.notListed.push({ ...tenant, kind, reason: notListedReason(kind, err) });
+      return undefined;
+    }
+  }
+  // A key with `{domain}` read scopes lists one domain at a time, and sees nothing else.
+  const records: Record<string, unknown>[] = [];
+  try {
+    for (const domain of where.domains) {
+      out.listCalls++;
+      records.push(...(await all(source, path, d.record, { domain })));
+    }
+  } catch (err) {
+    out.notListed.push({ ...tenant, kind, reason: notListedReason(kind, err) });
+    return undefined;
+  }
+  const wide = d.scopes.read({})[0];
+  return {
+    records,
+    partial: `only those of ${where.domains.join(", ")} listed (the key's scopes name domains; ${wide} would list all)`,
+  };
 }
 
 async function all(

@@ -15,6 +15,22 @@ describe("txmail-fleet arguments", () => {
     expect(o.shardSize).toBeUndefined();
   });
 
+  it("reads drift's options", () => {
+    const o = parseArgs(
+      ["drift", "--json", "--markdown", "summary.md", "--remediate", "--no-inventory", "--ignore", "k1", "--ignore=k2"],
+      "/p",
+    );
+    expect(o).toMatchObject({
+      operation: "drift",
+      json: true,
+      markdownFile: "/p/summary.md",
+      remediate: true,
+      noInventory: true,
+      ignore: ["k1", "k2"],
+    });
+    expect(parseArgs(["drift"], "/p")).toMatchObject({ json: false, remediate: false, noInventory: false, ignore: [] });
+  });
+
   it("reads every option, in both spellings", () => {
     const o = parseArgs(
       [
@@ -71,11 +87,16 @@ describe("txmail-fleet arguments", () => {
   });
 
   it.each([
-    [["deploy"], /the command must be one of up, preview, refresh, destroy, place, output, got 'deploy'/],
+    [["deploy"], /the command must be one of up, preview, refresh, destroy, place, output, drift, got 'deploy'/],
     [["output"], /output: needs exactly one --tenant NAME, got 0/],
     [["output", "--tenant", "a", "--tenant", "b"], /output: needs exactly one --tenant NAME, got 2/],
     [["up", "--show-secrets"], /--show-secrets: only output shows secrets, not up/],
     [["output", "--tenant", "a", "--show-secrets=yes"], /--show-secrets: takes no value/],
+    [["up", "--remediate"], /--remediate: only drift takes it, not up/],
+    [["preview", "--json"], /--json: only drift takes it, not preview/],
+    [["refresh", "--markdown", "r.md"], /--markdown: only drift takes it, not refresh/],
+    [["up", "--ignore", "k"], /--ignore: only drift takes it, not up/],
+    [["drift", "--markdown"], /--markdown: needs a value/],
     [["up", "--parallel", "0"], /--parallel: must be a whole number from 1 to 64, got '0'/],
     [["up", "--parallel", "2.5"], /--parallel: must be a whole number/],
     [["up", "--shard-size", "x"], /--shard-size: must be a whole number from 1 to 1000, got 'x'/],
