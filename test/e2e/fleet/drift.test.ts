@@ -1,0 +1,219 @@
+// `txmail-fleet drift` on the real engine against the emulator (issue 38), on both faces: a fleet
+// just made has no drift; changes made out of band through the service's API — a changed field on
+// every kind that can change, a deleted route, a deleted sub-account key, a key, a webhook and a
+// suppression made by hand — are reported exactly (nothing else, nothing missing), with no write to
+// the service and no secret in any output; `--remediate` undoes the drift with no twin, and the next
+// check finds only the hand-made objects (which no stack manages until someone adopts them).
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { stringify } from "yaml";
+import { controlClient, type EmulatorControl } from "../../../support/control";
+import { startService, type TestService } from "../../../support/service";
+import { runFleet, type FleetRun } from "../../../support/fleetCli";
+import { FACES } from "../harness";
+import type { DriftReport } from "../../../fleet/drift/report";
+
+jest.setTimeout(10 * 60_000);
+
+const TENANTS = [
+  {
+    name: "acme",
+    website: "acme.example.com",
+    domain: "mail.acme.example.com",
+    bootstrapKey: { ipAllowList: ["127.0.0.1"] },
+    apiKeys: { app: { ipAllowList: ["203.0.113.10"] } },
+    routes: {
+      support: { url: "https://acme.example.com/in", recipient: "support@mail.acme.example.com" },
+      sales: { url: "https://acme.example.com/sales", recipient: "sales@mail.acme.example.com" },
+    },
+    webhooks: { events: { url: "https://acme.example.com/ev", events: ["delivered"] } },
+    smtpCredentials: { crm: {} },
+    suppressions: { bob: { email: "bob@example.com", expiresAt: "2030-01-01T00:00:00Z" } },
+  },
+  // A second tenant, untouched: nothing of it may be reported.
+  {
+    name: "globex",
+    website: "globex.example.com",
+    bootstrapKey: { ipAllowList: ["127.0.0.1"] },
+    webhooks: { events: { url: "https://globex.example.com/ev", events: ["bounced"] } },
+  },
+];
+
+/** Any API key secret the emulator issues (`<prefix>-sk-<64 characters>`). */
+const KEY_SECRET = /[a-z0-9]+-sk-[A-Za-z0-9]{64}/;
+
+describe.each(FACES)("txmail-fleet drift on the real engine, %s face", (face) => {
+  let svc: TestService;
+  let control: EmulatorControl;
+  let dir: string;
+  let acme: string;
+  /** The emulator's own key: a parent-account key no fleet manages, ignored as a team would. */
+  let rootKey: string;
+  /** The key made by hand that the out-of-band changes are made with (it allows every address). */
+  let handKey: { id: string; secret_key: string };
+
+  const fleet = (...args: string[]) => runFleet(args, { cwd: dir, stateDir: path.join(dir, "state"), svc });
+  const drift = async (...args: string[]): Promise<{ run: FleetRun; report: DriftReport }> => {
+    const run = await fleet("drift", "--json", "--ignore", rootKey, ...args);
+    expect(`${run.stdout}${run.stderr}`).not.toMatch(KEY_SECRET);
+    return { run, report: JSON.parse(run.stdout) as DriftReport };
+  };
+  const api = async (key: string, method: string, where: string, body?: unknown) => {
+    const res = await fetch(`${svc.baseUrl}/v2/accounts/${where}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (res.status >= 300) throw new Error(`${method} ${where}: ${res.status} ${text}`);
+    return text ? (JSON.parse(text) as Record<string, unknown> & { id: string }) : undefined;
+  };
+  const writes = async () =>
+    (await control.requests()).requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
+
+  beforeAll(async () => {
+    svc = await startService();
+    control = controlClient(svc);
+    const d = await control.dumpState();
+    rootKey = d.api_keys.find((k) => k.account_id === d.parent_account_id)!.id;
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-drift-"));
+    fs.mkdirSync(path.join(dir, "state"));
+    fs.writeFileSync(path.join(dir, "tenants.yaml"), stringify({ tenants: TENANTS }));
+    const up = await fleet("up", "--face", face);
+    if (up.code !== 0) throw new Error(`up: ${up.stdout}${up.stderr}`);
+    acme = (await control.dumpState()).accounts.find((a) => a.name === "acme")!.id;
+  });
+
+  afterAll(async () => {
+    await svc?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a fleet just deployed has no drift, and the check writes nothing", async () => {
+    await control.clearRequests();
+    const { run, report } = await drift();
+    expect(report).toMatchObject({ drift: [], unmanaged: [], unchecked: [], exitCode: 0, tenantsChecked: 2 });
+    expect(run.code).toBe(0);
+    expect(await writes()).toEqual([]);
+  });
+
+  it("reports exactly what was changed, deleted and made by hand, with 0 writes and no secret", async () => {
+    const d = await control.dumpState();
+    const parentKey = svc.apiKey;
+    const parentAt = `${svc.accountId}/sub-accounts/${acme}`;
+    handKey = (await api(parentKey, "POST", `${parentAt}/api-keys`, {
+      label: "by hand",
+      scopes: ["domains:write", "routes:write:all", "routes:delete:all", "webhooks:write:all", "suppressions:write"],
+      ip_allow_list: ["0.0.0.0/1", "128.0.0.0/1"],
+    })) as unknown as { id: string; secret_key: string };
+    const hand = handKey.secret_key;
+    const ofAcme = <T extends { account_id?: string }>(list: T[]) => list.filter((x) => x.account_id === acme);
+    const [support, sales] = ofAcme(d.routes)
+      .sort((a, b) => String(a.name).localeCompare(String(b.name)))
+      .reverse();
+    const key = (label: string) => ofAcme(d.api_keys).find((k) => k.label === label)!.id;
+    // A changed field on every kind the service lets change.
+    await api(parentKey, "PUT", parentAt, { monthly_credit: 777 });
+    await api(parentKey, "PUT", `${parentAt}/api-keys/${key("acme bootstrap")}`, { label: "renamed by hand" });
+    await api(hand, "PUT", `${acme}/domains/mail.acme.example.com`, { tracking_subdomain: "trk" });
+    await api(hand, "PUT", `${acme}/routes/${support!.id}`, { url: "https://evil.example.com/route" });
+    await api(hand, "PUT", `${acme}/webhooks/${ofAcme(d.webhooks)[0]!.id}`, { url: "https://evil.example.com/ev" });
+    // Deleted at the service.
+    await api(hand, "DELETE", `${acme}/routes/${sales!.id}`);
+    await api(parentKey, "DELETE", `${parentAt}/api-keys/${key("acme app")}`);
+    // Made by hand.
+    const sneaky = await api(hand, "POST", `${acme}/webhooks`, {
+      name: "sneaky",
+      url: "https://evil.example.com/hook",
+      on_bounced: true,
+      scope: "global",
+    });
+    await api(hand, "POST", `${acme}/suppressions`, { email: "carol@example.com", expires_at: "2031-01-01T00:00:00Z" });
+    const carol = (await control.dumpState()).suppressions.find((x) => x.email === "carol@example.com")!;
+    const summary = path.join(dir, "summary.md");
+    await control.clearRequests();
+
+    const { run, report } = await drift("--markdown", summary);
+
+    expect(await writes()).toEqual([]);
+    expect(run.code).toBe(3);
+    expect(report.drift.map((r) => [r.tenant, r.resource, r.kind, r.status, r.fields]).sort()).toEqual(
+      [
+        ["acme", "acme", "SubAccount", "changed", [{ field: "monthlyCredit", recorded: 0, service: 777 }]],
+        ["acme", "acme-app", "SubAccountApiKey", "deleted", []],
+        [
+          "acme",
+          "acme-bootstrap",
+          "SubAccountApiKey",
+          "changed",
+          [{ field: "label", recorded: "acme bootstrap", service: "renamed by hand" }],
+        ],
+        ["acme", "acme-domain", "Domain", "changed", [{ field: "trackingSubdomain", recorded: null, service: "trk" }]],
+        ["acme", "acme-route-sales", "Route", "deleted", []],
+        [
+          "acme",
+          "acme-route-support",
+          "Route",
+          "changed",
+          [{ field: "url", recorded: "https://acme.example.com/in", service: "https://evil.example.com/route" }],
+        ],
+        [
+          "acme",
+          "acme-webhook-events",
+          "Webhook",
+          "changed",
+          [{ field: "url", recorded: "https://acme.example.com/ev", service: "https://evil.example.com/ev" }],
+        ],
+      ].sort(),
+    );
+    expect(report.unmanaged.map((u) => [u.tenant, u.kind, u.id, u.policy?.split(" ")[0]]).sort()).toEqual(
+      [
+        ["acme", "SubAccountApiKey", handKey.id, "ip-allow-list-no-allow-all"],
+        ["acme", "Suppression", carol.id, undefined],
+        ["acme", "Webhook", sneaky!.id, undefined],
+      ].sort(),
+    );
+    expect(report.unchecked).toEqual([]);
+    const markdown = fs.readFileSync(summary, "utf8");
+    expect(markdown).toMatch(/^## Tenant drift — ❌ drift found/);
+    expect(markdown).toContain("`pulumi import txmail:index:Webhook acme-sneaky");
+    expect(markdown).not.toMatch(KEY_SECRET);
+  });
+
+  it("--remediate undoes the drift with no twin; the next check finds only what was made by hand", async () => {
+    const { run, report } = await drift("--remediate");
+    expect(report.remediation).toEqual([expect.objectContaining({ shard: "shard-001", ok: true })]);
+    // Fixed: the drift; left: the hand-made objects, which no stack manages.
+    expect(run.code).toBe(3);
+
+    const d = await control.dumpState();
+    const ofAcme = <T extends { account_id?: string }>(list: T[]) => list.filter((x) => x.account_id === acme);
+    expect(
+      ofAcme(d.routes)
+        .map((r) => [r.name, r.url])
+        .sort(),
+    ).toEqual([
+      ["sales", "https://acme.example.com/sales"],
+      ["support", "https://acme.example.com/in"],
+    ]);
+    expect(
+      ofAcme(d.webhooks)
+        .map((w) => [w.name, w.url])
+        .sort(),
+    ).toEqual([
+      ["events", "https://acme.example.com/ev"],
+      ["sneaky", "https://evil.example.com/hook"],
+    ]);
+    expect(
+      ofAcme(d.api_keys)
+        .map((k) => k.label)
+        .sort(),
+    ).toEqual(["acme app", "acme bootstrap", "by hand"]);
+
+    const after = await drift();
+    expect(after.report.drift).toEqual([]);
+    expect(after.report.unmanaged.map((u) => u.kind).sort()).toEqual(["SubAccountApiKey", "Suppression", "Webhook"]);
+    expect(after.run.code).toBe(3);
+  });
+});
