@@ -58,6 +58,8 @@ export class DriftCollector {
   readonly managed: ManagedObject[] = [];
   /** The sub account of each tenant: its SubAccount resource's id, and when the service made it. */
   readonly subAccounts = new Map<string, { id: string; createdAt?: string }>();
+  /** Each tenant's bootstrap key's scopes (what the inventory may list with it). */
+  readonly bootstrapScopes = new Map<string, string[]>();
   /** Each tenant's domains (its Domain resources' names). */
   readonly domains = new Map<string, string[]>();
   /** Each of the stack's resources of a txmail kind, as its refresh started: what the stack recorded. */
@@ -102,6 +104,11 @@ export class DriftCollector {
     const recorded = { tenant: tenantOf(state), kind, id: state.id ?? "" };
     this.recorded.set(meta.urn, recorded);
     this.managed.push(recorded);
+    const scopes = state.outputs?.scopes;
+    // The Tenant names its bootstrap key `<tenant>-bootstrap` (sdk/nodejs/tenant.ts).
+    if (kind === "SubAccountApiKey" && nameOf(meta.urn) === `${recorded.tenant}-bootstrap` && Array.isArray(scopes)) {
+      this.bootstrapScopes.set(recorded.tenant, scopes.map(String));
+    }
     const domain = state.outputs?.domain;
     if (kind === "Domain" && typeof domain === "string") {
       this.domains.set(recorded.tenant, [...(this.domains.get(recorded.tenant) ?? []), domain]);

@@ -43,6 +43,8 @@ export async function listUnmanaged(
     ownerSince?: string;
     /** The account's domains, for keys whose read scopes name domains. */
     domains?: readonly string[];
+    /** The listing key's scopes when known: families it may not read are not asked for. */
+    keyScopes?: readonly string[];
     now?: number;
   },
   managed: ReadonlySet<string>,
@@ -76,25 +78,37 @@ async function listKind(
   source: ListSource,
   kind: Kind,
   path: string,
-  where: { tenant?: string; ownerSince?: string; domains?: readonly string[] },
+  where: { tenant?: string; ownerSince?: string; domains?: readonly string[]; keyScopes?: readonly string[] },
   out: Listing,
 ): Promise<{ records: Record<string, unknown>[]; partial?: string } | undefined> {
   const d = declarations[kind];
   const tenant = where.tenant ? { tenant: where.tenant } : {};
-  try {
-    out.listCalls++;
-    if (kind === "AccountMember") return { records: await members(source, path, where.ownerSince) };
-    return { records: await all(source, path, d.record) };
-  } catch (err) {
-    if (!domainScoped(err) || !where.domains?.length) {
-      out.notListed.push({ ...tenant, kind, reason: notListedReason(kind, err) });
-      return undefined;
+  const wide = d.scopes.read({})[0]!;
+  // Known scopes decide without asking: no request for a family the key may not read.
+  const reach = where.keyScopes ? readReach(wide, where.keyScopes) : "all";
+  if (reach === "none") {
+    out.notListed.push({ ...tenant, kind, reason: `the key may not list them (needs ${wide})` });
+    return undefined;
+  }
+  let domains: readonly string[] | undefined = reach === "all" ? undefined : reach.domains;
+  if (domains === undefined) {
+    try {
+      out.listCalls++;
+      if (kind === "AccountMember") return { records: await members(source, path, where.ownerSince) };
+      return { records: await all(source, path, d.record) };
+    } catch (err) {
+      if (!domainScoped(err) || !where.domains?.length) {
+        out.notListed.push({ ...tenant, kind, reason: notListedReason(kind, err) });
+        return undefined;
+      }
+      domains = where.domains;
     }
   }
+  const listedDomains = domains;
   // A key with `{domain}` read scopes lists one domain at a time, and sees nothing else.
   const records: Record<string, unknown>[] = [];
   try {
-    for (const domain of where.domains) {
+    for (const domain of listedDomains) {
       out.listCalls++;
       records.push(...(await all(source, path, d.record, { domain })));
     }
@@ -102,11 +116,22 @@ async function listKind(
     out.notListed.push({ ...tenant, kind, reason: notListedReason(kind, err) });
     return undefined;
   }
-  const wide = d.scopes.read({})[0];
   return {
     records,
-    partial: `only those of ${where.domains.join(", ")} listed (the key's scopes name domains; ${wide} would list all)`,
+    partial: `only those of ${listedDomains.join(", ")} listed (the key's scopes name domains; ${wide} would list all)`,
   };
+}
+
+/**
+ * What a key with `scopes` may list of a family whose wide read scope is `wide`: all of it, only
+ * the objects of some domains (`routes:read:mail.example.com`), or nothing.
+ */
+export function readReach(wide: string, scopes: readonly string[]): "all" | "none" | { domains: string[] } {
+  if (scopes.includes(wide)) return "all";
+  if (!wide.endsWith(":all")) return "none";
+  const prefix = wide.slice(0, -"all".length);
+  const domains = scopes.filter((s) => s.startsWith(prefix)).map((s) => s.slice(prefix.length));
+  return domains.length > 0 ? { domains } : "none";
 }
 
 async function all(

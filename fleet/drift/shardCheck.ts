@@ -74,6 +74,7 @@ async function inventory(stack: Stack, collector: DriftCollector, result: ShardD
             tenant,
             ownerSince: sub.createdAt,
             domains: collector.domains.get(tenant),
+            keyScopes: collector.bootstrapScopes.get(tenant),
           },
           managed,
         ),

@@ -1,7 +1,7 @@
 // The inventory (fleet/drift/inventory.ts) against a fake service: what no stack manages, what a key
 // may not list, a domain-scoped key, the account owner, and the policy pack's verdict on a hand-made key.
 import type { z } from "zod";
-import { listUnmanaged, type ListSource } from "../../../../fleet/drift/inventory";
+import { listUnmanaged, readReach, type ListSource } from "../../../../fleet/drift/inventory";
 import { TxmailApiError } from "../../../../provider/client";
 
 const SUB = "11111111-1111-4111-8111-111111111111";
@@ -173,5 +173,34 @@ describe("the drift inventory", () => {
       [K2, ""],
     ]);
     expect(out.unmanaged[0]!.importLine).toBe(`pulumi import txmail:index:SubAccountApiKey acme-by-hand ${SUB}/${K1}`);
+  });
+
+  it("with the key's scopes known, asks only for what the key may list: one request per kind at most", async () => {
+    const svc = service({
+      [`/v2/accounts/${SUB}/routes`]: [route(R9, "mail.a.example.com")],
+      [`/v2/accounts/${SUB}/routes?domain=mail.a.example.com`]: [route(R9, "mail.a.example.com")],
+    });
+    const keyScopes = ["domains:read", "routes:read:mail.a.example.com", "webhooks:read:all"];
+    const out = await listUnmanaged(
+      svc,
+      { accountId: SUB, kinds: ["Route", "Webhook", "Suppression"], tenant: "acme", keyScopes },
+      new Set(),
+    );
+    expect(svc.seen).toEqual([`/v2/accounts/${SUB}/routes?domain=mail.a.example.com`, `/v2/accounts/${SUB}/webhooks`]);
+    expect(out.listCalls).toBe(2);
+    expect(out.notListed.map((n) => [n.kind, n.reason])).toEqual([
+      ["Route", expect.stringMatching(/^only those of mail.a.example.com listed/)],
+      ["Suppression", "the key may not list them (needs suppressions:read)"],
+    ]);
+  });
+
+  it.each([
+    ["routes:read:all", ["routes:read:all", "domains:read"], "all"],
+    ["routes:read:all", ["routes:read:a.example.com", "routes:write:b.example.com"], { domains: ["a.example.com"] }],
+    ["routes:read:all", ["webhooks:read:all"], "none"],
+    ["suppressions:read", ["suppressions:read"], "all"],
+    ["suppressions:read", ["suppressions:write"], "none"],
+  ])("a key reaches %s with %j: %j", (wide, scopes, reach) => {
+    expect(readReach(wide, scopes)).toEqual(reach);
   });
 });
