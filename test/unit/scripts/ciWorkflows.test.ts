@@ -1,6 +1,7 @@
-// The ready-to-copy workflows (examples/ci) pass actionlint, and the fleet's matrix takes what must
-// stay secret from secrets: the backend URL (it holds the database password) and the passphrase of
-// the shard stacks' secrets provider.
+// The ready-to-copy workflows (examples/ci) pass actionlint, and the fleet's matrix and its drift
+// check take what must stay secret from secrets: the backend URL (it holds the database password)
+// and the passphrase of the shard stacks' secrets provider. The drift check runs as one job over
+// every shard and fails the job on a non-zero exit.
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -40,5 +41,28 @@ describe("examples/ci workflows", () => {
     for (const r of runs)
       expect(r).toMatch(/--frozen[\s\S]*--runner \$\{\{ matrix\.runner \}\}\/\$\{\{ strategy\.job-total \}\}/);
     expect(text).not.toMatch(/--shard /);
+  });
+
+  it("drift.yml: one job over every shard, secrets from secrets, and the job fails on a non-zero exit", () => {
+    const text = fs.readFileSync(path.join(CI, "drift.yml"), "utf8");
+    type Step = { id?: string; if?: string; run?: string; env?: Record<string, string> };
+    const workflow = parse(text) as {
+      jobs: Record<string, { strategy?: unknown; env: Record<string, string>; steps: Step[] }>;
+    };
+    // The account-wide inventory runs only when one run checks every shard: no matrix, no share.
+    expect(Object.keys(workflow.jobs)).toEqual(["drift"]);
+    const job = workflow.jobs.drift!;
+    expect(job.strategy).toBeUndefined();
+    expect(text).not.toMatch(/--runner|--tenant /);
+    expect(job.env.PULUMI_BACKEND_URL).toBe("${{ secrets.PULUMI_BACKEND_URL }}");
+    expect(job.env.PULUMI_CONFIG_PASSPHRASE).toBe("${{ secrets.PULUMI_CONFIG_PASSPHRASE }}");
+    // The check's exit code survives its step (bash -e) and fails the last step: 3 and 1 alike.
+    const check = job.steps.find((s) => s.id === "drift")!;
+    expect(check.run).toMatch(/npx txmail-fleet drift "\$\{args\[@\]\}" > drift\.json \|\| code=\$\?/);
+    expect(check.run).toMatch(/--frozen --json --markdown drift\.md/);
+    const last = job.steps.at(-1)!;
+    expect(last.if).toBe("steps.drift.outputs.code != '0'");
+    expect(last.env?.CODE).toBe("${{ steps.drift.outputs.code }}");
+    expect(last.run).toMatch(/exit "\$CODE"/);
   });
 });
