@@ -15,8 +15,8 @@ import { runningLine, shardDoneLine, summaryTable } from "./report";
 import { selectShards } from "./selection";
 import type { StepCounts } from "./stepCounts";
 import { packageModulesDir, prepareWorkDir } from "./workDir";
+import type * as DriftRun from "./drift/run";
 import { type ShardListener, type ShardResult, WorkerLane } from "./workerLane";
-import { runDrift } from "./drift/run";
 
 export interface FleetIo {
   out(line: string): void;
@@ -43,7 +43,8 @@ export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number>
   if (opts.operation === "output") return showOutput(opts, fleet, io);
   reportPlacement(opts, fleet, io);
   if (opts.operation === "place") return listShards(fleet, io);
-  if (opts.operation === "drift") return runDrift(opts, fleet, io);
+  // Loaded only for drift: its inventory brings the policy pack's rules.
+  if (opts.operation === "drift") return (require("./drift/run") as typeof DriftRun).runDrift(opts, fleet, io);
   return runShards(opts, fleet, io);
 }
 

@@ -19,7 +19,7 @@ import { lockedShardError } from "./stackLock";
 import { countEvent, type StepCounts, zeroCounts } from "./stepCounts";
 import { SALT_NOT_SAVED, skipsCheckpoints } from "../provider/core/freshSalt";
 import { sdkDebugMessages } from "./sdkDebugMessages";
-import { checkShard } from "./drift/shardCheck";
+import type * as ShardCheck from "./drift/shardCheck";
 
 function send(message: WorkerMessage): Promise<void> {
   // The fleet command may be gone (killed): the run still finishes, unreported.
@@ -85,6 +85,8 @@ async function runOperation(stack: Stack, job: ShardJob, common: CommonOptions):
       await stack.destroy(common);
       break;
     case "drift": {
+      // Loaded only here: the inventory brings the policy pack's rules, which other runs never need.
+      const { checkShard } = require("./drift/shardCheck") as typeof ShardCheck;
       const tenants = job.entries.map((e) => e.name);
       const report = await checkShard(stack, tenants, {
         onEvent: common.onEvent!,
@@ -137,7 +139,8 @@ async function run(job: ShardJob): Promise<void> {
 
 /** Counts the steps (reported as progress), and reports policy findings and errors as they come. */
 function engineEventHandler(job: ShardJob, tally: RunTally): (event: EngineEvent) => void {
-  const preview = job.operation === "preview";
+  // A drift check is a refresh preview: it counts what it read, never a change (it makes none).
+  const preview = job.operation === "preview" || job.operation === "drift";
   return (event) => {
     tally.events++;
     if (countEvent(tally.counts, event, preview)) void send({ type: "progress", counts: { ...tally.counts } });

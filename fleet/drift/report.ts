@@ -28,7 +28,7 @@ export interface DriftReport {
   checkedAt: string;
   shardsChecked: number;
   tenantsChecked: number;
-  /** Changed, deleted and failed resources, in shard then tenant order. */
+  /** Changed, deleted and failed resources, by shard, then tenant and resource name. */
   drift: ResourceDrift[];
   unmanaged: UnmanagedObject[];
   notListed: NotListed[];
@@ -48,7 +48,10 @@ export function buildReport(
   account: { unmanaged: UnmanagedObject[]; notListed: NotListed[]; listCalls: number },
   remediation?: RemediatedShard[],
 ): DriftReport {
-  const drift = shards.flatMap((s) => s.drift);
+  const order = (d: ResourceDrift) => `${d.tenant}\u0000${d.resource}`;
+  const drift = shards.flatMap((s) =>
+    [...s.drift].sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0)),
+  );
   const unmanaged = [...account.unmanaged, ...shards.flatMap((s) => s.unmanaged)];
   const report: DriftReport = {
     checkedAt: checkedAt.toISOString(),
@@ -125,7 +128,7 @@ export function terminalReport(r: DriftReport): string {
       ),
     );
   }
-  for (const n of r.notListed) out.push(`not listed: ${n.tenant ?? "(account)"} ${n.kind}: ${n.reason}`);
+  for (const g of notListedGroups(r.notListed)) out.push(`not listed: ${g}`);
   for (const u of r.unchecked) out.push(`not checked: ${u.shard}: ${u.error}`);
   for (const s of r.remediation ?? []) {
     out.push(
@@ -134,6 +137,25 @@ export function terminalReport(r: DriftReport): string {
   }
   out.push(`inventory: ${r.listCalls} list requests`, `exit ${r.exitCode}`);
   return out.join("\n");
+}
+
+/**
+ * The families the inventory could not list, one line per kind and reason with the tenants it
+ * concerns: least-privilege keys leave the same families out of most tenants (1 000 lines would
+ * hide the one that matters). The JSON keeps one entry per tenant.
+ */
+export function notListedGroups(notListed: readonly NotListed[]): string[] {
+  const groups = new Map<string, string[]>();
+  for (const n of notListed) {
+    const key = `${n.kind}\u0000${n.reason}`;
+    groups.set(key, [...(groups.get(key) ?? []), n.tenant ?? "(account)"]);
+  }
+  return [...groups].map(([key, tenants]) => {
+    const [kind, reason] = key.split("\u0000");
+    const who =
+      tenants.length <= 3 ? tenants.join(", ") : `${tenants.slice(0, 3).join(", ")} and ${tenants.length - 3} more`;
+    return `${kind} of ${who}: ${reason}`;
+  });
 }
 
 const remediationCounts = (c: StepCounts) =>
@@ -163,10 +185,13 @@ export function markdownReport(r: DriftReport): string {
       );
     }
   }
-  if (r.notListed.length || r.unchecked.length) {
+  if (r.unchecked.length) {
     out.push("", "### Not checked", "");
-    for (const n of r.notListed) out.push(`- ${md(n.tenant ?? "(account)")} ${n.kind}: ${md(n.reason)}`);
     for (const u of r.unchecked) out.push(`- ${u.shard}: ${md(u.error)}`);
+  }
+  if (r.notListed.length) {
+    out.push("", "### Not listed by the inventory (not a failure)", "");
+    for (const g of notListedGroups(r.notListed)) out.push(`- ${md(g)}`);
   }
   if (r.remediation) {
     out.push("", "### Remediation", "");

@@ -22,8 +22,13 @@ export async function runDrift(opts: FleetOptions, fleet: PlacedFleet, io: Fleet
     reports.has(job.stackName) ? [] : [{ shard: job.stackName, error: results[i]?.error ?? "not run (interrupted)" }],
   );
   const shards = jobs.flatMap((job) => reports.get(job.stackName) ?? []);
-  const everyShard = opts.tenants.length === 0 && !opts.runner && unchecked.length === 0;
-  const account = opts.noInventory ? none() : await accountInventory(shards, everyShard);
+  const partial =
+    opts.tenants.length > 0 || opts.runner
+      ? "run without --tenant/--runner"
+      : unchecked.length > 0
+        ? `${unchecked.length} shard(s) could not be checked`
+        : undefined;
+  const account = opts.noInventory ? none() : await accountInventory(shards, partial);
   const ignored = new Set(opts.ignore);
   for (const listing of [account, ...shards]) listing.unmanaged = listing.unmanaged.filter((u) => !ignored.has(u.id));
   const remediation = opts.remediate ? await remediate(opts, fleet, shards, io) : undefined;
@@ -41,8 +46,8 @@ const none = (): Listing => ({ unmanaged: [], notListed: [], listCalls: 0 });
  * shard knows what all of them manage; a partial run says so instead of reporting other shards'
  * sub accounts as unmanaged.
  */
-async function accountInventory(shards: readonly ShardDrift[], everyShard: boolean): Promise<Listing> {
-  if (!everyShard) {
+async function accountInventory(shards: readonly ShardDrift[], partial: string | undefined): Promise<Listing> {
+  if (partial) {
     return {
       ...none(),
       notListed: [

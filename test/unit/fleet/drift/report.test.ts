@@ -1,5 +1,11 @@
 // The drift report's exit codes and its three forms (fleet/drift/report.ts).
-import { buildReport, DRIFT_EXIT, markdownReport, terminalReport } from "../../../../fleet/drift/report";
+import {
+  buildReport,
+  DRIFT_EXIT,
+  markdownReport,
+  notListedGroups,
+  terminalReport,
+} from "../../../../fleet/drift/report";
 import { SECRET, type ResourceDrift, type ShardDrift, type UnmanagedObject } from "../../../../fleet/drift/types";
 
 const changed: ResourceDrift = {
@@ -83,5 +89,19 @@ describe("the drift report", () => {
     }
     expect(markdownReport(r)).toMatch(/^## Tenant drift — ❌ drift found/);
     expect(terminalReport(r)).toMatch(/1 changed, 0 deleted at the service, 0 not checked, 1 unmanaged objects/);
+  });
+
+  it("says each family the inventory could not list once, with the tenants it concerns", () => {
+    const reason = "the key may not list them (needs routes:read:all)";
+    const tenants = ["a", "b", "c", "d", "e"];
+    expect(
+      notListedGroups([
+        ...tenants.map((tenant) => ({ tenant, kind: "Route" as const, reason })),
+        { tenant: "a", kind: "Suppression", reason: "the key may not list them (needs suppressions:read)" },
+      ]),
+    ).toEqual([
+      `Route of a, b, c and 2 more: ${reason}`,
+      "Suppression of a: the key may not list them (needs suppressions:read)",
+    ]);
   });
 });
