@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import { listUnmanaged, readReach, type ListSource } from "../../../../fleet/drift/inventory";
 import { TxmailApiError } from "../../../../provider/client";
+import { routeRecord } from "../../../fixtures/records";
 
 const SUB = "11111111-1111-4111-8111-111111111111";
 const at = "2026-01-01T00:00:00.000Z";
@@ -49,24 +50,7 @@ const key = (id: string, label: string, allow: string[]) => ({
   scopes: ["domains:read"],
   ip_allow_list: allow,
 });
-const route = (id: string, domain: string) => ({
-  object: "route",
-  id,
-  created_at: at,
-  updated_at: at,
-  name: `r-${domain}`,
-  url: "https://a.example.com/in",
-  recipient: `x@${domain}`,
-  attachments: false,
-  headers: false,
-  group_by_message_id: false,
-  strip_replies: false,
-  enabled: true,
-  success_count: 0,
-  error_count: 0,
-  errors_since_last_success: 0,
-  last_request_at: null,
-});
+const route = (id: string, domain: string) => routeRecord({ id, name: `r-${domain}`, recipient: `x@${domain}` });
 
 const error = (status: number, category: "forbidden" | "validation", message: string) =>
   new TxmailApiError({ status, category, serviceMessage: message, method: "GET", path: "/x", attempts: 1 });
