@@ -129,4 +129,13 @@ describe("drift from a refresh preview's events", () => {
     expect(c.domains.get("acme")).toEqual(["mail.acme.example.com"]);
     expect(c.managed.map((m) => m.kind)).toEqual(["Domain"]);
   });
+
+  it("keeps each tenant's bootstrap key scopes, for the inventory to ask only what the key may list", () => {
+    const scopes = ["domains:read", "routes:read:mail.acme.example.com"];
+    const c = collect([
+      ...refreshed("txmail:index:SubAccountApiKey", "acme-bootstrap", "same", { label: "acme bootstrap", scopes }, {}),
+      ...refreshed("txmail:index:SubAccountApiKey", "acme-app", "same", { label: "acme app", scopes: ["x"] }, {}),
+    ]);
+    expect([...c.bootstrapScopes]).toEqual([["acme", scopes]]);
+  });
 });
