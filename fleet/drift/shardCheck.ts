@@ -6,7 +6,8 @@ import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
 import { apiFor } from "../../provider/core/clientApi";
 import { resolveConnection } from "../../provider/core/connection";
 import { DriftCollector } from "./findings";
-import { listUnmanaged, SUB_ACCOUNT_KINDS } from "./inventory";
+import { runBounded } from "../pool";
+import { type Listing, listUnmanaged, SUB_ACCOUNT_KINDS } from "./inventory";
 import type { ShardDrift } from "./types";
 
 export interface CheckOptions {
@@ -27,6 +28,10 @@ export async function checkShard(stack: Stack, tenants: string[], o: CheckOption
     managed: [],
     listCalls: 0,
   };
+  // The keys are read (`pulumi stack output`, ~1 core-second) while the engine refreshes: both
+  // only read the stack. Awaited after the refresh; a failure then is the shard's error.
+  const keysRead = o.inventory ? bootstrapKeys(stack) : undefined;
+  keysRead?.catch(() => undefined);
   try {
     await stack.previewRefresh({
       color: "never",
@@ -43,56 +48,58 @@ export async function checkShard(stack: Stack, tenants: string[], o: CheckOption
   }
   result.drift = [...collector.drift, ...collector.failures()];
   result.managed = collector.managed;
-  if (o.inventory) await inventory(stack, collector, result);
+  if (o.inventory) await inventory(await keysRead!, collector, result);
   return result;
 }
 
+/**
+ * Sub accounts listed at once: each tenant's own key has its own rate limit at the service, so a
+ * shard's tenants need not wait for one another (the parent key's lists are paced by the client).
+ */
+const INVENTORY_LANES = 8;
+
 /** Each tenant's sub account: its keys (listed with the parent key), and its objects (with its own). */
-async function inventory(stack: Stack, collector: DriftCollector, result: ShardDrift): Promise<void> {
+async function inventory(keys: Record<string, string>, collector: DriftCollector, result: ShardDrift): Promise<void> {
   const parent = resolveConnection();
-  const keys = await bootstrapKeys(stack);
   const managed = new Set(collector.managed.map((m) => `${m.kind}:${m.id}`));
-  for (const [tenant, sub] of collector.subAccounts) {
-    const gone = result.drift.some((d) => d.kind === "SubAccount" && d.id === sub.id && d.status !== "changed");
-    if (gone) continue;
-    const listings = [
-      await listUnmanaged(
-        apiFor(parent),
-        { accountId: parent.accountId, kinds: ["SubAccountApiKey"], props: { subAccountId: sub.id }, tenant },
-        managed,
-      ),
-    ];
+  const gone = (sub: string) =>
+    result.drift.some((d) => d.kind === "SubAccount" && d.id === sub && d.status !== "changed");
+  const subs = [...collector.subAccounts].filter(([, sub]) => !gone(sub.id));
+  const listed = await runBounded(subs, INVENTORY_LANES, async ([tenant, sub]): Promise<Listing[]> => {
+    const keyListing = listUnmanaged(
+      apiFor(parent),
+      { accountId: parent.accountId, kinds: ["SubAccountApiKey"], props: { subAccountId: sub.id }, tenant },
+      managed,
+    );
     const key = keys[tenant];
-    if (key) {
-      const own = { apiKey: key, accountId: sub.id, baseUrl: parent.baseUrl };
-      listings.push(
-        await listUnmanaged(
-          apiFor(own),
-          {
-            accountId: sub.id,
-            kinds: SUB_ACCOUNT_KINDS,
-            tenant,
-            ownerSince: sub.createdAt,
-            domains: collector.domains.get(tenant),
-            keyScopes: collector.bootstrapScopes.get(tenant),
-          },
-          managed,
-        ),
-      );
-    } else {
-      for (const kind of SUB_ACCOUNT_KINDS) {
-        result.notListed.push({
-          tenant,
-          kind,
-          reason: "the stack holds no bootstrap key of this tenant (adopted key?)",
-        });
-      }
+    if (!key) {
+      const reason = "the stack holds no bootstrap key of this tenant (adopted key?)";
+      return [
+        await keyListing,
+        { unmanaged: [], listCalls: 0, notListed: SUB_ACCOUNT_KINDS.map((kind) => ({ tenant, kind, reason })) },
+      ];
     }
-    for (const l of listings) {
-      result.unmanaged.push(...l.unmanaged);
-      result.notListed.push(...l.notListed);
-      result.listCalls += l.listCalls;
-    }
+    const own = { apiKey: key, accountId: sub.id, baseUrl: parent.baseUrl };
+    const objects = listUnmanaged(
+      apiFor(own),
+      {
+        accountId: sub.id,
+        kinds: SUB_ACCOUNT_KINDS,
+        tenant,
+        ownerSince: sub.createdAt,
+        domains: collector.domains.get(tenant),
+        keyScopes: collector.bootstrapScopes.get(tenant),
+      },
+      managed,
+    );
+    return Promise.all([keyListing, objects]);
+  });
+  // In the shard's tenant order, whatever order the lanes finished in.
+  for (const l of listed.flat()) {
+    if (!l) continue;
+    result.unmanaged.push(...l.unmanaged);
+    result.notListed.push(...l.notListed);
+    result.listCalls += l.listCalls;
   }
 }
 
