@@ -6,18 +6,20 @@
 #   bash scripts/bench.sh fleet           # one stack vs shard stacks, 1 000 tenants (bench/fleet.ts)
 #   bash scripts/bench.sh fleet-backends  # file and PostgreSQL, 1 and 2 runners, beside fleet floors
 #   bash scripts/bench.sh fleet-levers    # engine settings (PULUMI_PARALLEL_DIFF) on a fleet, A vs B
+#   bash scripts/bench.sh fleet-drift     # `txmail-fleet drift` vs a no-op preview, 1 000 tenants
 #   BENCH_TENANTS=10 BENCH_REPS=1 bash scripts/bench.sh   # quicker (each script's header lists its knobs)
 #   BENCH_FLEET_COMPARE=20 BENCH_FLEET_TENANTS=60 BENCH_FLEET_ONE_STACK=0 bash scripts/bench.sh fleet   # quicker
 #   BENCH_FLEET_SHARD_SIZE=50 BENCH_FLEET_PARALLEL=3 bash scripts/bench.sh fleet   # other fleet settings
 #   BENCH_FLEET_TENANTS=120 bash scripts/bench.sh fleet-backends   # quicker
-# Times on a 2-core machine: fleet ~15-25 minutes, fleet-backends ~30-60 minutes.
+#   BENCH_FLEET_TENANTS=60 BENCH_REPS=1 bash scripts/bench.sh fleet-drift   # quicker
+# Times on a 2-core machine: fleet ~15-25 minutes, fleet-backends ~30-60 minutes, fleet-drift ~15 minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${1:-report}"
 case "$target" in
-  report | checkpoints | fleet | fleet-backends | fleet-levers) ;;
+  report | checkpoints | fleet | fleet-backends | fleet-levers | fleet-drift) ;;
   *)
-    echo "bench.sh: unknown target '$target' (report, checkpoints, fleet, fleet-backends, fleet-levers)" >&2
+    echo "bench.sh: unknown target '$target' (report, checkpoints, fleet, fleet-backends, fleet-levers, fleet-drift)" >&2
     exit 2
     ;;
 esac
@@ -30,5 +32,6 @@ npx tsc -p bench/tsconfig.json
 case "$target" in
   fleet-backends) node bench/out/bench/fleetBackends.js ;;
   fleet-levers) node bench/out/bench/fleetLevers.js ;;
+  fleet-drift) node bench/out/bench/fleetDrift.js ;;
   *) node "bench/out/bench/$target.js" ;;
 esac
