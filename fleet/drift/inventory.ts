@@ -23,7 +23,7 @@ export type ListSource = Pick<Api, "list" | "get">;
 export interface Listing {
   unmanaged: UnmanagedObject[];
   notListed: NotListed[];
-  /** List requests made (one per kind per account; more only when a list has several pages). */
+  /** Listings made: one per kind per account (one per domain for a domain-scoped key); a listing of several pages counts once. */
   listCalls: number;
 }
 
