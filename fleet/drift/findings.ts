@@ -8,14 +8,11 @@ import type { EngineEvent, StepEventMetadata, StepEventStateMetadata } from "@pu
 import { kindOfToken } from "../../provider/api/typeTokens";
 import type { Kind } from "../../provider/api/kinds";
 import { canonicalJson } from "../../provider/core/canonicalJson";
+import { isSecretValue } from "../../provider/core/secretMarks";
 import { declarations } from "../../provider/resources";
 import { type FieldChange, type ManagedObject, type ResourceDrift, SECRET } from "./types";
 
-/** The key Pulumi marks a secret value with in state and in events. */
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 const TENANT_TYPE = "txmail:index:Tenant";
-
-const isSecret = (v: unknown) => typeof v === "object" && v !== null && Object.hasOwn(v, SECRET_SIG);
 
 /** The fields of a kind that the program sets and the service may change. */
 export function comparedFields(kind: Kind): string[] {
@@ -33,9 +30,9 @@ export function changedFields(
   const out: FieldChange[] = [];
   for (const field of comparedFields(kind)) {
     const [a, b] = [recorded[field], service[field]];
-    if (isSecret(a) || isSecret(b)) {
+    if (isSecretValue(a) || isSecretValue(b)) {
       // Both masked: the events cannot tell, and both were read from the same service.
-      if (isSecret(a) && isSecret(b)) continue;
+      if (isSecretValue(a) && isSecretValue(b)) continue;
       out.push({ field, recorded: SECRET, service: SECRET });
       continue;
     }

@@ -1,6 +1,7 @@
 // The drift report in three forms: a table for the terminal, JSON (`--json`) and Markdown for a CI
 // job summary (`--markdown FILE`), and the exit code a scheduler reads. Secret values never reach
 // it: the findings carry SECRET in their place (findings.ts).
+import { countsLine } from "../report";
 import type { StepCounts } from "../stepCounts";
 import type { FieldChange, NotListed, ResourceDrift, ShardDrift, UnmanagedObject } from "./types";
 
@@ -131,9 +132,7 @@ export function terminalReport(r: DriftReport): string {
   for (const g of notListedGroups(r.notListed)) out.push(`not listed: ${g}`);
   for (const u of r.unchecked) out.push(`not checked: ${u.shard}: ${u.error}`);
   for (const s of r.remediation ?? []) {
-    out.push(
-      `remediated ${s.shard}: ${s.ok ? "ok" : `FAILED — ${s.error ?? "see its log"}`}: ${remediationCounts(s.counts)}`,
-    );
+    out.push(`remediated ${s.shard}: ${s.ok ? "ok" : `FAILED — ${s.error ?? "see its log"}`}: ${countsLine(s.counts)}`);
   }
   out.push(`inventory: ${r.listCalls} list requests`, `exit ${r.exitCode}`);
   return out.join("\n");
@@ -157,9 +156,6 @@ export function notListedGroups(notListed: readonly NotListed[]): string[] {
     return `${kind} of ${who}: ${reason}`;
   });
 }
-
-const remediationCounts = (c: StepCounts) =>
-  `${c.created} created, ${c.updated} updated, ${c.replaced} replaced, ${c.deleted} deleted`;
 
 const md = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
@@ -196,9 +192,7 @@ export function markdownReport(r: DriftReport): string {
   if (r.remediation) {
     out.push("", "### Remediation", "");
     for (const s of r.remediation)
-      out.push(
-        `- ${s.shard}: ${s.ok ? "ok" : `failed — ${md(s.error ?? "see its log")}`}: ${remediationCounts(s.counts)}`,
-      );
+      out.push(`- ${s.shard}: ${s.ok ? "ok" : `failed — ${md(s.error ?? "see its log")}`}: ${countsLine(s.counts)}`);
   }
   return `${out.join("\n")}\n`;
 }

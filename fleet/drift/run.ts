@@ -8,7 +8,8 @@ import { shardJobs, runInWorkers, type FleetIo, type PlacedFleet } from "../flee
 import { apiFor } from "../../provider/core/clientApi";
 import { resolveConnection } from "../../provider/core/connection";
 import { listUnmanaged, type Listing } from "./inventory";
-import { buildReport, DRIFT_EXIT, markdownReport, terminalReport, type RemediatedShard } from "./report";
+import { buildReport, markdownReport, terminalReport, type RemediatedShard } from "./report";
+import { zeroCounts } from "../stepCounts";
 import type { ShardDrift } from "./types";
 
 export async function runDrift(opts: FleetOptions, fleet: PlacedFleet, io: FleetIo): Promise<number> {
@@ -94,10 +95,8 @@ async function remediate(
       : {
           shard: job.stackName,
           ok: false,
-          counts: { created: 0, updated: 0, replaced: 0, deleted: 0, same: 0, failed: 0 },
+          counts: zeroCounts(),
           error: "not run (interrupted)",
         };
   });
 }
-
-export { DRIFT_EXIT };

@@ -43,8 +43,7 @@ export async function checkShard(stack: Stack, tenants: string[], o: CheckOption
     });
   } catch (e) {
     // A resource whose read failed fails the preview; the others were still read and are reported.
-    const failures = collector.failures();
-    if (failures.length === 0) throw e;
+    if (collector.failures().length === 0) throw e;
   }
   result.drift = [...collector.drift, ...collector.failures()];
   result.managed = collector.managed;
