@@ -40,12 +40,24 @@ export const FUNCTIONS_PAGE = "functions";
 /** Every page with examples: its name is its examples' folder and its file name (`<page>.md`). */
 export const PAGES = [...KINDS, COMPONENT, FUNCTIONS_PAGE];
 
-/** The example files of a page, in the order the page shows them. */
+/** The examples of the Registry overview page, docs/_index.md (docs/codegen/registry.ts). */
+export const OVERVIEW = "overview";
+
+/** Every folder under docs/examples: the reference pages' and the overview's, all checked alike. */
+export const EXAMPLE_DIRS = [...PAGES, OVERVIEW];
+
+/** The example files of a page, in the order the page shows them (`chooser`: the Registry's language id). */
 export const EXAMPLE_FILES = [
-  { file: "index.ts", language: "TypeScript", fence: "ts", note: "`pulumi-txmail`" },
-  { file: "__main__.py", language: "Python", fence: "python", note: "`pulumi_txmail`" },
-  { file: "main.go", language: "Go", fence: "go", note: "`github.com/pulumi-txmail/pulumi-txmail/sdk/go/txmail`" },
-  { file: "Pulumi.yaml", language: "Pulumi YAML", fence: "yaml", note: "`txmail:index:<Kind>`" },
+  { file: "index.ts", language: "TypeScript", fence: "ts", chooser: "typescript", note: "`pulumi-txmail`" },
+  { file: "__main__.py", language: "Python", fence: "python", chooser: "python", note: "`pulumi_txmail`" },
+  {
+    file: "main.go",
+    language: "Go",
+    fence: "go",
+    chooser: "go",
+    note: "`github.com/pulumi-txmail/pulumi-txmail/sdk/go/txmail`",
+  },
+  { file: "Pulumi.yaml", language: "Pulumi YAML", fence: "yaml", chooser: "yaml", note: "`txmail:index:<Kind>`" },
 ] as const;
 
 const HEADER =

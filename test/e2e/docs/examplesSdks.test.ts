@@ -1,5 +1,6 @@
-// The reference pages' Go and Python examples (docs/examples/<page>/main.go, __main__.py) compile
-// against the committed generated SDKs (sdk/go, sdk/python; `npm run gen:sdks`):
+// The Go and Python examples under docs/examples (main.go, __main__.py: each reference page's,
+// docs/examples/<page>/, and the Registry overview's, docs/examples/overview/) compile against the
+// committed generated SDKs (sdk/go, sdk/python; `npm run gen:sdks`):
 //   - Go: every example is gofmt-clean and, as a package of a throwaway module that requires sdk/go through a replace
 //     (its go.sum is sdk/go's), passes `go vet` (which type-checks it). Warm, a few seconds; cold, it
 //     compiles the Pulumi Go SDK first (~2–3 min on 2 cores, shared with test/e2e/sdks/goSdk.test.ts).
@@ -11,7 +12,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { PAGES, examplePath } from "../../../docs/codegen/reference";
+import { EXAMPLE_DIRS, examplePath } from "../../../docs/codegen/reference";
 import { PYTHON, REPO_ROOT, mypy, run } from "../sdks/sdks";
 
 /** The README's first ```<lang> block, verbatim. */
@@ -69,7 +70,7 @@ test("the Go examples pass go vet against sdk/go", () => {
     `module txmail-docs-examples\n\ngo ${goVersion}\n\nrequire ${GO_MODULE} v0.0.0\n\nreplace ${GO_MODULE} => ${SDK_GO}\n`,
   );
   fs.copyFileSync(path.join(SDK_GO, "go.sum"), path.join(dir, "go.sum"));
-  for (const page of PAGES) {
+  for (const page of EXAMPLE_DIRS) {
     fs.mkdirSync(path.join(dir, page));
     fs.copyFileSync(examplePath(page, "main.go"), path.join(dir, page, "main.go"));
   }
@@ -78,13 +79,17 @@ test("the Go examples pass go vet against sdk/go", () => {
   // -mod=mod: go adds the SDK's own requirements (the Pulumi Go SDK) to the throwaway go.mod.
   run("go", ["vet", "./..."], { cwd: dir, env: { GOFLAGS: "-mod=mod" }, timeoutMs: 900_000 });
   expect(
-    run("gofmt", ["-l", ...PAGES.map((page) => examplePath(page, "main.go")), path.join(dir, "readme", "main.go")]),
+    run("gofmt", [
+      "-l",
+      ...EXAMPLE_DIRS.map((page) => examplePath(page, "main.go")),
+      path.join(dir, "readme", "main.go"),
+    ]),
   ).toBe("");
   // Every example was vetted as its own package.
   const packages = run("go", ["list", "./..."], { cwd: dir, env: { GOFLAGS: "-mod=mod" } })
     .trim()
     .split("\n");
-  expect(packages.sort()).toEqual([...PAGES, "readme"].map((p) => `txmail-docs-examples/${p}`).sort());
+  expect(packages.sort()).toEqual([...EXAMPLE_DIRS, "readme"].map((p) => `txmail-docs-examples/${p}`).sort());
 }, 900_000);
 
 describe("the Python examples", () => {
@@ -98,7 +103,7 @@ describe("the Python examples", () => {
     // One mypy run: each example as its own module (they are all __main__.py in their folders).
     const dir = path.join(tmp, "python");
     fs.mkdirSync(dir);
-    files = PAGES.map((page) => {
+    files = EXAMPLE_DIRS.map((page) => {
       const file = path.join(dir, `example_${page}.py`);
       fs.copyFileSync(examplePath(page, "__main__.py"), file);
       return file;

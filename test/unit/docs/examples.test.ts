@@ -1,4 +1,5 @@
-// The reference pages' examples (docs/examples/<page>/) are real programs, checked here:
+// The examples under docs/examples — each reference page's (docs/examples/<page>/) and the Registry
+// overview's (docs/examples/overview/, shown in docs/_index.md) — are real programs, checked here:
 //   - TypeScript: type-checked with tsc against the package (`pulumi-txmail`, the built dist/);
 //   - Pulumi YAML: every type token, function token and property is in the package schema
 //     (generated in memory from the declarations), every value has the property's type (enum values
@@ -10,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parse } from "yaml";
-import { EXAMPLES_DIR, PAGES, examplePath } from "../../../docs/codegen/reference";
+import { EXAMPLES_DIR, EXAMPLE_DIRS, examplePath } from "../../../docs/codegen/reference";
 import { REPO_ROOT } from "../../../support/root";
 import { z } from "zod";
 import { declarationOf } from "../../../provider/resources";
@@ -21,13 +22,13 @@ import type { PropertySpec, TypeSpec } from "../../../native/schema/pulumiSchema
 
 const schema = packageSchema();
 
-test("every page has its four example files, and nothing else is there", () => {
+test("every page and the overview have their four example files, and nothing else is there", () => {
   const dirs = fs
     .readdirSync(EXAMPLES_DIR, { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .map((d) => d.name);
-  expect(dirs.sort()).toEqual([...PAGES].sort());
-  for (const page of PAGES) {
+  expect(dirs.sort()).toEqual([...EXAMPLE_DIRS].sort());
+  for (const page of EXAMPLE_DIRS) {
     expect([page, fs.readdirSync(path.join(EXAMPLES_DIR, page)).sort()]).toEqual([
       page,
       ["Pulumi.yaml", "__main__.py", "index.ts", "main.go"],
@@ -234,7 +235,7 @@ function yamlCheckProblems(text: string): string[] {
 }
 
 describe("the Pulumi YAML examples' inputs pass the provider's check (what `pulumi preview` runs)", () => {
-  test.each(PAGES)("%s", (page) => {
+  test.each(EXAMPLE_DIRS)("%s", (page) => {
     expect(yamlCheckProblems(fs.readFileSync(examplePath(page, "Pulumi.yaml"), "utf8"))).toEqual([]);
   });
 
@@ -256,7 +257,7 @@ describe("the Pulumi YAML examples' inputs pass the provider's check (what `pulu
 });
 
 describe("the Pulumi YAML examples hold only what the package schema has", () => {
-  test.each(PAGES)("%s", (page) => {
+  test.each(EXAMPLE_DIRS)("%s", (page) => {
     expect(yamlProblems(fs.readFileSync(examplePath(page, "Pulumi.yaml"), "utf8"))).toEqual([]);
   });
 
