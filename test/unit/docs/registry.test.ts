@@ -10,6 +10,7 @@ import * as path from "node:path";
 import { parse } from "yaml";
 import { packageSchema } from "../../../native/schema/packageSchema";
 import { REPO_ROOT } from "../../../support/root";
+import { yamlCheckProblems, yamlProblems, type YamlProgram } from "./yamlPrograms";
 import { EXAMPLE_FILES, OVERVIEW, REGENERATE, examplePath } from "../../../docs/codegen/reference";
 import {
   REGISTRY_INDEX,
@@ -184,5 +185,14 @@ describe("docs/installation-configuration.md documents what the code reads", () 
     expect(page).toContain(`pulumi plugin install resource ${schema.name} `);
     expect(page).toContain(`\`${schema.pluginDownloadURL}\``);
     expect(page).toContain("PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES");
+  });
+
+  test("its Pulumi YAML program is checked like the examples and names the schema's download URL", () => {
+    const blocks = matches(page, /```yaml\n([\s\S]*?)```/g);
+    expect(blocks).toHaveLength(1);
+    const program = blocks[0]!;
+    expect([...yamlProblems(program), ...yamlCheckProblems(program)]).toEqual([]);
+    const options = Object.values((parse(program) as YamlProgram).resources ?? {}).map((r) => r.options);
+    expect(options).toContainEqual(expect.objectContaining({ pluginDownloadURL: schema.pluginDownloadURL }));
   });
 });
