@@ -187,6 +187,14 @@ describe("docs/installation-configuration.md documents what the code reads", () 
     expect(page).toContain("PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES");
   });
 
+  test("every version it shows is package.json's (a release updates the page)", () => {
+    const { version } = JSON.parse(read(path.join(REPO_ROOT, "package.json"))) as { version: string };
+    // After `@`, `@v`, `==`, `resource txmail `, `version: ` or a tarball's `-v`.
+    const shown = matches(page, /(?:@v?|==|resource txmail |version: |-v)(\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?)\b/g);
+    expect(shown.length).toBeGreaterThan(0);
+    expect([...new Set(shown)]).toEqual([version]);
+  });
+
   test("its Pulumi YAML program is checked like the examples and names the schema's download URL", () => {
     const blocks = matches(page, /```yaml\n([\s\S]*?)```/g);
     expect(blocks).toHaveLength(1);
