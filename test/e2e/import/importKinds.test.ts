@@ -1,5 +1,7 @@
 // `pulumi import` on the real engine, through the native provider, for every kind: objects made out
-// of band in one emulator, the same objects created by a program in another. After `pulumi import`
+// of band in one emulator, the same objects created by a program in another, all nine imported by
+// one `pulumi import --file` (the engine imports each entry as it imports one named on the command
+// line, `pulumi import <type> <name> <id>`, which test/e2e/native/importRoute.test.ts runs). After it
 // the state holds what the create recorded (apart from ids, timestamps and the one-time secrets the
 // service never shows again); the program that declares those objects then runs as a no-op, with
 // no write reaching the service. A txmail-import-plan file imports a sub account's objects through its
@@ -143,6 +145,19 @@ const ONE_TIME: Record<string, string> = {
 
 let made: Made;
 
+/**
+ * `pulumi import --file` of every object `made`, by the ids a user types, with the code it
+ * generates written to `out`; asserts it succeeded and returns what it printed.
+ */
+async function importAll(t: TestStack, out: string): Promise<string> {
+  const file = path.join(t.stateDir, "import-all.json");
+  const resources = Object.entries(made).map(([name, [kind, id]]) => ({ type: `txmail:index:${kind}`, name, id }));
+  fs.writeFileSync(file, JSON.stringify({ resources }));
+  const r = await cli(t, ["import", "--file", file, "--yes", "--protect=false", "--out", out]);
+  expect({ code: r.code, output: r.code === 0 ? "" : r.output }).toEqual({ code: 0, output: "" });
+  return r.output;
+}
+
 describe("pulumi import of every kind", () => {
   let createdState: Awaited<ReturnType<typeof resources>>;
   let imported: TestStack;
@@ -158,24 +173,13 @@ describe("pulumi import of every kind", () => {
   });
 
   it("imports each kind by the id a user types, into what a create records", async () => {
-    for (const [name, [kind, id]] of Object.entries(made)) {
-      const r = await cli(imported, [
-        "import",
-        `txmail:index:${kind}`,
-        name,
-        id,
-        "--yes",
-        "--protect=false",
-        "--out",
-        path.join(imported.stateDir, `${name}.ts`),
-      ]);
-      expect({ name, code: r.code, output: r.code === 0 ? "" : r.output }).toEqual({ name, code: 0, output: "" });
-      // The one-time secret: said in the import's output, under the resource.
+    const output = await importAll(imported, path.join(imported.stateDir, "imported.ts"));
+    // The one-time secrets: said in the import's output, under each resource that has one.
+    for (const kind of new Set(Object.values(made).map(([k]) => k)))
       if (ONE_TIME[kind])
-        expect(r.output).toMatch(
+        expect(output).toMatch(
           new RegExp(`warning: ${kind}: '${ONE_TIME[kind]}' is shown by the service only when the object is created`),
         );
-    }
     const state = await resources(imported);
     expect(Object.keys(state).sort()).toEqual(Object.keys(createdState).sort());
     for (const [name, [kind]] of Object.entries(made)) {
@@ -201,10 +205,11 @@ describe("pulumi import of every kind", () => {
   it("the TypeScript it prints compiles and, as the program, changes nothing and writes nothing", async () => {
     const programDir = path.join(imported.stateDir, "program");
     const handWritten = fs.readFileSync(path.join(programDir, "index.ts"), "utf8");
-    const pieces = Object.keys(made).map((name) => fs.readFileSync(path.join(imported.stateDir, `${name}.ts`), "utf8"));
-    // Each piece is a whole program (its imports, then the resource); one program holds them all.
-    for (const piece of pieces) expect(piece).toMatch(/^import \* as txmail from "pulumi-txmail";$/m);
-    const body = pieces.map((p) => p.replace(/^import .*;\n/gm, "")).join("\n");
+    const generated = fs.readFileSync(path.join(imported.stateDir, "imported.ts"), "utf8");
+    // A whole program: its imports, then every resource.
+    expect(generated).toMatch(/^import \* as txmail from "pulumi-txmail";$/m);
+    for (const name of Object.keys(made)) expect(generated).toContain(`"${name}"`);
+    const body = generated.replace(/^import .*;\n/gm, "");
     fs.writeFileSync(
       path.join(programDir, "index.ts"),
       `import * as pulumi from "@pulumi/pulumi";\nimport * as txmail from "pulumi-txmail";\n${body}`,
@@ -261,13 +266,9 @@ describe("the code pulumi import generates (Pulumi YAML)", () => {
     stacks.push(t);
     await t.up();
     const program = path.join(t.stateDir, "program", "Pulumi.yaml");
-    const generated: Record<string, unknown> = {};
-    for (const [name, [kind, id]] of Object.entries(made)) {
-      const out = path.join(t.stateDir, `${name}.yaml`);
-      const r = await cli(t, ["import", `txmail:index:${kind}`, name, id, "--yes", "--protect=false", "--out", out]);
-      expect({ name, code: r.code, output: r.code === 0 ? "" : r.output }).toEqual({ name, code: 0, output: "" });
-      Object.assign(generated, (YAML.parse(fs.readFileSync(out, "utf8")) as { resources: object }).resources);
-    }
+    const out = path.join(t.stateDir, "imported.yaml");
+    await importAll(t, out);
+    const generated = (YAML.parse(fs.readFileSync(out, "utf8")) as { resources: Record<string, unknown> }).resources;
     // The generated code as it is, all of it in the program.
     fs.writeFileSync(
       program,
