@@ -1,9 +1,11 @@
 // SubAccount, SubAccountApiKey and ApiKey through the real engine against the emulator:
-// up → in-place update → no-op re-spelling → rotation → drift + refresh → out-of-band delete →
+// up → in-place update → no-op re-spelling → rotation → drift + refresh → suspension →
 // destroy, asserting on the service's records; secrets never in plaintext in state or logs. Runs on
-// both faces (dynamic and native provider): the same program, the same assertions — except two
-// steps the generic provider decides alone (a plain update, an object gone at the service), which
-// run on the dynamic face only.
+// both faces (dynamic and native provider): the same program, the same assertions — except a step
+// the generic provider decides alone (a plain update), which runs on the dynamic face only. An
+// object gone at the service, refreshed away and made again, is test/e2e/membersSuppressions.test.ts's
+// ("after an out-of-band removal, refresh drops both from state and up recreates them"), and for
+// a sub account's key and a route on both faces test/e2e/fleet/drift.test.ts's remediation.
 import * as path from "node:path";
 import { ApiKey, SubAccount, paths } from "../../provider/api";
 import { TxmailApiError, createClient } from "../../provider/client";
@@ -146,15 +148,6 @@ describe.each(FACES)("%s face", (face) => {
       expect((await t.stack.outputs()).keySecret.value).toBe(secretBefore);
       await t.up();
       expect((await keysOnService())[0].label).toBe("ci-renamed");
-    });
-
-    onFace(face, "dynamic")("re-creates an object deleted out of band, after refresh", async () => {
-      const keyId = (await t.stack.outputs()).keyId.value as string;
-      await svc.client.delete(paths.apiKey(svc.accountId, keyId));
-      await t.refresh();
-      const up = await t.up();
-      expect(up.summary.resourceChanges).toMatchObject({ create: 1 });
-      expect(await keysOnService()).toHaveLength(1);
     });
 
     onFace(face, "dynamic")("suspends and reactivates the sub account", async () => {
