@@ -53,16 +53,11 @@ const previewOutcome = (s: TestStack) =>
   );
 
 // [case, stack config (undefined removes a setting), environment, expected message]: one of each
-// source (stack config, missing, the environment) through the real engine; every rule and case is
-// in test/unit/core/connection.test.ts. (A malformed account id in stack config is a case of "each
-// error once" below, in every face.)
+// source through the real engine; every rule and case is in test/unit/core/connection.test.ts. A
+// bad setting in stack config is a case of "each error once" below (a malformed account id, in
+// every face, with the service's counters at zero), and the base URL rule through the engine is
+// the `connection` case below.
 const cases: Array<[string, Record<string, string | undefined>, Record<string, string>, RegExp]> = [
-  [
-    "base URL not a URL",
-    { "txmail:baseUrl": "htp:/bad url" },
-    {},
-    /txmail:baseUrl: must be an http\(s\) URL such as https:\/\/api\.ahasend\.com, got 'htp:\/bad url'/,
-  ],
   [
     "no API key anywhere",
     { "txmail:apiKey": undefined },
