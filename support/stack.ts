@@ -88,7 +88,8 @@ export interface TestStack {
   face: Face;
   /** Everything the engine printed during this stack's operations (for secret scans): stdout, then stderr. */
   log: () => string;
-  up(opts?: { policyPacks?: string[] }): Promise<UpResult>;
+  /** `diff`: the engine's output shows each change as a rich property diff, as `pulumi up --diff`. */
+  up(opts?: { policyPacks?: string[]; diff?: boolean }): Promise<UpResult>;
   preview(opts?: { policyPacks?: string[]; policyPackConfigs?: string[]; diff?: boolean }): Promise<PreviewResult>;
   refresh(): Promise<RefreshResult>;
   destroy(): Promise<DestroyResult>;
@@ -199,7 +200,7 @@ export async function createTestStack(opts: StackOptions): Promise<TestStack> {
     stateDir,
     face: opts.face ?? "dynamic",
     log: () => (errors ? `${output}\n${errors}` : output),
-    up: (o) => stack.up({ ...common(), policyPacks: o?.policyPacks }),
+    up: (o) => stack.up({ ...common(), policyPacks: o?.policyPacks, diff: o?.diff }),
     preview: (o) =>
       stack.preview({
         ...common(),

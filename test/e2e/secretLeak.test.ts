@@ -5,6 +5,9 @@
 // provider's own API key — appears in state exports (without --show-secrets), the engine's output
 // and logs, or diffs. Goal: 0 hits.
 //
+// Every up that changes something runs with --diff, so the engine's output holds each change as a
+// rich property diff (old and new values), which the scan reads with the rest of the output.
+//
 // Secrets are harvested from `pulumi stack export --show-secrets` after every step, by field name,
 // so every secret the provider ever held is scanned for, not only the ones a program exports. A
 // secret is looked for as is and JSON-escaped; a DKIM key also line by line (see `dkimKey`).
@@ -128,12 +131,11 @@ it.each(FACES)(
     await keys.up();
     await step(keys, "keys after create");
     await keys.stack.setConfig("keyLabel", { value: "ci-2" });
-    await keys.up();
+    await keys.up({ diff: true });
     await keys.stack.setConfig("rotation", { value: "r1" });
     await keys.stack.setConfig("bootstrapRotation", { value: "r1" });
-    await keys.up();
+    await keys.up({ diff: true });
     await step(keys, "keys after rotation");
-    texts.push({ where: "keys: preview diff", text: (await keys.preview({ diff: true })).stdout });
     await keys.refresh();
     await step(keys, "keys after refresh");
 
@@ -141,7 +143,7 @@ it.each(FACES)(
     const envKey = { TXMAIL_API_KEY: svc.apiKey };
     const { "txmail:apiKey": _configKey, ...configWithoutKey } = svc.config();
 
-    // A tenant's objects: route/webhook secrets and the SMTP password, and a replacement.
+    // A tenant's objects: route/webhook secrets and the SMTP password, and two replacements.
     const objects = await createTestStack({
       programDir: path.join(__dirname, "programs", "objects"),
       name: `leak-objects-${face}`,
@@ -155,15 +157,13 @@ it.each(FACES)(
     await objects.stack.setConfig("dkimKeyFile", { value: dkim1.file });
     await objects.up();
     await step(objects, "objects after create");
+    // In one run: the SMTP credential replaced (new first, a new password), and, for a new DKIM key,
+    // the domain replaced (delete first), its key sent to the service again.
     await objects.stack.setConfig("sandbox", { value: "true" });
-    await objects.up();
-    await step(objects, "objects after replacement");
-    // A new DKIM key: the domain is replaced (delete first), its key sent to the service again.
     const dkim2 = dkimKey(objects, "DKIM key 2");
     await objects.stack.setConfig("dkimKeyFile", { value: dkim2.file });
-    await objects.up();
-    await step(objects, "objects after DKIM key change");
-    texts.push({ where: "objects: preview diff", text: (await objects.preview({ diff: true })).stdout });
+    await objects.up({ diff: true });
+    await step(objects, "objects after the replacements");
     await objects.refresh();
 
     // Tenant components: bootstrap keys become the children's connections (a secret inside an input).
