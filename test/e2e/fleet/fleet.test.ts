@@ -1,8 +1,9 @@
 // The fleet command on the real engine against the emulator (issue 19): 9 tenants in shards of 4 →
-// 3 shard stacks; up; a no-op rerun; a reordered file (nothing moves); a removed and an added tenant
-// (only their shard changes, only their objects are written); a preview with the policy pack per
-// shard; `--tenant` touching only its shard; one shard failing (fault injected on one sub account's
-// calls) while the others finish, with a non-zero exit; resume; destroy leaves 0 objects.
+// 3 shard stacks; up; a no-op rerun of a reordered file (nothing moves); a removed and an added
+// tenant (only their shard changes, only their objects are written); a preview with the policy pack
+// per shard; `--tenant` touching only its shard; one shard failing (fault injected on one sub
+// account's calls) while the others finish, with a non-zero exit; resume; a renamed tenant; destroy
+// leaves 0 objects.
 // `output --tenant` is tested in postgres.test.ts, from another machine than the runners'.
 // Each step builds on the previous one's state, as a platform team's runs would.
 import * as fs from "node:fs";
@@ -13,6 +14,7 @@ import { controlClient, serviceObjects, type EmulatorControl } from "../../../su
 import { FACES, REPO_ROOT, TOOLS_DIR } from "../harness";
 import { startService, type TestService } from "../../../support/service";
 import { runFleet, type FleetRun } from "../../../support/fleetCli";
+import { onFace } from "../onFace";
 
 jest.setTimeout(20 * 60_000);
 
@@ -86,10 +88,13 @@ describe.each(FACES)("txmail-fleet on the real engine, %s face", (face) => {
   // native provider keeps it in its own state.
   const salt = face === "dynamic" ? 1 : 0;
   // Steps of the fleet's own logic, the same whatever the face (placement, selection, the policy
-  // pack per shard, shard logs, the lane's worker, a failed shard and its resume): registered on
-  // one face only, native (a new fleet's default), so the suite does not pay for them twice. What
-  // the face decides — how the shard program registers the tenants, the stack salt, the aliases of
-  // a renamed tenant's resources — runs on both: up, a no-op rerun, a rename, destroy.
+  // pack per shard, shard logs, the lane's worker, a failed shard and its resume, a renamed
+  // tenant's shard): registered on one face only, native (a new fleet's default), so the suite does
+  // not pay for them twice. What the face decides — how the shard program registers the tenants
+  // and its stack salt — runs on both: the up. What the face decides below the fleet is proven on
+  // both faces by the tenants program (test/e2e/tenants.test.ts: a no-op second up, a rename's
+  // aliases); the destroy, the fleet's own, runs on the dynamic face (the native face's destroy of
+  // every kind is the acceptance run's).
   const fleetLogic: (...args: Parameters<typeof it>) => void = face === "native" ? it : () => undefined;
 
   beforeAll(async () => {
@@ -130,14 +135,6 @@ describe.each(FACES)("txmail-fleet on the real engine, %s face", (face) => {
     );
   });
 
-  it("a rerun is a no-op: every shard unchanged, nothing written to the service", async () => {
-    await control.clearRequests();
-    const run = await fleet("up", "--parallel", "2"); // a lane's worker runs a second shard
-    expectOk(run);
-    expect(run.rows.total).toMatchObject({ created: 0, updated: 0, replaced: 0, deleted: 0, unchanged: 36 + 3 * salt });
-    expect(await writes()).toEqual([]);
-  });
-
   it("the fleet keeps its face: asking for the other fails naming it, and runs nothing", async () => {
     const other = face === "dynamic" ? "native" : "dynamic";
     const before = fs.readFileSync(placementFile, "utf8");
@@ -150,39 +147,45 @@ describe.each(FACES)("txmail-fleet on the real engine, %s face", (face) => {
     expect(await writes()).toEqual([]);
   });
 
-  fleetLogic("a lane's worker looks the CLI up once and runs nothing before or after each shard's up", async () => {
-    // A `pulumi` ahead of the real one on PATH that records each run's subcommand.
-    const bin = path.join(dir, "recording-bin");
-    const runs = path.join(dir, "pulumi-runs.log");
-    fs.mkdirSync(bin, { recursive: true });
-    fs.writeFileSync(
-      path.join(bin, "pulumi"),
-      `#!/bin/sh\necho "$1 $2" >> '${runs}'\nexec '${path.join(TOOLS_DIR, "bin", "pulumi")}' "$@"\n`,
-      { mode: 0o755 },
-    );
-    const run = await runFleet(["up", "--parallel", "1"], { cwd: dir, stateDir, svc, pathPrefix: bin });
-    expectOk(run);
-    const subcommands = fs
-      .readFileSync(runs, "utf8")
-      .trim()
-      .split("\n")
-      .map((line) => (line.startsWith("stack ") ? line : line.split(" ")[0]));
-    // One worker ran the three shards: one version lookup, then per shard the up alone: no `stack
-    // select` before it (the stacks exist), no `stack output` or `stack history` after it.
-    expect(subcommands.sort()).toEqual(["up", "up", "up", "version"]);
-  });
-
-  fleetLogic("reordering the tenants file moves nothing", async () => {
-    const before = fs.readFileSync(placementFile, "utf8");
-    writeTenants(nine().reverse());
-    await control.clearRequests();
-    const run = await fleet("up");
-    expectOk(run);
-    expect(fs.readFileSync(placementFile, "utf8")).toBe(before);
-    expect(run.rows.total).toMatchObject({ created: 0, updated: 0, replaced: 0, deleted: 0, failed: 0 });
-    expect(await writes()).toEqual([]);
-    expect(await subAccounts()).toEqual(ids);
-  });
+  fleetLogic(
+    "a rerun of the file reordered is a no-op: nothing moves, nothing is written, and one lane's worker looks the CLI up once and runs only each shard's up",
+    async () => {
+      const before = fs.readFileSync(placementFile, "utf8");
+      writeTenants(nine().reverse());
+      // A `pulumi` ahead of the real one on PATH that records each run's subcommand.
+      const bin = path.join(dir, "recording-bin");
+      const runs = path.join(dir, "pulumi-runs.log");
+      fs.mkdirSync(bin, { recursive: true });
+      fs.writeFileSync(
+        path.join(bin, "pulumi"),
+        `#!/bin/sh\necho "$1 $2" >> '${runs}'\nexec '${path.join(TOOLS_DIR, "bin", "pulumi")}' "$@"\n`,
+        { mode: 0o755 },
+      );
+      await control.clearRequests();
+      // One lane: a single worker runs the three shards, so it runs a second and a third shard.
+      const run = await runFleet(["up", "--parallel", "1"], { cwd: dir, stateDir, svc, pathPrefix: bin });
+      expectOk(run);
+      expect(fs.readFileSync(placementFile, "utf8")).toBe(before);
+      expect(run.rows.total).toMatchObject({
+        created: 0,
+        updated: 0,
+        replaced: 0,
+        deleted: 0,
+        failed: 0,
+        unchanged: 36 + 3 * salt,
+      });
+      expect(await writes()).toEqual([]);
+      expect(await subAccounts()).toEqual(ids);
+      const subcommands = fs
+        .readFileSync(runs, "utf8")
+        .trim()
+        .split("\n")
+        .map((line) => (line.startsWith("stack ") ? line : line.split(" ")[0]));
+      // One worker ran the three shards: one version lookup, then per shard the up alone: no `stack
+      // select` before it (the stacks exist), no `stack output` or `stack history` after it.
+      expect(subcommands.sort()).toEqual(["up", "up", "up", "version"]);
+    },
+  );
 
   fleetLogic(
     "preview runs the policy pack per shard: only the shard of the offending tenant fails, and the placement file stays",
@@ -242,28 +245,26 @@ describe.each(FACES)("txmail-fleet on the real engine, %s face", (face) => {
     ids = now;
   });
 
-  fleetLogic("--tenant applies one tenant's change and runs only its shard", async () => {
-    const specs = () => [...nine().filter((s) => s.name !== "t6"), { name: "t10" }];
-    writeTenants(specs().map((s) => (s.name === "t1" || s.name === "t9" ? { ...s, credit: 500 } : s)));
-    const run = await fleet("up", "--tenant", "t1");
-    expectOk(run);
-    expect(Object.keys(run.rows).sort()).toEqual(["shard-001", "total"]);
-    expect(run.rows["shard-001"]).toMatchObject({ result: "ok", updated: 1, created: 0, deleted: 0 });
-    const d = await control.dumpState();
-    const credit = (id: string) => d.accounts.find((a) => a.id === id)?.monthly_credit;
-    expect(credit(ids.t1!)).toBe(500);
-    expect(credit(ids.t9!)).not.toBe(500); // t9's shard was not run
-  });
-
-  fleetLogic("--debug puts the engine's and the program's debug messages in the shard's log", async () => {
-    const log = path.join(dir, ".txmail-fleet", "logs", "shard-001.preview.log");
-    const before = fs.existsSync(log) ? fs.statSync(log).size : 0;
-    const run = await fleet("preview", "--tenant", "t1", "--debug");
-    expectOk(run);
-    const written = fs.readFileSync(log, "utf8").slice(before);
-    // The SDK's own message for each resource the program registers (sdkDebugMessages.ts).
-    expect(written).toMatch(/Registering resource: t=\S+, name=t1-/);
-  });
+  fleetLogic(
+    "--tenant applies one tenant's change and runs only its shard; --debug puts the engine's and the program's debug messages in the shard's log",
+    async () => {
+      const specs = () => [...nine().filter((s) => s.name !== "t6"), { name: "t10" }];
+      writeTenants(specs().map((s) => (s.name === "t1" || s.name === "t9" ? { ...s, credit: 500 } : s)));
+      const log = path.join(dir, ".txmail-fleet", "logs", "shard-001.up.log");
+      const before = fs.existsSync(log) ? fs.statSync(log).size : 0;
+      const run = await fleet("up", "--tenant", "t1", "--debug");
+      expectOk(run);
+      expect(Object.keys(run.rows).sort()).toEqual(["shard-001", "total"]);
+      expect(run.rows["shard-001"]).toMatchObject({ result: "ok", updated: 1, created: 0, deleted: 0 });
+      const d = await control.dumpState();
+      const credit = (id: string) => d.accounts.find((a) => a.id === id)?.monthly_credit;
+      expect(credit(ids.t1!)).toBe(500);
+      expect(credit(ids.t9!)).not.toBe(500); // t9's shard was not run
+      const written = fs.readFileSync(log, "utf8").slice(before);
+      // The SDK's own message for each resource the program registers (sdkDebugMessages.ts).
+      expect(written).toMatch(/Registering resource: t=\S+, name=t1-/);
+    },
+  );
 
   fleetLogic(
     "one shard failing (its calls fail at the service) while the others finish: non-zero exit, then resume",
@@ -318,42 +319,45 @@ describe.each(FACES)("txmail-fleet on the real engine, %s face", (face) => {
     },
   );
 
-  it("renaming a tenant (formerNames) keeps its shard and its objects: only the name-derived key label changes", async () => {
-    const entries = current.map(tenant);
-    const placedBefore = placement().tenants;
-    // t7 becomes t7-renamed; its display name stays as it was (it defaults to the tenant's name).
-    const renamed = entries.map((e) =>
-      e.name === "t7" ? { ...e, name: "t7-renamed", formerNames: ["t7"], displayName: "t7" } : e,
-    );
-    fs.writeFileSync(tenantsFile, stringify({ tenants: renamed }));
-    await control.clearRequests();
-    const run = await fleet("up");
-    expectOk(run);
-    expect(run.stdout).toContain("renamed (their objects stay): t7 → t7-renamed in shard-002");
-    const { t7: shardOfT7, ...others } = placedBefore;
-    expect(shardOfT7).toBe(2);
-    expect(placement().tenants).toEqual({ ...others, "t7-renamed": 2 });
-    // The tenant's component and children answer to their former names (aliases): nothing is
-    // created, deleted or replaced; the bootstrap key's label ("t7 bootstrap") follows the name.
-    expect(run.rows["shard-002"]).toMatchObject({ result: "ok", created: 0, deleted: 0, replaced: 0, updated: 1 });
-    for (const s of ["shard-001", "shard-003"]) {
-      expect(run.rows[s]).toMatchObject({ result: "ok", created: 0, updated: 0, replaced: 0, deleted: 0 });
-    }
-    expect(await subAccounts()).toEqual(ids);
-    const all = await writes();
-    expect(all).toHaveLength(1);
-    expect(all[0]).toMatch(new RegExp(`^(PUT|PATCH) .*${ids.t7}.*/api-keys/`));
-    const d = await control.dumpState();
-    expect(d.api_keys.filter((k) => k.label === "t7-renamed bootstrap")).toHaveLength(1);
-    // Converged: the next run of its shard changes nothing.
-    await control.clearRequests();
-    const again = await fleet("up", "--tenant", "t7-renamed");
-    expectOk(again);
-    expect(again.rows["shard-002"]).toMatchObject({ created: 0, updated: 0, replaced: 0, deleted: 0 });
-    expect(await writes()).toEqual([]);
-  });
+  fleetLogic(
+    "renaming a tenant (formerNames) keeps its shard and its objects: only the name-derived key label changes",
+    async () => {
+      const entries = current.map(tenant);
+      const placedBefore = placement().tenants;
+      // t7 becomes t7-renamed; its display name stays as it was (it defaults to the tenant's name).
+      const renamed = entries.map((e) =>
+        e.name === "t7" ? { ...e, name: "t7-renamed", formerNames: ["t7"], displayName: "t7" } : e,
+      );
+      fs.writeFileSync(tenantsFile, stringify({ tenants: renamed }));
+      await control.clearRequests();
+      const run = await fleet("up");
+      expectOk(run);
+      expect(run.stdout).toContain("renamed (their objects stay): t7 → t7-renamed in shard-002");
+      const { t7: shardOfT7, ...others } = placedBefore;
+      expect(shardOfT7).toBe(2);
+      expect(placement().tenants).toEqual({ ...others, "t7-renamed": 2 });
+      // The tenant's component and children answer to their former names (aliases): nothing is
+      // created, deleted or replaced; the bootstrap key's label ("t7 bootstrap") follows the name.
+      expect(run.rows["shard-002"]).toMatchObject({ result: "ok", created: 0, deleted: 0, replaced: 0, updated: 1 });
+      for (const s of ["shard-001", "shard-003"]) {
+        expect(run.rows[s]).toMatchObject({ result: "ok", created: 0, updated: 0, replaced: 0, deleted: 0 });
+      }
+      expect(await subAccounts()).toEqual(ids);
+      const all = await writes();
+      expect(all).toHaveLength(1);
+      expect(all[0]).toMatch(new RegExp(`^(PUT|PATCH) .*${ids.t7}.*/api-keys/`));
+      const d = await control.dumpState();
+      expect(d.api_keys.filter((k) => k.label === "t7-renamed bootstrap")).toHaveLength(1);
+      // Converged: the next run of its shard changes nothing.
+      await control.clearRequests();
+      const again = await fleet("up", "--tenant", "t7-renamed");
+      expectOk(again);
+      expect(again.rows["shard-002"]).toMatchObject({ created: 0, updated: 0, replaced: 0, deleted: 0 });
+      expect(await writes()).toEqual([]);
+    },
+  );
 
-  it("destroy brings every shard down: 0 objects left at the service", async () => {
+  onFace(face, "dynamic")("destroy brings every shard down: 0 objects left at the service", async () => {
     const run = await fleet("destroy", "--parallel", "3");
     expectOk(run);
     expect(run.rows.total).toMatchObject({ failed: 0, created: 0 });
