@@ -1,7 +1,10 @@
-// AccountMember and Suppression through the real engine against the emulator: create, no-op,
-// change → replacement (delete first: the same email / address cannot exist twice), out-of-band
-// removal → refresh → recreate, expiry → refresh → recreated only while declared, destroy; and the
-// owner, whom the service never removes, refused with a message that says so.
+// AccountMember and Suppression through the real engine against the emulator: create, change →
+// replacement (delete first: the same email / address cannot exist twice), out-of-band removal →
+// refresh → recreate, expiry → refresh → recreated only while declared; and the owner, whom the
+// service never removes, adopted, then refused with a message that says so. A second up that
+// changes nothing, and destroy, of both kinds are test/e2e/tenantMembers.test.ts's (a Tenant's
+// members and suppression: "changes nothing on a second up", "destroys the members and the
+// suppression with the tenant").
 import * as path from "node:path";
 import { AccountMember, MemberList, Suppression, paths } from "../../provider/api";
 import { controlClient, seqOf } from "../../support/control";
@@ -47,7 +50,7 @@ afterAll(async () => {
 describe("AccountMember and Suppression on the real engine", () => {
   let first: Record<string, { value: unknown }>;
 
-  it("creates the member and the suppression; a second up is a no-op", async () => {
+  it("creates the member and the suppression", async () => {
     const up = await t.up();
     first = up.outputs;
     expect(await managed()).toEqual([expect.objectContaining({ user_id: first.memberId.value, role: "Developer" })]);
@@ -59,8 +62,6 @@ describe("AccountMember and Suppression on the real engine", () => {
         reason: "compliance list",
       }),
     ]);
-    const again = await t.up();
-    expect(again.summary.resourceChanges).toEqual({ same: 4 }); // stack, stack salt, member, suppression
   });
 
   it("replaces on a change, removing the old one first (role; reason)", async () => {
@@ -119,19 +120,15 @@ describe("AccountMember and Suppression on the real engine", () => {
     expect(Date.parse(s!.expires_at)).toBe(Date.parse(later));
   });
 
-  it("destroys what it created; the owner stays", async () => {
-    await t.destroy();
-    expect(await managed()).toEqual([]);
-    expect(await suppressions()).toEqual([]);
-    expect((await members()).map((m) => m.user_id)).toEqual([await owner()]);
-  });
-
   it("adopts the owner, and refuses to remove them with a message naming the owner rule", async () => {
+    // The member and the suppression leave the program: deleted by this up, the owner adopted.
     await t.stack.setConfig("member", { value: "false" });
     await t.stack.setConfig("suppression", { value: "false" });
     await t.stack.setConfig("adoptOwner", { value: await owner() });
     const adopted = await t.up();
     expect(adopted.outputs.ownerId.value).toBe(await owner());
+    expect(await managed()).toEqual([]);
+    expect(await suppressions()).toEqual([]);
     await t.stack.removeConfig("adoptOwner");
     const err = await t.up().then(
       () => undefined,
