@@ -312,6 +312,26 @@ if $with_release; then
     say "npm storage seeded in $(since "$started")"
   fi
   ln -sfn "$storage" "$tools/registry/npm-storage"
+  # Go's module cache (its cache/download is in the module proxy's layout, which the rehearsal
+  # serves) with every module a user's program on the Go SDK needs: the rehearsal's program, the SDK
+  # replaced by this checkout's, tidied once with the real proxy.
+  go_seed="$cache/go-seed-$(cat "$root/sdk/go/go.mod" "$root/test/e2e/release/programs/go/main.go" | sha256sum | cut -c1-16)"
+  if [ ! -f "$go_seed" ]; then
+    command -v go >/dev/null || die "--with release needs a Go toolchain (Go >= 1.26) for the Go SDK's dependencies"
+    started=$(date +%s)
+    say "downloading the Go SDK's dependencies into Go's module cache"
+    seed_dir="$(mktemp -d)"
+    cp "$root/test/e2e/release/programs/go/main.go" "$seed_dir/"
+    sdk_module="$(sed -n 's/^module[[:space:]]*//p' "$root/sdk/go/go.mod")"
+    (cd "$seed_dir" && go mod init example.com/rehearsal 2>/dev/null &&
+      go mod edit -require "$sdk_module@v0.0.0" -replace "$sdk_module=$root/sdk/go" &&
+      GOFLAGS=-mod=mod go mod tidy >&2) || { rm -rf "$seed_dir"; die "go mod tidy of the rehearsal's Go program failed"; }
+    rm -rf "$seed_dir"
+    touch "$go_seed"
+    say "Go modules ready in $(since "$started")"
+  fi
+  # The CLI's own directory (not .tools/bin's link to it): a user's PATH holds no checkout path.
+  ln -sfn "$pulumi_dir" "$tools/registry/cli"
 fi
 
 # --- 8. Plugins and env file ---------------------------------------------------------------------
