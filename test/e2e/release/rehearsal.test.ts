@@ -137,7 +137,8 @@ function filesUnder(dir: string, skip: string[] = []): string[] {
 /** The plugin as the engine installed it in `pulumiHome`, and the release page's requests for it. */
 function expectPluginAcquired(pulumiHome: string): void {
   const installed = path.join(pulumiHome, "plugins", `resource-txmail-v${VERSION}`, "pulumi-resource-txmail");
-  expect(fs.existsSync(installed)).toBe(true);
+  // The executable itself (an ELF here), not a script that would need an interpreter.
+  expect(fs.readFileSync(installed).subarray(0, 4).toString("latin1")).toBe("\x7fELF");
   expect(servers.plugins.requests).toContain(`/pulumi-resource-txmail-v${VERSION}-${PLATFORM}.tar.gz`);
 }
 
@@ -334,6 +335,12 @@ it("TypeScript: npm install pulumi-txmail@V by name, then a Tenant up and destro
     fs.readFileSync(path.join(project, "node_modules", "pulumi-txmail", "package.json"), "utf8"),
   ) as { version: string };
   expect(installed.version).toBe(VERSION);
+  // One @pulumi/pulumi (the user's): the package takes Pulumi's SDK as a range, never its own copy.
+  const pulumiCopies = fs
+    .readdirSync(path.join(project, "node_modules"), { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith(path.join("@pulumi", "pulumi", "package.json")));
+  expect(pulumiCopies).toEqual([path.join("@pulumi", "pulumi", "package.json")]);
   expectNewUser(env, [
     ...filesUnder(project, ["node_modules"]),
     ...filesUnder(path.join(project, "node_modules", "pulumi-txmail")),
