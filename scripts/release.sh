@@ -44,12 +44,10 @@ while [ $# -gt 0 ]; do
   shift
 done
 [ -n "$version" ] || die "$usage"
-# Semantic versioning 2.0 (npm, PyPI and Go all accept a plain X.Y.Z; pre-releases as X.Y.Z-label.N).
-[[ "$version" =~ ^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?$ ]] ||
-  die "'$version' is not a version like 1.2.3 (no leading v)"
+# X.Y.Z only: npm, PyPI and Go spell pre-releases differently (1.2.3-rc.1 is not a PEP 440 version).
+[[ "$version" =~ ^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$ ]] ||
+  die "'$version' is not a version like 1.2.3 (no leading v, no pre-release label)"
 [ -n "$platforms" ] || platforms="--platform linux-amd64 --platform linux-arm64 --platform windows-amd64"
-[ -x "$root/.tools/python/bin/python" ] || die "no Python venv: run 'bash scripts/setup.sh --with sdkgen' first"
-command -v go >/dev/null || die "Go (>= 1.26) is needed to generate the Go SDK"
 
 cd "$root"
 if ! $allow_dirty; then
@@ -58,6 +56,8 @@ if ! $allow_dirty; then
 Commit or stash them first:
 $dirty"
 fi
+[ -x "$root/.tools/python/bin/python" ] || die "no Python venv: run 'bash scripts/setup.sh --with sdkgen' first"
+command -v go >/dev/null || die "Go (>= 1.26) is needed to generate the Go SDK"
 
 started=$(date +%s)
 work="$(mktemp -d -t txmail-release-XXXXXX)"
