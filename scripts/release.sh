@@ -94,6 +94,14 @@ say "stamping $version into package.json (the one place), building and regenerat
   bash scripts/gen-sdks.sh 2>/dev/null
 )
 
+# Go users get the module from the repository at the tag sdk/go/v$version (the module proxy zips
+# that tree), so the tagged commit's generated SDK must be the one built here: it is when package.json
+# already said $version and `npm run gen:sdks` was committed (test/e2e/sdks/generated.test.ts).
+if ! diff -r -q "$root/sdk/go" "$tree/sdk/go" >/dev/null; then
+  say "warning: sdk/go of this commit is not the Go module built for v$version: before tagging sdk/go/v$version,"
+  say "  set package.json's version to $version, run 'npm run gen:sdks' and commit (the zip in --out is what the tag must hold)"
+fi
+
 rm -rf "$out"
 mkdir -p "$out"/{npm,python,go,plugin}
 out="$(cd "$out" && pwd)"
