@@ -6,6 +6,7 @@
 #   bash scripts/setup.sh --with yaml   # also the YAML language host (Pulumi YAML programs)
 #   bash scripts/setup.sh --with sdkgen # also the Go/Python SDK generator and the Python venv
 #   bash scripts/setup.sh --with python # also the Python venv alone (tools/python/requirements.txt)
+#   bash scripts/setup.sh --with release # also the registry servers of the release rehearsal (below)
 #   (--with is repeatable: --with yaml --with sdkgen)
 #
 # It builds only what is missing, and starts the longest build first so the rest overlaps it:
@@ -22,7 +23,15 @@
 #      sdkgen or --with python: a Python venv with tools/python/requirements.txt (pulumi, build, mypy),
 #      keyed by that file's hash and the interpreter's version, linked as .tools/python
 #      (.tools/python/bin/python; ~20 s, once).
-#   7. Links in .tools/bin: pulumi, the dynamic-provider plugin shipped in @pulumi/pulumi; the native
+#   7. With --with release (or --with sdkgen, which the test command passes): what the release
+#      rehearsal (test/e2e/release) serves on loopback, so the test itself needs no network. Verdaccio
+#      (tools/registry/package.json and its lockfile) and a venv with pypiserver and twine
+#      (tools/registry/requirements.txt); an npm storage holding the npm package's dependency
+#      closure (and a TypeScript user's), seeded once through Verdaccio with the npm registry as its
+#      uplink; a wheelhouse of the Python SDK's dependencies (pip download of
+#      tools/python/requirements.txt). Each keyed by its inputs, linked under .tools/registry/
+#      (~1 min cold, once). The Go modules come from Go's own module cache (the SDK's are there).
+#   8. Links in .tools/bin: pulumi, the dynamic-provider plugin shipped in @pulumi/pulumi; the native
 #      provider bin/pulumi-resource-txmail installed in .tools/pulumi-home; its single executable
 #      (scripts/build-plugin.sh --binary, cached) linked as .tools/plugin/pulumi-resource-txmail; the env file.
 #
@@ -40,13 +49,15 @@ YAML_HOST_VERSION=1.38.3
 with_yaml=false
 with_sdkgen=false
 with_python=false
+with_release=false
 while [ $# -gt 0 ]; do
   case "$1:${2:-}" in
     --with:yaml) with_yaml=true ;;
-    --with:sdkgen) with_sdkgen=true; with_python=true ;;
+    --with:sdkgen) with_sdkgen=true; with_python=true; with_release=true ;;
+    --with:release) with_release=true; with_python=true ;;
     --with:python) with_python=true ;;
-    --with:*) echo "setup.sh: --with takes 'yaml', 'sdkgen' or 'python'" >&2; exit 2 ;;
-    *) echo "usage: setup.sh [--with yaml|sdkgen|python]..." >&2; exit 2 ;;
+    --with:*) echo "setup.sh: --with takes 'yaml', 'sdkgen', 'python' or 'release'" >&2; exit 2 ;;
+    *) echo "usage: setup.sh [--with yaml|sdkgen|python|release]..." >&2; exit 2 ;;
   esac
   shift 2
 done
@@ -244,7 +255,86 @@ if $with_python; then
   ln -sfn "$venv" "$tools/python"
 fi
 
-# --- 7. Plugins and env file ---------------------------------------------------------------------
+# --- 7. Registry servers and their offline contents (on request) ---------------------------------------
+if $with_release; then
+  registry_src="$root/tools/registry"
+  mkdir -p "$tools/registry"
+  # Verdaccio, from its own lockfile (its node-fetch override is in tools/registry/package.json).
+  reg_hash="$(cat "$registry_src/package.json" "$registry_src/package-lock.json" | sha256sum | cut -c1-16)"
+  verdaccio_dir="$cache/registry-$reg_hash"
+  if [ ! -f "$verdaccio_dir/.complete" ]; then
+    started=$(date +%s)
+    say "installing Verdaccio (tools/registry) into $verdaccio_dir"
+    rm -rf "$verdaccio_dir" && mkdir -p "$verdaccio_dir"
+    cp "$registry_src/package.json" "$registry_src/package-lock.json" "$verdaccio_dir/"
+    (cd "$verdaccio_dir" && npm ci --no-audit --no-fund --loglevel=error >&2)
+    touch "$verdaccio_dir/.complete"
+    say "Verdaccio installed in $(since "$started")"
+  fi
+  ln -sfn "$verdaccio_dir" "$tools/registry/verdaccio"
+  # pypiserver and twine, in a venv of their own.
+  preg_hash="$({ cat "$registry_src/requirements.txt"; "$python" -VV; } | sha256sum | cut -c1-16)"
+  preg_venv="$cache/python-registry-$preg_hash"
+  if [ ! -f "$preg_venv/.complete" ]; then
+    started=$(date +%s)
+    say "creating the venv $preg_venv from tools/registry/requirements.txt (pypiserver, twine)"
+    rm -rf "$preg_venv"
+    "$python" -m venv "$preg_venv"
+    "$preg_venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps -r "$registry_src/requirements.txt" >&2
+    "$preg_venv/bin/python" -m pip check >&2 || die "the pinned registry packages do not fit together (tools/registry/requirements.txt)"
+    touch "$preg_venv/.complete"
+    say "registry venv ready in $(since "$started")"
+  fi
+  ln -sfn "$preg_venv" "$tools/registry/python"
+  # The Python SDK's dependencies as wheels for this interpreter, served beside the release.
+  wheel_hash="$({ cat "$root/tools/python/requirements.txt"; "$python" -VV; } | sha256sum | cut -c1-16)"
+  wheelhouse="$cache/wheelhouse-$wheel_hash"
+  if [ ! -f "$wheelhouse/.complete" ]; then
+    started=$(date +%s)
+    say "downloading the wheelhouse $wheelhouse (tools/python/requirements.txt)"
+    rm -rf "$wheelhouse" && mkdir -p "$wheelhouse"
+    "$preg_venv/bin/python" -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
+      -r "$root/tools/python/requirements.txt" -d "$wheelhouse" >&2
+    touch "$wheelhouse/.complete"
+    say "wheelhouse ready in $(since "$started")"
+  fi
+  ln -sfn "$wheelhouse" "$tools/registry/wheelhouse"
+  # Verdaccio's storage with every package a user's `npm install pulumi-txmail` (and TypeScript)
+  # needs: keyed by the package's dependencies and Verdaccio's version (support/registries.ts).
+  seed_hash="$({ "$node_bin" -p 'const p=require(process.argv[1]); JSON.stringify([p.dependencies, p.devDependencies.typescript, p.devDependencies["@types/node"]])' "$root/package.json"; echo "$reg_hash"; } | sha256sum | cut -c1-16)"
+  storage="$cache/npm-storage-$seed_hash"
+  if [ ! -f "$storage/.complete" ]; then
+    started=$(date +%s)
+    say "seeding the npm storage $storage through Verdaccio from the npm registry"
+    rm -rf "$storage"
+    "$node_bin" "$root/dist/support/registries.js" seed-npm "$verdaccio_dir" "$storage" "$root/package.json" >&2
+    touch "$storage/.complete"
+    say "npm storage seeded in $(since "$started")"
+  fi
+  ln -sfn "$storage" "$tools/registry/npm-storage"
+  # Go's module cache (its cache/download is in the module proxy's layout, which the rehearsal
+  # serves) with every module a user's program on the Go SDK needs: the rehearsal's program, the SDK
+  # replaced by this checkout's, tidied once with the real proxy.
+  go_seed="$cache/go-seed-$(cat "$root/sdk/go/go.mod" "$root/test/e2e/release/programs/go/main.go" | sha256sum | cut -c1-16)"
+  if [ ! -f "$go_seed" ]; then
+    command -v go >/dev/null || die "--with release needs a Go toolchain (Go >= 1.26) for the Go SDK's dependencies"
+    started=$(date +%s)
+    say "downloading the Go SDK's dependencies into Go's module cache"
+    seed_dir="$(mktemp -d)"
+    cp "$root/test/e2e/release/programs/go/main.go" "$seed_dir/"
+    sdk_module="$(sed -n 's/^module[[:space:]]*//p' "$root/sdk/go/go.mod")"
+    (cd "$seed_dir" && go mod init example.com/rehearsal 2>/dev/null &&
+      go mod edit -require "$sdk_module@v0.0.0" -replace "$sdk_module=$root/sdk/go" &&
+      GOFLAGS=-mod=mod go mod tidy >&2) || { rm -rf "$seed_dir"; die "go mod tidy of the rehearsal's Go program failed"; }
+    rm -rf "$seed_dir"
+    touch "$go_seed"
+    say "Go modules ready in $(since "$started")"
+  fi
+  # The CLI's own directory (not .tools/bin's link to it): a user's PATH holds no checkout path.
+  ln -sfn "$pulumi_dir" "$tools/registry/cli"
+fi
+
+# --- 8. Plugins and env file ---------------------------------------------------------------------
 ln -sf "$root/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs" "$tools/bin/pulumi-resource-pulumi-nodejs"
 # The native provider plugin, for development: this checkout's bin/pulumi-resource-txmail (node on
 # dist/native) installed in the project's Pulumi home, where the engine finds it as it finds a

@@ -1,8 +1,8 @@
 // pulumi-txmail installed the way a user installs it: `npm install` of the packed package into a
 // fresh TypeScript project that already depends on @pulumi/pulumi. The package declares Pulumi's SDK
 // as a range (package.json), so npm must leave one copy — the user's — and the README's first
-// example must run there. Tried at both ends of what is tested: the range's floor, and the newest
-// release the project is locked to (newer than the floor, inside the range).
+// example must run there. Tried here at the range's floor; the newest release in the range, installed
+// by name from a registry, is the release rehearsal's (test/e2e/release/rehearsal.test.ts).
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -81,10 +81,7 @@ it("declares @pulumi/pulumi as a caret range whose floor is below the locked ver
   expect(manifest.dependencies["@pulumi/policy"]).toMatch(/^\^\d+\.\d+\.\d+$/);
 });
 
-describe.each([
-  ["the range's floor", floor!],
-  ["a newer release (the locked one)", locked],
-])("a new TypeScript project on @pulumi/pulumi %s", (_label, version) => {
+describe.each([["the range's floor", floor!]])("a new TypeScript project on @pulumi/pulumi %s", (_label, version) => {
   let project: string;
 
   beforeAll(async () => {

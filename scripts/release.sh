@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Builds every artifact of a release from a clean tree, with the version stamped into all of them:
+#
+#   bash scripts/release.sh VERSION [--out DIR] [--platform OS-ARCH ...]
+#
+#   DIR (default dist-release/) receives
+#     npm/pulumi-txmail-VERSION.tgz                      `npm publish` it
+#     python/pulumi_txmail-VERSION.tar.gz, …-py3-none-any.whl   `twine upload` them
+#     go/<module>/@v/{list,vVERSION.info,.mod,.zip}      the Go SDK in the module proxy's layout; the
+#                                                        tag to push is sdk/go/vVERSION
+#     plugin/pulumi-resource-txmail-vVERSION-<os>-<arch>.tar.gz and .sha256   the release page's assets
+#     schema.json                                        the package schema
+#     release.json                                       what is where (version, Go module and tag, files)
+#
+# The version lives in one place, package.json; the schema generator and the SDK generators read it
+# from there. So the tree is copied to a temporary directory (the files git knows, as committed),
+# package.json's version is set there, and everything is regenerated and built in the copy: the
+# checkout is never modified. Plugins: linux-amd64, linux-arm64 and windows-amd64 by default
+# (--platform picks others; darwin builds run on Macs: examples/ci/release.yml). Last, every artifact
+# is checked to agree on the version and the schema (support/release.ts) before anything is kept.
+#
+# --allow-dirty (tests only) builds from the working tree's current files instead of refusing when
+# they differ from the last commit: the release rehearsal runs on a developer's uncommitted changes.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+say() { printf '[release] %s\n' "$*" >&2; }
+die() { printf '[release] error: %s\n' "$*" >&2; exit 1; }
+since() { echo "$(($(date +%s) - $1)) s"; }
+usage="usage: release.sh VERSION [--out DIR] [--platform OS-ARCH ...] [--allow-dirty]"
+
+version=""
+out="$root/dist-release"
+platforms=""
+allow_dirty=false
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --out) [ $# -ge 2 ] || die "--out takes a directory"; out="$2"; shift ;;
+    --platform) [ $# -ge 2 ] || die "--platform takes OS-ARCH (scripts/build-plugin.sh)"; platforms="$platforms --platform $2"; shift ;;
+    --allow-dirty) allow_dirty=true ;;
+    -*) die "$usage" ;;
+    *) [ -z "$version" ] || die "$usage"; version="$1" ;;
+  esac
+  shift
+done
+[ -n "$version" ] || die "$usage"
+# X.Y.Z only: npm, PyPI and Go spell pre-releases differently (1.2.3-rc.1 is not a PEP 440 version).
+[[ "$version" =~ ^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$ ]] ||
+  die "'$version' is not a version like 1.2.3 (no leading v, no pre-release label)"
+[ -n "$platforms" ] || platforms="--platform linux-amd64 --platform linux-arm64 --platform windows-amd64"
+
+cd "$root"
+if ! $allow_dirty; then
+  dirty="$(git status --porcelain --untracked-files=normal)"
+  [ -z "$dirty" ] || die "the tree has changes that are not committed; a release is built from a clean tree.
+Commit or stash them first:
+$dirty"
+fi
+[ -x "$root/.tools/python/bin/python" ] || die "no Python venv: run 'bash scripts/setup.sh --with sdkgen' first"
+command -v go >/dev/null || die "Go (>= 1.26) is needed to generate the Go SDK"
+
+started=$(date +%s)
+work="$(mktemp -d -t txmail-release-XXXXXX)"
+trap 'rm -rf "$work"' EXIT
+tree="$work/tree"
+mkdir -p "$tree"
+# The files git knows (tracked and new-but-not-ignored): on a clean tree exactly the last commit.
+git ls-files -z --cached --others --exclude-standard |
+  while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
+  tar --null -T - -cf - | tar -xf - -C "$tree"
+ln -s "$(readlink -f "$root/node_modules")" "$tree/node_modules"
+# The previous build's outputs and its build info, so tsc recompiles only what differs.
+[ -d "$root/dist" ] && cp -a "$root/dist" "$tree/dist"
+ln -s "$(readlink -f "$root/.tools")" "$tree/.tools"
+
+say "stamping $version into package.json (the one place), building and regenerating in $tree"
+(
+  cd "$tree"
+  node -e '
+    const fs = require("fs");
+    const [version] = process.argv.slice(1);
+    for (const file of ["package.json", "policy/package.json"]) {
+      const json = JSON.parse(fs.readFileSync(file, "utf8"));
+      json.version = version;
+      fs.writeFileSync(file, JSON.stringify(json, null, 2) + "\n");
+    }
+    const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8"));
+    lock.version = version;
+    lock.packages[""].version = version;
+    fs.writeFileSync("package-lock.json", JSON.stringify(lock, null, 2) + "\n");
+  ' "$version"
+  node node_modules/typescript/bin/tsc -p tsconfig.json
+  node dist/native/schema/generate.js >/dev/null
+  bash scripts/gen-sdks.sh 2>/dev/null
+)
+
+# Go users get the module from the repository at the tag sdk/go/v$version (the module proxy zips
+# that tree), so the tagged commit's generated SDK must be the one built here: it is when package.json
+# already said $version and `npm run gen:sdks` was committed (test/e2e/sdks/generated.test.ts).
+if ! diff -r -q "$root/sdk/go" "$tree/sdk/go" >/dev/null; then
+  say "warning: sdk/go of this commit is not the Go module built for v$version: before tagging sdk/go/v$version,"
+  say "  set package.json's version to $version, run 'npm run gen:sdks' and commit (the zip in --out is what the tag must hold)"
+fi
+
+rm -rf "$out"
+mkdir -p "$out"/{npm,python,go,plugin}
+out="$(cd "$out" && pwd)"
+
+say "npm package"
+(cd "$tree" && npm pack --silent --pack-destination "$out/npm" >/dev/null)
+
+say "Python sdist and wheel"
+# --no-isolation: the venv's pinned setuptools builds it (no download of a build environment).
+"$root/.tools/python/bin/python" -m build --no-isolation --sdist --wheel --outdir "$out/python" "$tree/sdk/python" \
+  >"$work/python-build.log" 2>&1 || { cat "$work/python-build.log" >&2; die "python -m build failed"; }
+
+say "Go module in the module proxy's layout"
+commit_time="$(git log -1 --format=%cI HEAD)"
+(cd "$tree/tools/langhost" && GOFLAGS=-mod=readonly go run ./cmd/gomodproxy -dir "$tree/sdk/go" -version "v$version" \
+  -time "$commit_time" -out "$out/go")
+go_module="$(sed -n 's/^module[[:space:]]*//p' "$tree/sdk/go/go.mod")"
+
+say "plugin tarballs:$platforms"
+# shellcheck disable=SC2086 # the --platform pairs are meant to split
+bash "$tree/scripts/build-plugin.sh" $platforms --out "$out/plugin" >/dev/null
+
+cp "$tree/native/schema.json" "$out/schema.json"
+node -e '
+  const fs = require("fs");
+  const [out, version, goModule] = process.argv.slice(1);
+  const files = (dir) => fs.readdirSync(`${out}/${dir}`).sort().map((f) => `${dir}/${f}`);
+  const release = {
+    version,
+    go: { module: goModule, tag: `sdk/go/v${version}`, proxy: "go" },
+    npm: files("npm"),
+    python: files("python"),
+    plugin: files("plugin").filter((f) => f.endsWith(".tar.gz")),
+    schema: "schema.json",
+  };
+  fs.writeFileSync(`${out}/release.json`, JSON.stringify(release, null, 2) + "\n");
+' "$out" "$version" "$go_module"
+
+node "$tree/dist/support/release.js" "$out" || die "the artifacts in $out disagree (above)"
+say "release $version in $out ($(since "$started")); Go tag: sdk/go/v$version"

@@ -1,0 +1,229 @@
+// Real package registries on loopback, for the release rehearsal (test/e2e/release): Verdaccio (npm),
+// pypiserver (PyPI) and a static file server (the Go module proxy's layout, the plugin's release
+// page). scripts/setup.sh --with release installs the servers into the tools cache and seeds their
+// contents once, with network (`node dist/support/registries.js seed-npm …`); the rehearsal then runs
+// them with no uplink, so every request it makes goes to 127.0.0.1.
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import * as os from "node:os";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import { TOOLS_DIR } from "./root";
+
+const run = promisify(execFile);
+
+/** What scripts/setup.sh --with release links under .tools/registry/, resolved to the cache. */
+export function registryTools(): { verdaccio: string; python: string; wheelhouse: string; npmStorage: string } {
+  const at = (name: string) => {
+    const link = path.join(TOOLS_DIR, "registry", name);
+    if (!fs.existsSync(link)) throw new Error(`no ${link}: run 'bash scripts/setup.sh --with release' first`);
+    return fs.realpathSync(link);
+  };
+  return {
+    verdaccio: at("verdaccio"),
+    python: at("python"),
+    wheelhouse: at("wheelhouse"),
+    npmStorage: at("npm-storage"),
+  };
+}
+
+export interface Server {
+  url: string;
+  /** Every request path, in order (the static server only). */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+/** A port free on 127.0.0.1 now (for servers that take a port rather than reporting theirs). */
+async function freePort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Polls `url` until it answers (any status), or fails with the process's output. */
+async function waitFor(url: string, child: ChildProcess, output: () => string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${url}: the server exited (${child.exitCode}):\n${output()}`);
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`${url}: no answer in ${timeoutMs} ms:\n${output()}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+/** Starts `command`, waits for `probe` on its port, and gives a close that ends it. */
+async function startProcess(command: string, args: (port: number) => string[], probe: string): Promise<Server> {
+  const port = await freePort();
+  const child = spawn(command, args(port), { stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (d: Buffer) => (output = (output + d.toString()).slice(-20_000)));
+  child.stderr.on("data", (d: Buffer) => (output = (output + d.toString()).slice(-20_000)));
+  const url = `http://127.0.0.1:${port}/`;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  try {
+    await waitFor(`${url}${probe}`, child, () => output);
+  } catch (err) {
+    child.kill();
+    throw err;
+  }
+  return {
+    url,
+    requests: [],
+    close: async () => {
+      if (child.exitCode === null) child.kill();
+      await exited;
+    },
+  };
+}
+
+/**
+ * Verdaccio (the npm registry server) on loopback with `home`/storage as its storage (its config
+ * and users beside it); anyone may read, a registered user may publish. With `uplink`, packages it
+ * lacks come from `uplink` (seeding only).
+ */
+export async function startVerdaccio(verdaccio: string, home: string, uplink?: string): Promise<Server> {
+  const config = path.join(home, "config.yaml");
+  fs.mkdirSync(path.join(home, "storage"), { recursive: true });
+  const proxy = uplink ? "\n    proxy: upstream" : "";
+  fs.writeFileSync(
+    config,
+    [
+      `storage: ${JSON.stringify(path.join(home, "storage"))}`,
+      // Publishing needs a logged-in user: the rehearsal registers one (npmLogin).
+      `auth:\n  htpasswd:\n    file: ${JSON.stringify(path.join(home, "htpasswd"))}`,
+      uplink ? `uplinks:\n  upstream:\n    url: ${uplink}\n    timeout: 60s` : "uplinks: {}",
+      `packages:\n  "**":\n    access: $all\n    publish: $authenticated${proxy}`,
+      "logs: { type: stdout, format: pretty, level: warn }",
+      "server: { keepAliveTimeout: 0 }",
+      "",
+    ].join("\n"),
+  );
+  const bin = path.join(verdaccio, "node_modules", "verdaccio", "bin", "verdaccio");
+  return startProcess(process.execPath, (port) => [bin, "--config", config, "--listen", `127.0.0.1:${port}`], "-/ping");
+}
+
+/** Registers a user at a Verdaccio and returns its token (a throwaway; never print it). */
+export async function npmLogin(registry: string): Promise<string> {
+  const name = `rehearsal-${process.pid}`;
+  const res = await fetch(new URL(`-/user/org.couchdb.user:${name}`, registry), {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name, password: `pw-${process.pid}-${Date.now()}` }),
+  });
+  const body = (await res.json()) as { token?: string };
+  if (!res.ok || !body.token) throw new Error(`registering a user at ${registry}: HTTP ${res.status}`);
+  return body.token;
+}
+
+/** pypiserver on loopback serving (and accepting uploads into) `packages`, never falling back to PyPI. */
+export async function startPypiserver(venv: string, packages: string): Promise<Server> {
+  return startProcess(
+    path.join(venv, "bin", "pypi-server"),
+    (port) => ["run", "-i", "127.0.0.1", "-p", String(port), "-a", ".", "-P", ".", "--disable-fallback", packages],
+    "simple/",
+  );
+}
+
+/**
+ * A static file server on loopback over `roots` (the first holding a path answers): a Go module
+ * proxy directory, a plugin release page. Records every request path.
+ */
+export async function serveFiles(roots: string[]): Promise<Server> {
+  const requests: string[] = [];
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    requests.push(url.pathname);
+    const relative = path.normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.(\/|$))+/, "");
+    for (const root of roots) {
+      const file = path.join(root, relative);
+      if (file.startsWith(root) && fs.existsSync(file) && fs.statSync(file).isFile()) {
+        res.writeHead(200, { "content-length": fs.statSync(file).size });
+        return void fs.createReadStream(file).pipe(res);
+      }
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The npm client's arguments that keep it on one registry, with its own cache and no user config. */
+export function npmArgs(registry: string, userconfig: string, cache: string): string[] {
+  return [
+    `--registry=${registry}`,
+    `--userconfig=${userconfig}`,
+    `--cache=${cache}`,
+    "--no-audit",
+    "--no-fund",
+    "--loglevel=error",
+  ];
+}
+
+/**
+ * Seeds `home`/storage (setup, with network): Verdaccio with the npm registry as its uplink, and an npm
+ * install through it, from an empty npm cache, of what a user's project needs: the package's own
+ * dependencies (the ranges in its package.json) and a TypeScript program's (typescript and
+ * @types/node, at the pins the project uses).
+ */
+async function seedNpm(verdaccio: string, home: string, manifestFile: string): Promise<void> {
+  const manifest = JSON.parse(fs.readFileSync(manifestFile, "utf8")) as {
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+  };
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-seed-"));
+  const server = await startVerdaccio(verdaccio, home, "https://registry.npmjs.org/");
+  try {
+    const project = path.join(work, "project");
+    fs.mkdirSync(project);
+    fs.writeFileSync(
+      path.join(project, "package.json"),
+      JSON.stringify({
+        name: "seed",
+        private: true,
+        dependencies: manifest.dependencies,
+        devDependencies: {
+          typescript: manifest.devDependencies.typescript,
+          "@types/node": manifest.devDependencies["@types/node"],
+        },
+      }),
+    );
+    fs.writeFileSync(path.join(work, "npmrc"), "");
+    await run("npm", ["install", ...npmArgs(server.url, path.join(work, "npmrc"), path.join(work, "cache"))], {
+      cwd: project,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  } finally {
+    await server.close();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module) {
+  const [command, ...args] = process.argv.slice(2);
+  if (command !== "seed-npm" || args.length !== 3) {
+    console.error("usage: node dist/support/registries.js seed-npm <verdaccio dir> <home dir> <package.json>");
+    process.exit(2);
+  }
+  seedNpm(args[0]!, args[1]!, args[2]!).catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,499 @@
+// The release rehearsal: a release built by scripts/release.sh (a version one patch above the
+// checkout's, stamped into every artifact) is published with the ordinary clients to real registry
+// servers on loopback — Verdaccio (`npm publish`), pypiserver (`twine upload`), a Go module proxy
+// directory and a release page for the plugin tarballs, both served over HTTP — and installed by
+// name, as a new user would, in fresh directories: TypeScript `npm install pulumi-txmail@V`,
+// Python `pip install pulumi-txmail==V`, Go `go get …/sdk/go@vV`, and a YAML program naming the
+// package. Each brings up one Tenant against the emulator and destroys it. The native plugin is
+// installed nowhere beforehand: a fresh PULUMI_HOME, automatic acquisition on, and
+// PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES sending the schema's pluginDownloadURL to the loopback release
+// page. Go, Python and YAML run with no `node` on PATH. No user environment or program file holds a
+// path of this checkout, and every registry, index and proxy the clients know is on 127.0.0.1:
+// the servers hold the dependencies too (scripts/setup.sh --with release seeds them, cached).
+import { execFile, spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import { controlClient, serviceObjects } from "../../../support/control";
+import { PASSPHRASE } from "../../../support/engineEnv";
+import { resolvable } from "../../../support/plugin";
+import { readManifest, type ReleaseManifest } from "../../../support/release";
+import {
+  npmArgs,
+  npmLogin,
+  registryTools,
+  serveFiles,
+  startPypiserver,
+  startVerdaccio,
+  type Server,
+} from "../../../support/registries";
+import { REPO_ROOT, TOOLS_DIR } from "../../../support/root";
+import { startService, type TestService } from "../../../support/service";
+import { readmeExample } from "../readme";
+
+jest.setTimeout(20 * 60_000);
+const execFileAsync = promisify(execFile);
+
+const checkoutVersion = (
+  JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string }
+).version;
+/** The rehearsed version: one patch above the checkout's, so a stale stamp anywhere shows. */
+const VERSION = checkoutVersion.replace(/\.(\d+)$/, (_m, patch: string) => `.${Number(patch) + 1}`);
+/** Every form of this checkout's root a path could take (the worktree, its links' targets). */
+const CHECKOUT_ROOTS = [
+  ...new Set([
+    REPO_ROOT,
+    fs.realpathSync(REPO_ROOT),
+    path.dirname(fs.realpathSync(path.join(REPO_ROOT, "node_modules"))),
+  ]),
+];
+/** Pulumi's name for this machine's platform. */
+const PLATFORM = `${process.platform}-${process.arch === "x64" ? "amd64" : process.arch}`;
+
+/** The real (cache) directory of a tool setup linked into .tools. */
+const realDir = (link: string) => path.dirname(fs.realpathSync(link));
+
+let work: string;
+let release: ReleaseManifest;
+let releaseDir: string;
+let svc: TestService;
+const servers: Record<"npm" | "pypi" | "goproxy" | "plugins", Server> = {} as Record<
+  "npm" | "pypi" | "goproxy" | "plugins",
+  Server
+>;
+const timings: Record<string, number> = {};
+let pluginDownloadURL: string;
+
+/** Runs a program with exactly `env` (nothing of this process's), failing with its output. */
+async function run(
+  file: string,
+  args: string[],
+  opts: { cwd: string; env: Record<string, string>; input?: string },
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { cwd: opts.cwd, env: opts.env, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-30_000)));
+    child.on("error", reject);
+    child.on("exit", (code) =>
+      code === 0
+        ? resolve(stdout)
+        : reject(
+            new Error(`${path.basename(file)} ${args.join(" ")} exited ${code}:\n${stdout.slice(-5000)}\n${stderr}`),
+          ),
+    );
+    child.stdin.end(opts.input ?? "");
+  });
+}
+
+/** A new user's home: fresh directories for Pulumi, state, caches; the environment every language shares. */
+function newUser(name: string, path_: string[]): { home: string; env: Record<string, string> } {
+  const home = fs.mkdtempSync(path.join(work, `${name}-`));
+  const env: Record<string, string> = {
+    HOME: home,
+    TMPDIR: path.join(home, "tmp"),
+    PATH: path_.join(path.delimiter),
+    PULUMI_HOME: path.join(home, ".pulumi"),
+    PULUMI_BACKEND_URL: `file://${path.join(home, "state")}`,
+    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    // Automatic plugin acquisition stays on (PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION unset); the
+    // schema's pluginDownloadURL is sent to the loopback release page (sdk/go/common/env/env.go:
+    // `regexp=URL` pairs, the regexp matched against the plugin's download URL).
+    PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `^${pluginDownloadURL.replace(/[.]/g, "\\.")}$=${servers.plugins.url}`,
+    TXMAIL_API_KEY: svc.apiKey,
+    TXMAIL_ACCOUNT_ID: svc.accountId,
+    TXMAIL_BASE_URL: svc.baseUrl,
+  };
+  fs.mkdirSync(env.TMPDIR!);
+  fs.mkdirSync(path.join(home, "state"));
+  return { home, env };
+}
+
+/** Checks that hold for every language: no checkout path, only loopback URLs, the plugin acquired. */
+function expectNewUser(env: Record<string, string>, programFiles: string[]): void {
+  for (const [name, value] of Object.entries(env))
+    for (const root of CHECKOUT_ROOTS)
+      expect(`${name}=${value.includes(root) ? root : "(no checkout path)"}`).toBe(`${name}=(no checkout path)`);
+  const urls = Object.values(env).flatMap((v) => v.match(/\b(?:https?|wss?):\/\/[^\s,=]+/g) ?? []);
+  for (const url of urls) expect(new URL(url).hostname).toBe("127.0.0.1");
+  for (const file of programFiles) {
+    const text = fs.readFileSync(file, "latin1");
+    for (const root of CHECKOUT_ROOTS)
+      expect(`${file}: ${text.includes(root) ? root : "clean"}`).toBe(`${file}: clean`);
+  }
+}
+
+/** Every file under `dir` (recursively), skipping directories named in `skip`. */
+function filesUnder(dir: string, skip: string[] = []): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter(
+      (e) => e.isFile() && !skip.some((s) => path.join(e.parentPath, e.name).includes(`${path.sep}${s}${path.sep}`)),
+    )
+    .map((e) => path.join(e.parentPath, e.name));
+}
+
+/** The plugin as the engine installed it in `pulumiHome`, and the release page's requests for it. */
+function expectPluginAcquired(pulumiHome: string): void {
+  const installed = path.join(pulumiHome, "plugins", `resource-txmail-v${VERSION}`, "pulumi-resource-txmail");
+  // The executable itself (an ELF here), not a script that would need an interpreter.
+  expect(fs.readFileSync(installed).subarray(0, 4).toString("latin1")).toBe("\x7fELF");
+  expect(servers.plugins.requests).toContain(`/pulumi-resource-txmail-v${VERSION}-${PLATFORM}.tar.gz`);
+}
+
+/** The emulator's tenant objects (its own parent key aside). */
+const tenantKinds = async () =>
+  serviceObjects(await controlClient(svc).dumpState())
+    .filter((o) => o.kind !== "ApiKey")
+    .map((o) => o.kind)
+    .sort();
+
+/** Each step line a rehearsal program prints: `{"step": …, "changes": {…}}`. */
+const steps = (stdout: string) =>
+  stdout
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as { step: string; changes: Record<string, number> });
+
+const time = async <T>(label: string, f: () => Promise<T>): Promise<T> => {
+  const started = Date.now();
+  try {
+    return await f();
+  } finally {
+    timings[label] = Math.round((Date.now() - started) / 100) / 10;
+  }
+};
+
+beforeAll(async () => {
+  work = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "txmail-rehearsal-")));
+  const tools = registryTools();
+  releaseDir = path.join(work, "release");
+  // The release: this machine's plugin only (the others are the same build for other Node binaries;
+  // scripts/release.sh builds all three by default). The Go SDK's `go mod tidy` runs offline
+  // (GOPROXY=off: its modules are in Go's module cache).
+  await time("release.sh", () =>
+    execFileAsync(
+      "bash",
+      [
+        path.join(REPO_ROOT, "scripts", "release.sh"),
+        VERSION,
+        "--out",
+        releaseDir,
+        "--platform",
+        PLATFORM,
+        "--allow-dirty",
+      ],
+      { env: { ...process.env, GOPROXY: "off" }, maxBuffer: 64 * 1024 * 1024 },
+    ),
+  );
+  release = readManifest(releaseDir);
+  pluginDownloadURL = (
+    JSON.parse(fs.readFileSync(path.join(releaseDir, release.schema), "utf8")) as { pluginDownloadURL: string }
+  ).pluginDownloadURL;
+  svc = await startService();
+
+  // The registries, holding the dependencies (copies of setup's seeded contents) and no uplink.
+  const npmHome = path.join(work, "verdaccio");
+  fs.cpSync(path.join(tools.npmStorage, "storage"), path.join(npmHome, "storage"), { recursive: true });
+  servers.npm = await startVerdaccio(tools.verdaccio, npmHome);
+  const pypi = path.join(work, "pypi");
+  fs.cpSync(tools.wheelhouse, pypi, { recursive: true });
+  servers.pypi = await startPypiserver(tools.python, pypi);
+  const goCache = (await execFileAsync("go", ["env", "GOMODCACHE"])).stdout.trim();
+  // The release's module, then Go's module cache, itself in the proxy layout (cache/download).
+  servers.goproxy = await serveFiles([
+    path.join(releaseDir, release.go.proxy),
+    path.join(goCache, "cache", "download"),
+  ]);
+  // The release page: the tarballs at its root, as GitHub release assets are.
+  servers.plugins = await serveFiles([path.join(releaseDir, "plugin")]);
+
+  // Published with the ordinary clients, as examples/ci/release.yml does against the real registries.
+  const publisher = path.join(work, "publisher");
+  fs.mkdirSync(publisher);
+  const npmrc = path.join(publisher, "npmrc");
+  const registryHost = servers.npm.url.replace(/^http:/, "");
+  fs.writeFileSync(npmrc, `${registryHost}:_authToken=${await npmLogin(servers.npm.url)}\n`, { mode: 0o600 });
+  await time("npm publish", () =>
+    execFileAsync(
+      "npm",
+      [
+        "publish",
+        path.join(releaseDir, release.npm[0]!),
+        ...npmArgs(servers.npm.url, npmrc, path.join(publisher, "npm-cache")),
+      ],
+      {
+        cwd: publisher,
+      },
+    ),
+  );
+  const pypirc = path.join(publisher, "pypirc");
+  fs.writeFileSync(pypirc, "");
+  await time("twine upload", () =>
+    execFileAsync(
+      path.join(tools.python, "bin", "twine"),
+      [
+        "upload",
+        "--non-interactive",
+        "--disable-progress-bar",
+        "--config-file",
+        pypirc,
+        "--repository-url",
+        servers.pypi.url,
+        "-u",
+        "rehearsal",
+        "-p",
+        "unused",
+        ...release.python.map((f) => path.join(releaseDir, f)),
+      ],
+      { cwd: publisher },
+    ),
+  );
+}, 20 * 60_000);
+
+afterAll(async () => {
+  for (const server of Object.values(servers)) await server?.close();
+  await svc?.close();
+  if (work) fs.rmSync(work, { recursive: true, force: true });
+  // The measured times (seconds), for the release notes: release.sh, publishing, each language's install and up.
+  console.log(`release rehearsal timings (s): ${JSON.stringify(timings)}`);
+});
+
+it("publishes the release: each registry lists the version", async () => {
+  const npm = (await (await fetch(new URL("pulumi-txmail", servers.npm.url))).json()) as {
+    versions: Record<string, unknown>;
+  };
+  expect(Object.keys(npm.versions)).toEqual([VERSION]);
+  const simple = await (await fetch(new URL("simple/pulumi-txmail/", servers.pypi.url))).text();
+  expect(simple).toContain(`pulumi_txmail-${VERSION}-py3-none-any.whl`);
+  expect(simple).toContain(`pulumi_txmail-${VERSION}.tar.gz`);
+  const list = await (await fetch(new URL(`${release.go.module}/@v/list`, servers.goproxy.url))).text();
+  expect(list.split("\n")).toContain(`v${VERSION}`);
+  expect(release.go.tag).toBe(`sdk/go/v${VERSION}`);
+});
+
+it("TypeScript: npm install pulumi-txmail@V by name, then a Tenant up and destroy", async () => {
+  const { home, env } = newUser("typescript", []);
+  const project = path.join(home, "project");
+  fs.mkdirSync(project);
+  const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+  };
+  fs.writeFileSync(
+    path.join(project, "package.json"),
+    JSON.stringify({
+      name: "rehearsal-typescript",
+      private: true,
+      main: "index.ts",
+      dependencies: { "@pulumi/pulumi": manifest.dependencies["@pulumi/pulumi"] },
+      devDependencies: {
+        typescript: manifest.devDependencies.typescript,
+        "@types/node": manifest.devDependencies["@types/node"],
+      },
+    }),
+  );
+  fs.copyFileSync(
+    path.join(REPO_ROOT, "test", "e2e", "programs", "one", "tsconfig.json"),
+    path.join(project, "tsconfig.json"),
+  );
+  fs.writeFileSync(path.join(project, "Pulumi.yaml"), "name: rehearsal-typescript\nruntime: nodejs\n");
+  fs.writeFileSync(path.join(project, "index.ts"), readmeExample());
+  fs.writeFileSync(path.join(home, ".npmrc"), "");
+  fs.writeFileSync(path.join(home, "global-npmrc"), "");
+  // The CLI, the Node language host and Node itself from the tools cache; the dynamic provider's
+  // plugin script from the user's own @pulumi/pulumi (a CLI install ships it beside `pulumi`).
+  const bin = path.join(home, "bin");
+  fs.mkdirSync(bin);
+  fs.symlinkSync(
+    path.join(project, "node_modules", "@pulumi", "pulumi", "pulumi-resource-pulumi-nodejs"),
+    path.join(bin, "pulumi-resource-pulumi-nodejs"),
+  );
+  env.PATH = [
+    bin,
+    fs.realpathSync(path.join(TOOLS_DIR, "registry", "cli")),
+    realDir(path.join(TOOLS_DIR, "bin", "pulumi-language-nodejs")),
+    realDir(path.join(TOOLS_DIR, "bin", "node")),
+    "/usr/bin",
+    "/bin",
+  ].join(path.delimiter);
+  env.npm_config_globalconfig = path.join(home, "global-npmrc");
+  const npm = path.join(realDir(path.join(TOOLS_DIR, "bin", "node")), "npm");
+  const npmBin = fs.existsSync(npm) ? npm : "npm";
+  const args = npmArgs(servers.npm.url, path.join(home, ".npmrc"), path.join(home, ".npm"));
+  // What a user types: the package by name (npm installs the project's other dependencies with it).
+  await time("typescript install", () =>
+    run(npmBin, ["install", `pulumi-txmail@${VERSION}`, ...args], { cwd: project, env }),
+  );
+  const installed = JSON.parse(
+    fs.readFileSync(path.join(project, "node_modules", "pulumi-txmail", "package.json"), "utf8"),
+  ) as { version: string };
+  expect(installed.version).toBe(VERSION);
+  // One @pulumi/pulumi (the user's): the package takes Pulumi's SDK as a range, never its own copy.
+  const pulumiCopies = fs
+    .readdirSync(path.join(project, "node_modules"), { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith(path.join("@pulumi", "pulumi", "package.json")));
+  expect(pulumiCopies).toEqual([path.join("@pulumi", "pulumi", "package.json")]);
+  expectNewUser(env, [
+    ...filesUnder(project, ["node_modules"]),
+    ...filesUnder(path.join(project, "node_modules", "pulumi-txmail")),
+  ]);
+
+  const pulumi = path.join(fs.realpathSync(path.join(TOOLS_DIR, "registry", "cli")), "pulumi");
+  await run(pulumi, ["stack", "init", "dev"], { cwd: project, env });
+  await run(pulumi, ["config", "set", "txmail:accountId", svc.accountId], { cwd: project, env });
+  await run(pulumi, ["config", "set", "txmail:baseUrl", svc.baseUrl], { cwd: project, env });
+  await run(pulumi, ["config", "set", "--secret", "txmail:apiKey"], { cwd: project, env, input: svc.apiKey });
+  await time("typescript up", () =>
+    run(pulumi, ["up", "--yes", "--skip-preview", "--color", "never"], { cwd: project, env }),
+  );
+  expect(await tenantKinds()).toEqual(expect.arrayContaining(["Domain", "SubAccount", "SubAccountApiKey", "Webhook"]));
+  await run(pulumi, ["destroy", "--yes", "--skip-preview", "--color", "never"], { cwd: project, env });
+  expect(await tenantKinds()).toEqual([]);
+});
+
+it("Python: pip install pulumi-txmail==V by name, then a Tenant up and destroy with the plugin acquired, no node", async () => {
+  const { home, env } = newUser("python", []);
+  const interpreter = (await execFileAsync("python3", ["-c", "import sys; print(sys.executable)"])).stdout.trim();
+  const venv = path.join(home, "venv");
+  env.PATH = [path.join(venv, "bin"), fs.realpathSync(path.join(TOOLS_DIR, "registry", "cli"))].join(path.delimiter);
+  env.PIP_CONFIG_FILE = "/dev/null";
+  env.PIP_INDEX_URL = `${servers.pypi.url}simple/`;
+  env.PIP_CACHE_DIR = path.join(home, "pip-cache");
+  env.PIP_DISABLE_PIP_VERSION_CHECK = "1";
+  expect(resolvable("node", env.PATH)).toEqual([]);
+  const program = path.join(home, "tenant.py");
+  fs.copyFileSync(path.join(__dirname, "programs", "python", "tenant.py"), program);
+  await time("python install", async () => {
+    await run(interpreter, ["-m", "venv", venv], { cwd: home, env });
+    await run(path.join(venv, "bin", "python"), ["-m", "pip", "install", "--quiet", `pulumi-txmail==${VERSION}`], {
+      cwd: home,
+      env,
+    });
+  });
+  const site = (
+    await run(
+      path.join(venv, "bin", "python"),
+      ["-c", "import pulumi_txmail, os; print(os.path.dirname(pulumi_txmail.__file__))"],
+      { cwd: home, env },
+    )
+  ).trim();
+  expect(JSON.parse(fs.readFileSync(path.join(site, "pulumi-plugin.json"), "utf8"))).toMatchObject({
+    version: VERSION,
+  });
+  expectNewUser(env, [program, ...filesUnder(site)]);
+
+  const out = await time("python up", () => run(path.join(venv, "bin", "python"), [program], { cwd: home, env }));
+  expect(steps(out)).toEqual([
+    { step: "up", changes: expect.objectContaining({ create: expect.any(Number) }) },
+    { step: "destroy", changes: expect.objectContaining({ delete: expect.any(Number) }) },
+  ]);
+  expectPluginAcquired(env.PULUMI_HOME!);
+  expect(await tenantKinds()).toEqual([]);
+});
+
+it("Go: go get …/sdk/go@vV from a module proxy, then a Tenant up and destroy with the plugin acquired, no node", async () => {
+  const { home, env } = newUser("go", []);
+  const goBin = realDir(fs.realpathSync((await execFileAsync("sh", ["-c", "command -v go"])).stdout.trim()));
+  env.PATH = [goBin, fs.realpathSync(path.join(TOOLS_DIR, "registry", "cli"))].join(path.delimiter);
+  Object.assign(env, {
+    GOPATH: path.join(home, "go"),
+    // A fresh module cache: every module comes from the loopback proxy. The build cache is shared
+    // (content-addressed; -trimpath keeps its keys free of the module cache's location).
+    GOMODCACHE: path.join(home, "go", "pkg", "mod"),
+    GOCACHE: (await execFileAsync("go", ["env", "GOCACHE"])).stdout.trim(),
+    GOPROXY: servers.goproxy.url,
+    // The checksum database is on the network: off here. The SDK's module is private to this
+    // rehearsal (GONOSUMDB); its dependencies' sums are compared with the checked-in go.sum below.
+    GOSUMDB: "off",
+    GONOSUMDB: "github.com/pulumi-txmail",
+    GOFLAGS: "-mod=mod -trimpath",
+    GOTOOLCHAIN: "local",
+    CGO_ENABLED: "0",
+  });
+  expect(resolvable("node", env.PATH)).toEqual([]);
+  const module = path.join(home, "program");
+  fs.mkdirSync(module);
+  fs.copyFileSync(path.join(__dirname, "programs", "go", "main.go"), path.join(module, "main.go"));
+  const go = path.join(goBin, "go");
+  await time("go install", async () => {
+    await run(go, ["mod", "init", "example.com/rehearsal"], { cwd: module, env });
+    await run(go, ["get", `${release.go.module}@v${VERSION}`], { cwd: module, env });
+    await run(go, ["mod", "tidy"], { cwd: module, env });
+    await run(go, ["build", "-o", "program", "."], { cwd: module, env });
+  });
+  // The dependencies' checksums are the ones the SDK's go.sum (checked against sum.golang.org) has.
+  const known = new Map<string, string>(
+    fs
+      .readFileSync(path.join(REPO_ROOT, "sdk", "go", "go.sum"), "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => {
+        const [mod, ver, sum] = l.split(" ");
+        return [`${mod} ${ver}`, sum ?? ""];
+      }),
+  );
+  const sums = fs.readFileSync(path.join(module, "go.sum"), "utf8").split("\n").filter(Boolean);
+  const compared = sums.filter((l) => known.has(l.split(" ").slice(0, 2).join(" ")));
+  expect(compared.length).toBeGreaterThan(50);
+  for (const line of compared)
+    expect(line).toBe(`${line.split(" ").slice(0, 2).join(" ")} ${known.get(line.split(" ").slice(0, 2).join(" "))}`);
+  expect(servers.goproxy.requests).toContain(`/${release.go.module}/@v/v${VERSION}.zip`);
+  const sdkDir = path.join(env.GOMODCACHE!, `${release.go.module}@v${VERSION}`);
+  expectNewUser(env, [path.join(module, "main.go"), path.join(module, "go.mod"), ...filesUnder(sdkDir)]);
+
+  const out = await time("go up", () => run(path.join(module, "program"), [], { cwd: module, env }));
+  expect(steps(out)).toEqual([
+    { step: "up", changes: expect.objectContaining({ create: expect.any(Number) }) },
+    { step: "destroy", changes: expect.objectContaining({ delete: expect.any(Number) }) },
+  ]);
+  expectPluginAcquired(env.PULUMI_HOME!);
+  expect(await tenantKinds()).toEqual([]);
+});
+
+it("YAML: a program naming the package at V, with the plugin acquired, no node", async () => {
+  const { home, env } = newUser("yaml", []);
+  env.PATH = [
+    fs.realpathSync(path.join(TOOLS_DIR, "registry", "cli")),
+    realDir(path.join(TOOLS_DIR, "bin", "pulumi-language-yaml")),
+  ].join(path.delimiter);
+  expect(resolvable("node", env.PATH)).toEqual([]);
+  const project = path.join(home, "project");
+  fs.mkdirSync(project);
+  fs.writeFileSync(
+    path.join(project, "Pulumi.yaml"),
+    `name: rehearsal-yaml
+runtime: yaml
+resources:
+  rehearsal:
+    type: txmail:index:Tenant
+    properties:
+      website: yaml.rehearsal.example.com
+      domain:
+        domain: mail.yaml.rehearsal.example.com
+      bootstrapKey:
+        ipAllowList: [127.0.0.1]
+    options:
+      version: ${VERSION}
+      pluginDownloadURL: ${pluginDownloadURL}
+`,
+  );
+  expectNewUser(env, filesUnder(project));
+  const pulumi = path.join(fs.realpathSync(path.join(TOOLS_DIR, "registry", "cli")), "pulumi");
+  await run(pulumi, ["stack", "init", "dev"], { cwd: project, env });
+  await run(pulumi, ["config", "set", "txmail:accountId", svc.accountId], { cwd: project, env });
+  await run(pulumi, ["config", "set", "txmail:baseUrl", svc.baseUrl], { cwd: project, env });
+  await run(pulumi, ["config", "set", "--secret", "txmail:apiKey"], { cwd: project, env, input: svc.apiKey });
+  await time("yaml up", () =>
+    run(pulumi, ["up", "--yes", "--skip-preview", "--color", "never"], { cwd: project, env }),
+  );
+  expectPluginAcquired(env.PULUMI_HOME!);
+  expect(await tenantKinds()).toEqual(["Domain", "SubAccount", "SubAccountApiKey"]);
+  await run(pulumi, ["destroy", "--yes", "--skip-preview", "--color", "never"], { cwd: project, env });
+  expect(await tenantKinds()).toEqual([]);
+});

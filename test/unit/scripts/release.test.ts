@@ -1,0 +1,196 @@
+// scripts/release.sh: it refuses a tree with uncommitted changes, and its closing check
+// (support/release.ts) fails when any artifact disagrees with the others on the version or the
+// schema. Each artifact is made here small but in its real format (npm tarball, wheel and sdist, the
+// Go module proxy's files and module zip, plugin tarball and checksum), consistent first, then with
+// one fact changed at a time. The real artifacts pass the same check at the end of every release and
+// in the release rehearsal (test/e2e/release).
+import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { REPO_ROOT } from "../../../support/root";
+import { releaseProblems } from "../../../support/release";
+
+const VERSION = "1.2.3";
+const MODULE = "github.com/pulumi-txmail/pulumi-txmail/sdk/go";
+const SERVER = "github://api.github.com/pulumi-txmail/pulumi-txmail";
+
+/** What each artifact says; a consistent release says VERSION everywhere. */
+interface Facts {
+  schemaVersion: string;
+  npmVersion: string;
+  npmSchemaVersion: string;
+  policyVersion: string;
+  wheelPluginVersion: string;
+  wheelPluginServer: string;
+  wheelMetadataVersion: string;
+  sdistVersion: string;
+  goPluginVersion: string;
+  goUtilitiesVersion: string;
+  goListed: string;
+  goModModule: string;
+  pluginFileVersion: string;
+  pluginChecksum: "right" | "wrong";
+}
+const consistent: Facts = {
+  schemaVersion: VERSION,
+  npmVersion: VERSION,
+  npmSchemaVersion: VERSION,
+  policyVersion: VERSION,
+  wheelPluginVersion: VERSION,
+  wheelPluginServer: SERVER,
+  wheelMetadataVersion: VERSION,
+  sdistVersion: VERSION,
+  goPluginVersion: VERSION,
+  goUtilitiesVersion: VERSION,
+  goListed: `v${VERSION}`,
+  goModModule: MODULE,
+  pluginFileVersion: VERSION,
+  pluginChecksum: "right",
+};
+
+const schema = (version: string) =>
+  JSON.stringify({ name: "txmail", version, pluginDownloadURL: SERVER, resources: {} }, null, 2) + "\n";
+const pluginJson = (version: string, server = SERVER) =>
+  JSON.stringify({ resource: true, name: "txmail", version, server });
+
+/** Writes `files` (path → text) under `dir`. */
+function write(dir: string, files: Record<string, string>): void {
+  for (const [file, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), text);
+  }
+}
+
+/** A zip of `files` (deflated, as wheels and Go module zips are), by Python's zipfile. */
+function zip(file: string, files: Record<string, string>): void {
+  const src = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-zip-"));
+  write(src, files);
+  const tops = [...new Set(Object.keys(files).map((f) => f.split("/")[0]!))];
+  execFileSync("python3", ["-m", "zipfile", "-c", file, ...tops], { cwd: src });
+  fs.rmSync(src, { recursive: true, force: true });
+}
+
+/** A .tar.gz of `files`. */
+function tarball(file: string, files: Record<string, string>): void {
+  const src = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-tar-"));
+  write(src, files);
+  execFileSync("tar", ["-czf", file, "-C", src, ...Object.keys(files)]);
+  fs.rmSync(src, { recursive: true, force: true });
+}
+
+/** A release directory as scripts/release.sh lays it out, each artifact saying what `facts` say. */
+function fakeRelease(facts: Facts): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-release-unit-"));
+  for (const sub of ["npm", "python", "go", "plugin"]) fs.mkdirSync(path.join(dir, sub));
+  fs.writeFileSync(path.join(dir, "schema.json"), schema(facts.schemaVersion));
+  const npm = `npm/pulumi-txmail-${VERSION}.tgz`;
+  tarball(path.join(dir, npm), {
+    "package/package.json": JSON.stringify({ name: "pulumi-txmail", version: facts.npmVersion }),
+    "package/policy/package.json": JSON.stringify({ name: "txmail-policy", version: facts.policyVersion }),
+    "package/native/schema.json": schema(facts.npmSchemaVersion),
+  });
+  const wheel = `python/pulumi_txmail-${VERSION}-py3-none-any.whl`;
+  zip(path.join(dir, wheel), {
+    "pulumi_txmail/__init__.py": "",
+    "pulumi_txmail/pulumi-plugin.json": pluginJson(facts.wheelPluginVersion, facts.wheelPluginServer),
+    [`pulumi_txmail-${VERSION}.dist-info/METADATA`]: `Metadata-Version: 2.4\nName: pulumi_txmail\nVersion: ${facts.wheelMetadataVersion}\n`,
+  });
+  const sdist = `python/pulumi_txmail-${VERSION}.tar.gz`;
+  tarball(path.join(dir, sdist), {
+    [`pulumi_txmail-${VERSION}/PKG-INFO`]: `Metadata-Version: 2.4\nName: pulumi_txmail\nVersion: ${facts.sdistVersion}\n`,
+    [`pulumi_txmail-${VERSION}/pulumi_txmail/pulumi-plugin.json`]: pluginJson(VERSION),
+  });
+  const versions = path.join(dir, "go", ...MODULE.split("/"), "@v");
+  const goMod = `module ${facts.goModModule}\n\ngo 1.26\n`;
+  const inZip = `${MODULE}@v${VERSION}`;
+  write(versions, {
+    list: `${facts.goListed}\n`,
+    [`v${VERSION}.info`]: JSON.stringify({ Version: `v${VERSION}`, Time: "2026-01-01T00:00:00Z" }),
+    [`v${VERSION}.mod`]: goMod,
+  });
+  zip(path.join(versions, `v${VERSION}.zip`), {
+    [`${inZip}/go.mod`]: goMod,
+    [`${inZip}/txmail/pulumi-plugin.json`]: pluginJson(facts.goPluginVersion),
+    [`${inZip}/txmail/internal/pulumiUtilities.go`]: `version := semver.MustParse("${facts.goUtilitiesVersion}")\n`,
+  });
+  const plugin = `plugin/pulumi-resource-txmail-v${facts.pluginFileVersion}-linux-amd64.tar.gz`;
+  tarball(path.join(dir, plugin), { "pulumi-resource-txmail": "\x7fELF" });
+  const digest = createHash("sha256")
+    .update(facts.pluginChecksum === "right" ? fs.readFileSync(path.join(dir, plugin)) : "other")
+    .digest("hex");
+  fs.writeFileSync(path.join(dir, `${plugin}.sha256`), `${digest}  ${path.basename(plugin)}\n`);
+  const manifest = {
+    version: VERSION,
+    go: { module: MODULE, tag: `sdk/go/v${VERSION}`, proxy: "go" },
+    npm: [npm],
+    python: [wheel, sdist],
+    plugin: [plugin],
+    schema: "schema.json",
+  };
+  fs.writeFileSync(path.join(dir, "release.json"), JSON.stringify(manifest));
+  return dir;
+}
+
+const dirs: string[] = [];
+const problemsOf = (facts: Facts) => {
+  const dir = fakeRelease(facts);
+  dirs.push(dir);
+  return releaseProblems(dir);
+};
+afterAll(() => {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+it("finds nothing wrong with a release whose artifacts agree", () => {
+  expect(problemsOf(consistent)).toEqual([]);
+});
+
+it.each<[keyof Facts, string, RegExp]>([
+  ["schemaVersion", "1.2.4", /^schema\.json version/],
+  ["npmVersion", "1.2.4", /pulumi-txmail-1\.2\.3\.tgz package\.json version: "1\.2\.4"/],
+  ["npmSchemaVersion", "1.2.4", /tgz native\/schema\.json differs from schema\.json/],
+  ["policyVersion", "0.1.0", /tgz policy\/package\.json version/],
+  ["wheelPluginVersion", "0.1.0", /\.whl pulumi-plugin\.json version: "0\.1\.0", expected "1\.2\.3"/],
+  ["wheelPluginServer", "github://api.github.com/someone/else", /\.whl pulumi-plugin\.json server/],
+  ["wheelMetadataVersion", "1.2.4", /\.whl METADATA Version/],
+  ["sdistVersion", "1.2.4", /\.tar\.gz PKG-INFO Version/],
+  ["goPluginVersion", "0.1.0", /^Go module pulumi-plugin\.json version/],
+  ["goUtilitiesVersion", "0.1.0", /^Go module internal\/pulumiUtilities\.go versions \["0\.1\.0"\]/],
+  ["goListed", "v0.1.0", /^Go proxy list \["v0\.1\.0"\] lacks v1\.2\.3/],
+  ["goModModule", "example.com/elsewhere", /^Go module zip go\.mod module/],
+  ["pluginFileVersion", "0.1.0", /linux-amd64\.tar\.gz version: "0\.1\.0"/],
+  ["pluginChecksum", "wrong", /\.tar\.gz\.sha256/],
+])("reports %s = %s", (fact, value, problem) => {
+  const problems = problemsOf({ ...consistent, [fact]: value });
+  expect(problems).toEqual(expect.arrayContaining([expect.stringMatching(problem)]));
+});
+
+it("refuses a tree with uncommitted changes, naming them", () => {
+  const tree = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-release-dirty-"));
+  dirs.push(tree);
+  fs.mkdirSync(path.join(tree, "scripts"));
+  fs.copyFileSync(path.join(REPO_ROOT, "scripts", "release.sh"), path.join(tree, "scripts", "release.sh"));
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: tree });
+  git("init", "-q");
+  git("add", ".");
+  git("commit", "-q", "-m", "release script");
+  const release = () =>
+    spawnSync("bash", [path.join(tree, "scripts", "release.sh"), "1.2.3"], { cwd: tree, encoding: "utf8" });
+  // Clean: past the check (then stopped by the missing tools of this bare tree).
+  expect(release().stderr).not.toMatch(/not committed/);
+  fs.writeFileSync(path.join(tree, "stray.txt"), "");
+  const dirty = release();
+  expect(dirty.status).not.toBe(0);
+  expect(dirty.stderr).toMatch(/the tree has changes that are not committed/);
+  expect(dirty.stderr).toMatch(/\?\? stray\.txt/);
+});
+
+it("takes only plain X.Y.Z versions", () => {
+  const run = (version: string) =>
+    spawnSync("bash", [path.join(REPO_ROOT, "scripts", "release.sh"), version], { encoding: "utf8" });
+  for (const bad of ["v1.2.3", "1.2", "1.2.3-rc.1", "01.2.3"])
+    expect(run(bad).stderr).toMatch(/is not a version like 1\.2\.3/);
+});
