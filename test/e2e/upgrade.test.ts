@@ -6,7 +6,7 @@
 // A schema or state-shape change that would replace or update a user's resources fails here.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { EngineEvent, OpType } from "@pulumi/pulumi/automation";
+import type { Deployment, EngineEvent, OpType } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator/server";
 import { createTestStack, type Face, REPO_ROOT } from "./harness";
 
@@ -83,62 +83,59 @@ describe("the committed upgrade fixtures", () => {
   });
 });
 
-describe.each(fixtures.faces)("a %s-face stack of the release before", (face) => {
-  let emulator: RunningEmulator | undefined;
-  afterAll(async () => emulator?.close());
-
-  it("previews with no replacement and exactly the announced steps", async () => {
-    const fixtureDir = path.join(FIXTURES, face);
-    const t = await createTestStack({
-      programDir: path.join(FIXTURES, "program"),
-      stackName: fixtures.stack,
-      // As `npm install pulumi-txmail` leaves it, as the fixture's stacks were made.
-      packageLayout: "installed",
-      face,
-      env: { PULUMI_CONFIG_PASSPHRASE: fixtures.passphrase },
-    });
-    try {
-      // The fixture's own stack config: its salt encrypts the API key kept there.
-      fs.copyFileSync(
-        path.join(fixtureDir, `Pulumi.${fixtures.stack}.yaml`),
-        path.join(t.stack.workspace.workDir, `Pulumi.${fixtures.stack}.yaml`),
-      );
-      await t.stack.importStack(JSON.parse(fs.readFileSync(path.join(fixtureDir, "state.json"), "utf8")));
-      // The stack's config is the fixture's; an emulator of that account answers if a step asks it
-      // (a preview without refresh reads nothing, so it needs none of the fixture's objects). Its
-      // URL reaches the engine as the fixture's stacks had theirs: TXMAIL_BASE_URL, not in state.
-      const accountId = (await t.stack.getConfig("txmail:accountId")).value;
-      const apiKey = (await t.stack.getConfig("txmail:apiKey")).value;
-      emulator = await startEmulator({ port: 0, accountId, apiKey });
-      t.stack.workspace.envVars.TXMAIL_BASE_URL = emulator.baseUrl;
-
-      const steps: { op: OpType; resource: string; diffs?: string[]; keys?: string[] }[] = [];
-      const result = await t.stack.preview({
-        color: "never",
-        onOutput: () => undefined,
-        onEvent: (e: EngineEvent) => {
-          const m = e.resourcePreEvent?.metadata;
-          if (m) steps.push({ op: m.op, resource: resourceOf(m.urn), diffs: m.diffs, keys: m.keys });
-        },
+// The faces at once: each is an import and a preview, mostly waiting on processes.
+describe("stacks of the release before", () => {
+  it.concurrent.each(fixtures.faces)(
+    "%s face: previews with no replacement and exactly the announced steps",
+    async (face) => {
+      const fixtureDir = path.join(FIXTURES, face);
+      const fixtureState = JSON.parse(fs.readFileSync(path.join(fixtureDir, "state.json"), "utf8")) as Deployment;
+      const fixtureResources = (fixtureState.deployment as { resources: { urn: string; type: string }[] }).resources;
+      const t = await createTestStack({
+        programDir: path.join(FIXTURES, "program"),
+        stackName: fixtures.stack,
+        // As `npm install pulumi-txmail` leaves it, as the fixture's stacks were made.
+        packageLayout: "installed",
+        face,
+        env: { PULUMI_CONFIG_PASSPHRASE: fixtures.passphrase },
       });
-      const changed = steps.filter((s) => s.op !== "same");
-      // Replacements first: announced or not, an upgrade never replaces a user's objects.
-      expect(changed.filter((s) => REPLACING.includes(s.op))).toEqual([]);
-      const expected = announced.filter((a) => a.face === face).map(({ op, resource }) => ({ op, resource }));
-      expect(changed.map(({ op, resource }) => ({ op, resource }))).toEqual(expect.arrayContaining(expected));
-      expect(changed).toHaveLength(expected.length);
-      // Every resource of the fixture was previewed (a program that registers fewer would show deletes).
-      const fixtureResources = (
-        JSON.parse(fs.readFileSync(path.join(fixtureDir, "state.json"), "utf8")) as {
-          deployment: { resources: { urn: string; type: string }[] };
-        }
-      ).deployment.resources.filter((r) => !r.type.startsWith("pulumi:providers:"));
-      expect(steps.filter((s) => s.op === "same" && !s.resource.startsWith("pulumi:providers:")).length).toBe(
-        fixtureResources.length,
-      );
-      expect(result.changeSummary.same).toBeGreaterThan(0);
-    } finally {
-      await t.dispose();
-    }
-  });
+      let emulator: RunningEmulator | undefined;
+      try {
+        // The fixture's own stack config: its salt encrypts the API key kept there.
+        const configFile = fs.readFileSync(path.join(fixtureDir, `Pulumi.${fixtures.stack}.yaml`), "utf8");
+        fs.writeFileSync(path.join(t.stack.workspace.workDir, `Pulumi.${fixtures.stack}.yaml`), configFile);
+        await t.stack.importStack(fixtureState);
+        // The stack's config is the fixture's; an emulator of that account answers if a step asks it
+        // (a preview without refresh reads nothing, so it needs none of the fixture's objects). Its
+        // URL reaches the engine as the fixture's stacks had theirs: TXMAIL_BASE_URL, not in state.
+        const accountId = /txmail:accountId: (\S+)/.exec(configFile)![1];
+        const apiKey = (await t.stack.getConfig("txmail:apiKey")).value;
+        emulator = await startEmulator({ port: 0, accountId, apiKey });
+        t.stack.workspace.envVars.TXMAIL_BASE_URL = emulator.baseUrl;
+
+        const steps: { op: OpType; resource: string; diffs?: string[]; keys?: string[] }[] = [];
+        await t.stack.preview({
+          color: "never",
+          onOutput: () => undefined,
+          onEvent: (e: EngineEvent) => {
+            const m = e.resourcePreEvent?.metadata;
+            if (m) steps.push({ op: m.op, resource: resourceOf(m.urn), diffs: m.diffs, keys: m.keys });
+          },
+        });
+        const changed = steps.filter((s) => s.op !== "same");
+        // Replacements first: announced or not, an upgrade never replaces a user's objects.
+        expect(changed.filter((s) => REPLACING.includes(s.op))).toEqual([]);
+        const expected = announced.filter((a) => a.face === face).map(({ op, resource }) => ({ op, resource }));
+        expect(changed.map(({ op, resource }) => ({ op, resource }))).toEqual(expect.arrayContaining(expected));
+        expect(changed).toHaveLength(expected.length);
+        // Every resource of the fixture was previewed and found the same (providers aside: above).
+        const resources = fixtureResources.filter((r) => !r.type.startsWith("pulumi:providers:"));
+        const same = steps.filter((s) => s.op === "same" && !s.resource.startsWith("pulumi:providers:"));
+        expect(same.map((s) => s.resource).sort()).toEqual(resources.map((r) => resourceOf(r.urn)).sort());
+      } finally {
+        await emulator?.close();
+        await t.dispose();
+      }
+    },
+  );
 });
