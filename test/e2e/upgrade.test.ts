@@ -43,12 +43,12 @@ const resourceOf = (urn: string) => urn.split("::").slice(-2).join("::");
 /** Text with every run of whitespace one space (a mention may wrap across lines). */
 const words = (text: string) => text.replace(/\s+/g, " ");
 
-/** The `## Unreleased` section of CHANGELOG.md. */
+/** The `## [Unreleased]` section of CHANGELOG.md (Keep a Changelog). */
 function unreleased(): string {
   const text = fs.readFileSync(path.join(REPO_ROOT, "CHANGELOG.md"), "utf8");
-  const start = text.indexOf("\n## Unreleased");
-  if (start < 0) throw new Error("CHANGELOG.md has no '## Unreleased' section");
-  const end = text.indexOf("\n## ", start + 1);
+  const start = /^## \[?Unreleased\]?$/m.exec(text)?.index;
+  if (start === undefined) throw new Error("CHANGELOG.md has no '## [Unreleased]' section");
+  const end = text.indexOf("\n## ", start);
   return text.slice(start, end < 0 ? undefined : end);
 }
 
