@@ -113,6 +113,7 @@ describe("stacks of the release before", () => {
         emulator = await startEmulator({ port: 0, accountId, apiKey });
         t.stack.workspace.envVars.TXMAIL_BASE_URL = emulator.baseUrl;
 
+        // Every step as the engine reports it, default providers' too (the CLI's display hides those).
         const steps: { op: OpType; resource: string; diffs?: string[]; keys?: string[] }[] = [];
         await t.stack.preview({
           color: "never",

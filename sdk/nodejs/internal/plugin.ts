@@ -34,9 +34,9 @@ function packageVersion(from: string): string {
  * Options naming the plugin (`version`, `pluginDownloadURL`) under the caller's, which win — as the
  * generated SDKs merge their defaults. Note the engine names a default provider after them
  * (`default_<version>_<url>`, no alias to the old name): a stack made before they were passed, or
- * with another version, sees its default provider deleted and the new one created, its resources
- * unchanged (the new provider's DiffConfig asks no replacement for the same account: CHANGELOG.md,
- * test/e2e/upgrade.test.ts). The new provider draws a new stack salt (native/provider.ts), so a
+ * with another version, has its default provider deleted and the new one created at its next up,
+ * its resources unchanged (the new provider's DiffConfig asks no replacement for the same account;
+ * the CLI's display hides default providers: CHANGELOG.md, test/e2e/upgrade.test.ts). The new provider draws a new stack salt (native/provider.ts), so a
  * create interrupted before the upgrade is not recognised by its idempotency key after it.
  */
 export function withPlugin<T extends pulumi.ResourceOptions>(opts: T | undefined): T {
