@@ -233,8 +233,9 @@ function workDirOf(opts: FleetOptions, tenantsFile: string): string {
 /**
  * The workers' environment, which the engine and the provider processes it starts inherit:
  * - NODE_PATH with the node_modules folder that holds pulumi-txmail (see packageModulesDir);
- * - PATH led by the package's bin/, where the engine finds the native face's provider plugin
- *   (pulumi-resource-txmail, shipped in the package), so a native fleet needs no plugin install;
+ * - PATH as it is: the native face's plugin is acquired by the engine as for every program, by the
+ *   name, version and download URL the SDK's resources give (sdk/nodejs/internal/plugin.ts) — not the
+ *   package's bin/ script, which needs Node and would shadow the plugin the user installed;
  * - Node's compile cache (Node ≥ 22.1; older versions ignore the variable), which keeps the compiled
  *   code of Pulumi's SDK on disk: every shard run starts a provider process that loads it again
  *   (~0.3 core-seconds saved per start). Kept where Node keeps it by default, unless the user chose;
@@ -249,10 +250,8 @@ function workDirOf(opts: FleetOptions, tenantsFile: string): string {
  */
 export function workerEnv(saveEveryStep: boolean, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const modulesDir = packageModulesDir(PACKAGE_ROOT);
-  const pluginDir = path.join(PACKAGE_ROOT, "bin");
   return {
     ...env,
-    PATH: [pluginDir, env.PATH].filter(Boolean).join(path.delimiter),
     ...(modulesDir && { NODE_PATH: [modulesDir, env.NODE_PATH].filter(Boolean).join(path.delimiter) }),
     NODE_COMPILE_CACHE: env.NODE_COMPILE_CACHE ?? path.join(os.tmpdir(), "node-compile-cache"),
     PULUMI_SKIP_CHECKPOINTS: saveEveryStep ? "false" : (env.PULUMI_SKIP_CHECKPOINTS ?? "true"),

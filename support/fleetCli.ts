@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import * as path from "node:path";
 import { engineEnv } from "./engineEnv";
+import { installCheckoutPlugin } from "./plugin";
 import { REPO_ROOT } from "./root";
 import type { TestService } from "./service";
 
@@ -54,6 +55,9 @@ export function runFleet(
     PATH: opts.pathPrefix ? `${opts.pathPrefix}${path.delimiter}${engine.PATH}` : engine.PATH,
     ...opts.env,
   };
+  // The checkout's txmail plugin in the Pulumi home the command runs with — also one a test's fresh
+  // machine brings — as on a runner that installed it: the fleet finds it there, by name and version.
+  installCheckoutPlugin(opts.env?.PULUMI_HOME ?? engine.PULUMI_HOME);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [opts.cli ?? CLI, ...args, "--progress-seconds", "5"], {
       cwd: opts.cwd,

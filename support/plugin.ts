@@ -8,6 +8,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { PLUGIN_DOWNLOAD_URL } from "../sdk/nodejs/internal/plugin";
 import { REPO_ROOT, TOOLS_DIR } from "./root";
 
 export type PluginBuild = "script" | "binary";
@@ -20,6 +21,21 @@ export const PLUGIN_FILES: Record<PluginBuild, string> = {
   script: path.join(REPO_ROOT, "bin", "pulumi-resource-txmail"),
   binary: path.join(TOOLS_DIR, "plugin", "pulumi-resource-txmail"),
 };
+
+/**
+ * The engine's name for the default provider of the TypeScript native face, which names the plugin's
+ * version and download URL (sdk/nodejs/internal/plugin.ts): `default`, the version's parts, and the
+ * URL as a QName — each `/`-separated part kept, other characters than `[A-Za-z0-9_.-]` made `_`
+ * (pkg resource/deploy/providers ProviderRequest.DefaultName, sdk tokens.IntoQName).
+ */
+export const NATIVE_DEFAULT_PROVIDER = [
+  "default",
+  PLUGIN_VERSION.replace(/[.+-]/g, "_"),
+  PLUGIN_DOWNLOAD_URL.split("/")
+    .filter(Boolean)
+    .map((part) => part.replace(/[^A-Za-z0-9_.-]/g, "_"))
+    .join("/"),
+].join("_");
 
 /** The engine's warning for a plugin found on PATH (pkg workspace/plugins.go). */
 export const PATH_PLUGIN_WARNING = /using pulumi-resource-txmail from \$PATH/g;

@@ -12,20 +12,15 @@ import type { PackageSpec } from "./pulumiSchema";
 import { resourceSchema } from "./resource";
 import { tenantSchema } from "./tenant";
 import { PACKAGE } from "./tokens";
+import { PLUGIN_DOWNLOAD_URL, REPOSITORY } from "../../sdk/nodejs/internal/plugin";
 import { TypeRegistry } from "./typeRegistry";
 
 /** Where the committed schema lives (the native provider serves this file). */
 export const SCHEMA_FILE = path.join(REPO_ROOT, "native", "schema.json");
 
-/** The project's repository and home page (no public remote yet: the chosen home). */
-export const REPOSITORY = "https://github.com/pulumi-txmail/pulumi-txmail";
-
-/**
- * Where the engine downloads the plugin when a program needs it and it is not installed: the
- * repository's GitHub releases, tag v<version>, asset pulumi-resource-txmail-v<version>-<os>-<arch>.tar.gz
- * (scripts/build-plugin.sh --all; examples/ci/release.yml publishes them; docs/guide/plugin.md).
- */
-export const PLUGIN_DOWNLOAD_URL = `github://api.github.com/${new URL(REPOSITORY).pathname.replace(/^\/+/, "")}`;
+// The repository and the plugin's download URL are the SDK's (the TypeScript native face passes the
+// URL with every resource): one place for both.
+export { PLUGIN_DOWNLOAD_URL, REPOSITORY };
 
 /** The Go SDK's module path (the package under the repository's `sdk/go`). */
 export const GO_IMPORT_BASE_PATH = `${REPOSITORY.replace(/^https:\/\//, "")}/sdk/go/${PACKAGE}`;

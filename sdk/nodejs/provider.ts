@@ -3,6 +3,7 @@
 // resource is served by the `txmail` plugin with these settings. Settings left out fall back to the
 // TXMAIL_* environment of the engine, as the default provider's do.
 import * as pulumi from "@pulumi/pulumi";
+import { withPlugin } from "./internal/plugin";
 
 export interface ProviderArgs {
   /** The account's API key. Stored as a Pulumi secret. */
@@ -30,7 +31,8 @@ export class Provider extends pulumi.ProviderResource {
         accountId: args.accountId,
         baseUrl: args.baseUrl,
       },
-      opts,
+      // The plugin this provider runs, as the package's resources name it (internal/plugin.ts).
+      withPlugin(opts),
     );
   }
 }

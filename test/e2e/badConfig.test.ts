@@ -11,6 +11,7 @@ import type { DiagnosticEvent } from "@pulumi/pulumi/automation";
 import { createTestStack, type Face, type TestStack } from "./harness";
 import { startService, type TestService } from "../../support/service";
 import { controlClient } from "../../support/control";
+import { NATIVE_DEFAULT_PROVIDER } from "../../support/plugin";
 
 jest.setTimeout(10 * 60_000);
 
@@ -160,7 +161,7 @@ describe("each error once", () => {
   // service", which lived in native/lifecycle.test.ts.)
   it.each([
     ["dynamic", "pulumi-nodejs:dynamic/txmail:Route::it"],
-    ["native", "pulumi:providers:txmail::default"],
+    ["native", `pulumi:providers:txmail::${NATIVE_DEFAULT_PROVIDER}`],
     ["yaml", "pulumi:providers:txmail::default"],
   ])("a bad setting, %s face: said once, on %s", async (face, where) => {
     const s =

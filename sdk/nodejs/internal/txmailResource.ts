@@ -7,6 +7,7 @@ import { type CommonArgs, commonProps, nativeCommonProps, withSecretOutputs } fr
 import type { Kind } from "../../../provider/api/kinds";
 import { dynamicProvider } from "./dynamicProvider";
 import { configuredFace } from "./face";
+import { withPlugin } from "./plugin";
 import { Provider } from "../provider";
 
 /**
@@ -42,7 +43,8 @@ export abstract class TxmailResource extends pulumi.CustomResource {
       if (Provider.isTxmailProvider(opts?.provider) || configuredFace() === "native") {
         // The engine names the resource to the plugin in every call, and the provider resource
         // keeps the stack's salt (native/provider.ts): neither `__urn` nor a StackSalt resource.
-        super(nativeTypeToken(kind), name, { ...nativeCommonProps(args), ...props }, options);
+        // The plugin is named by version and download URL, so the engine acquires it (plugin.ts).
+        super(nativeTypeToken(kind), name, { ...nativeCommonProps(args), ...props }, withPlugin(options));
         return;
       }
       return Reflect.construct(

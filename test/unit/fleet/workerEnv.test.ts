@@ -1,6 +1,6 @@
 // The engine settings the fleet gives its shard runs (fleet/fleet.ts workerEnv): state written once
-// per run and parallel diffs by default, --save-every-step to write after every step, and a value
-// the user set kept.
+// per run and parallel diffs by default, --save-every-step to write after every step, a value the
+// user set kept, and PATH untouched (the engine acquires the native face's plugin by name and version).
 import { workerEnv } from "../../../fleet/fleet";
 
 describe("the shard runs' engine settings", () => {
@@ -16,5 +16,10 @@ describe("the shard runs' engine settings", () => {
   it("a value the user set is kept", () => {
     const env = workerEnv(false, { PULUMI_SKIP_CHECKPOINTS: "false", PULUMI_PARALLEL_DIFF: "false", OTHER: "x" });
     expect(env).toMatchObject({ PULUMI_SKIP_CHECKPOINTS: "false", PULUMI_PARALLEL_DIFF: "false", OTHER: "x" });
+  });
+
+  it("leaves PATH as it is: no plugin script of the package's ahead of the one the engine acquires", () => {
+    expect(workerEnv(false, { PATH: "/usr/local/bin:/usr/bin" }).PATH).toBe("/usr/local/bin:/usr/bin");
+    expect(workerEnv(false, {})).not.toHaveProperty("PATH");
   });
 });

@@ -1,0 +1,149 @@
+// Upgrade safety, as Pulumi's provider upgrade tests do it: the committed state of stacks made by
+// the release before this one (test/fixtures/upgrade/<face>/, written by
+// scripts/gen-upgrade-fixtures.sh with that release) is imported into a fresh stack and previewed
+// with this build, without a refresh. A user who upgrades must see no replacement and no diff, except
+// exactly the steps announced.json lists, each of which CHANGELOG.md's Unreleased section mentions.
+// A schema or state-shape change that would replace or update a user's resources fails here.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { Deployment, EngineEvent, OpType } from "@pulumi/pulumi/automation";
+import { startEmulator, type RunningEmulator } from "../../emulator/server";
+import { NATIVE_DEFAULT_PROVIDER } from "../../support/plugin";
+import { createTestStack, type Face, REPO_ROOT } from "./harness";
+
+jest.setTimeout(180_000);
+
+const FIXTURES = path.join(REPO_ROOT, "test", "fixtures", "upgrade");
+
+interface Fixtures {
+  /** The fixture-only passphrase the state and the stack config are encrypted with. */
+  passphrase: string;
+  stack: string;
+  faces: Face[];
+}
+const fixtures = JSON.parse(fs.readFileSync(path.join(FIXTURES, "fixtures.json"), "utf8")) as Fixtures;
+
+/** A step a user of the release before sees on upgrading, announced in CHANGELOG.md's Unreleased section. */
+interface Announced {
+  face: Face;
+  /** The step's operation ("create", "delete", "update"); a replacement is never acceptable. */
+  op: OpType;
+  /**
+   * The resource's type token and name (`<type>::<name>`, the URN's last two parts);
+   * `{nativeDefaultProvider}` stands for the name the engine gives this build's default provider,
+   * which changes with every version (support/plugin.ts).
+   */
+  resource: string;
+  /** Words CHANGELOG.md's Unreleased section must contain: where the user reads about this step. */
+  changelog: string;
+}
+const announced = (JSON.parse(fs.readFileSync(path.join(FIXTURES, "announced.json"), "utf8")) as Announced[]).map(
+  (a) => ({ ...a, resource: a.resource.replace("{nativeDefaultProvider}", NATIVE_DEFAULT_PROVIDER) }),
+);
+
+/** Operations that replace an object at the service. */
+const REPLACING: OpType[] = ["replace", "create-replacement", "delete-replaced", "discard-replaced"];
+
+/** The step's resource as announced.json names it: the URN's last two parts. */
+const resourceOf = (urn: string) => urn.split("::").slice(-2).join("::");
+
+/** Text with every run of whitespace one space (a mention may wrap across lines). */
+const words = (text: string) => text.replace(/\s+/g, " ");
+
+/** The `## [Unreleased]` section of CHANGELOG.md (Keep a Changelog). */
+function unreleased(): string {
+  const text = fs.readFileSync(path.join(REPO_ROOT, "CHANGELOG.md"), "utf8");
+  const start = /^## \[?Unreleased\]?$/m.exec(text)?.index;
+  if (start === undefined) throw new Error("CHANGELOG.md has no '## [Unreleased]' section");
+  const end = text.indexOf("\n## ", start);
+  return text.slice(start, end < 0 ? undefined : end);
+}
+
+/** The secret marker of a Pulumi state value (`{"4dabf18193072939515e22adb298388d": "1b47…", …}`). */
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+
+/** Paths of values under a secret-named key that are not ciphertext (none in a committed fixture). */
+function plaintextSecrets(value: unknown, at = ""): string[] {
+  if (value === null || typeof value !== "object") return [];
+  if (SECRET_SIG in value) return "ciphertext" in value ? [] : [at];
+  return Object.entries(value).flatMap(([key, v]) =>
+    /^(apiKey|secretKey|password|secret)$/.test(key) && v !== null && v !== undefined && typeof v !== "object"
+      ? [`${at}.${key}`]
+      : plaintextSecrets(v, `${at}.${key}`),
+  );
+}
+
+describe("the committed upgrade fixtures", () => {
+  it("keep every secret ciphertext, and each announced step is in CHANGELOG.md's Unreleased section", () => {
+    for (const face of fixtures.faces) {
+      const state = JSON.parse(fs.readFileSync(path.join(FIXTURES, face, "state.json"), "utf8")) as {
+        deployment: { resources: unknown[] };
+      };
+      expect(plaintextSecrets(state.deployment.resources, face)).toEqual([]);
+      const config = fs.readFileSync(path.join(FIXTURES, face, `Pulumi.${fixtures.stack}.yaml`), "utf8");
+      expect(config).toMatch(/^encryptionsalt: v1:/m);
+      expect(config).toMatch(/txmail:apiKey:\n\s+secure: v1:/);
+    }
+    const section = words(unreleased());
+    for (const a of announced)
+      expect({ ...a, inUnreleased: section.includes(words(a.changelog)) }).toMatchObject({ inUnreleased: true });
+  });
+});
+
+// The faces at once: each is an import and a preview, mostly waiting on processes.
+describe("stacks of the release before", () => {
+  it.concurrent.each(fixtures.faces)(
+    "%s face: previews with no replacement and exactly the announced steps",
+    async (face) => {
+      const fixtureDir = path.join(FIXTURES, face);
+      const fixtureState = JSON.parse(fs.readFileSync(path.join(fixtureDir, "state.json"), "utf8")) as Deployment;
+      const fixtureResources = (fixtureState.deployment as { resources: { urn: string; type: string }[] }).resources;
+      const t = await createTestStack({
+        programDir: path.join(FIXTURES, "program"),
+        stackName: fixtures.stack,
+        // As `npm install pulumi-txmail` leaves it, as the fixture's stacks were made.
+        packageLayout: "installed",
+        face,
+        env: { PULUMI_CONFIG_PASSPHRASE: fixtures.passphrase },
+      });
+      let emulator: RunningEmulator | undefined;
+      try {
+        // The fixture's own stack config: its salt encrypts the API key kept there.
+        const configFile = fs.readFileSync(path.join(fixtureDir, `Pulumi.${fixtures.stack}.yaml`), "utf8");
+        fs.writeFileSync(path.join(t.stack.workspace.workDir, `Pulumi.${fixtures.stack}.yaml`), configFile);
+        await t.stack.importStack(fixtureState);
+        // The stack's config is the fixture's; an emulator of that account answers if a step asks it
+        // (a preview without refresh reads nothing, so it needs none of the fixture's objects). Its
+        // URL reaches the engine as the fixture's stacks had theirs: TXMAIL_BASE_URL, not in state.
+        const accountId = /txmail:accountId: (\S+)/.exec(configFile)![1];
+        const apiKey = (await t.stack.getConfig("txmail:apiKey")).value;
+        emulator = await startEmulator({ port: 0, accountId, apiKey });
+        t.stack.workspace.envVars.TXMAIL_BASE_URL = emulator.baseUrl;
+
+        // Every step as the engine reports it, default providers' too (the CLI's display hides those).
+        const steps: { op: OpType; resource: string; diffs?: string[]; keys?: string[] }[] = [];
+        await t.stack.preview({
+          color: "never",
+          onOutput: () => undefined,
+          onEvent: (e: EngineEvent) => {
+            const m = e.resourcePreEvent?.metadata;
+            if (m) steps.push({ op: m.op, resource: resourceOf(m.urn), diffs: m.diffs, keys: m.keys });
+          },
+        });
+        const changed = steps.filter((s) => s.op !== "same");
+        // Replacements first: announced or not, an upgrade never replaces a user's objects.
+        expect(changed.filter((s) => REPLACING.includes(s.op))).toEqual([]);
+        const expected = announced.filter((a) => a.face === face).map(({ op, resource }) => ({ op, resource }));
+        expect(changed.map(({ op, resource }) => ({ op, resource }))).toEqual(expect.arrayContaining(expected));
+        expect(changed).toHaveLength(expected.length);
+        // Every resource of the fixture was previewed and found the same (providers aside: above).
+        const resources = fixtureResources.filter((r) => !r.type.startsWith("pulumi:providers:"));
+        const same = steps.filter((s) => s.op === "same" && !s.resource.startsWith("pulumi:providers:"));
+        expect(same.map((s) => s.resource).sort()).toEqual(resources.map((r) => resourceOf(r.urn)).sort());
+      } finally {
+        await emulator?.close();
+        await t.dispose();
+      }
+    },
+  );
+});
