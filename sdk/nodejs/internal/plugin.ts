@@ -6,6 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
+import { bundled } from "../../../provider/core/bundled";
 
 /** The project's repository and home page (no public remote yet: the chosen home). */
 export const REPOSITORY = "https://github.com/pulumi-txmail/pulumi-txmail";
@@ -17,9 +18,16 @@ export const REPOSITORY = "https://github.com/pulumi-txmail/pulumi-txmail";
  */
 export const PLUGIN_DOWNLOAD_URL = `github://api.github.com/${new URL(REPOSITORY).pathname.replace(/^\/+/, "")}`;
 
-/** This package's version (its package.json, found above this file in the sources and in dist/). */
-export const PACKAGE_VERSION = packageVersion(__dirname);
-function packageVersion(from: string): string {
+/**
+ * This package's version: carried inside the single-file plugin (provider/core/bundled.ts), else its
+ * package.json, found above this file in the sources and in dist/. Read when first asked, not when
+ * the module loads: the plugin loads this module too, and has no package.json beside it.
+ */
+export function packageVersion(): string {
+  return (version ??= bundled?.version ?? versionAbove(__dirname));
+}
+let version: string | undefined;
+function versionAbove(from: string): string {
   for (let dir = from; ; dir = path.dirname(dir)) {
     const file = path.join(dir, "package.json");
     if (fs.existsSync(file)) {
@@ -40,5 +48,5 @@ function packageVersion(from: string): string {
  * create interrupted before the upgrade is not recognised by its idempotency key after it.
  */
 export function withPlugin<T extends pulumi.ResourceOptions>(opts: T | undefined): T {
-  return { version: PACKAGE_VERSION, pluginDownloadURL: PLUGIN_DOWNLOAD_URL, ...opts } as T;
+  return { version: packageVersion(), pluginDownloadURL: PLUGIN_DOWNLOAD_URL, ...opts } as T;
 }

@@ -276,7 +276,7 @@ it("publishes the release: each registry lists the version", async () => {
   expect(release.go.tag).toBe(`sdk/go/v${VERSION}`);
 });
 
-it("TypeScript: npm install pulumi-txmail@V by name, then a Tenant up and destroy", async () => {
+it("TypeScript: npm install pulumi-txmail@V by name, a Tenant up and destroy, the native face's plugin acquired", async () => {
   const { home, env } = newUser("typescript", []);
   const project = path.join(home, "project");
   fs.mkdirSync(project);
@@ -355,6 +355,20 @@ it("TypeScript: npm install pulumi-txmail@V by name, then a Tenant up and destro
   expect(await tenantKinds()).toEqual(expect.arrayContaining(["Domain", "SubAccount", "SubAccountApiKey", "Webhook"]));
   await run(pulumi, ["destroy", "--yes", "--skip-preview", "--color", "never"], { cwd: project, env });
   expect(await tenantKinds()).toEqual([]);
+
+  // The native face of the same package acquires its plugin by name, as Go, Python and YAML do: the
+  // SDK registers native resources with the package's version and pluginDownloadURL. A preview
+  // loads the provider (its check and diff), so it needs the plugin.
+  await run(pulumi, ["stack", "init", "native"], { cwd: project, env });
+  await run(pulumi, ["config", "set", "txmail:face", "native"], { cwd: project, env });
+  await run(pulumi, ["config", "set", "txmail:accountId", svc.accountId], { cwd: project, env });
+  await run(pulumi, ["config", "set", "txmail:baseUrl", svc.baseUrl], { cwd: project, env });
+  await run(pulumi, ["config", "set", "--secret", "txmail:apiKey"], { cwd: project, env, input: svc.apiKey });
+  const preview = await time("typescript native preview", () =>
+    run(pulumi, ["preview", "--color", "never"], { cwd: project, env }),
+  );
+  expect(preview).toMatch(/txmail:index:Tenant/);
+  expectPluginAcquired(env.PULUMI_HOME!);
 });
 
 it("Python: pip install pulumi-txmail==V by name, then a Tenant up and destroy with the plugin acquired, no node", async () => {

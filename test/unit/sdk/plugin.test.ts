@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import * as txmail from "../../../sdk/nodejs";
-import { PACKAGE_VERSION, PLUGIN_DOWNLOAD_URL } from "../../../sdk/nodejs/internal/plugin";
+import { packageVersion, PLUGIN_DOWNLOAD_URL } from "../../../sdk/nodejs/internal/plugin";
 import { REPO_ROOT } from "../../../support/root";
 
 pulumi.runtime.setMocks(
@@ -22,7 +22,7 @@ async function pluginOf(r: pulumi.Resource) {
   const { __version, __pluginDownloadURL } = r as unknown as { __version?: string; __pluginDownloadURL?: string };
   return { version: __version, pluginDownloadURL: __pluginDownloadURL };
 }
-const ours = { version: PACKAGE_VERSION, pluginDownloadURL: PLUGIN_DOWNLOAD_URL };
+const ours = { version: packageVersion(), pluginDownloadURL: PLUGIN_DOWNLOAD_URL };
 
 afterEach(() => delete process.env.TXMAIL_FACE);
 
