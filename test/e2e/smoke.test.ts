@@ -1,7 +1,8 @@
 // Proves the toolchain end to end with the real engine: the CLI tools/langhost/go.mod pins, our
 // Node language host, the dynamic-provider plugin, a local backend and the passphrase provider.
-// A trivial dynamic resource goes through create, update, refresh and destroy; a policy pack's
-// mandatory rule fails a preview and its advisory rule only warns.
+// A trivial dynamic resource goes through create, update, refresh and destroy. A policy pack on the
+// engine (a mandatory rule fails a preview, an advisory one only warns) is policy.test.ts's, with
+// the product's pack.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { execFileSync } from "node:child_process";
@@ -10,7 +11,6 @@ import { createTestStack, REPO_ROOT, TOOLS_DIR, type TestStack } from "./harness
 jest.setTimeout(5 * 60_000);
 
 const fixtures = path.join(__dirname, "..", "fixtures");
-const policyPack = path.join(fixtures, "smoke-policy");
 let t: TestStack;
 
 beforeAll(async () => {
@@ -56,17 +56,6 @@ describe("real Pulumi engine, offline", () => {
 
   it("keeps the secret config encrypted in state", async () => {
     expect(await t.exportText(false)).not.toContain("s3cr3t-t0ken");
-  });
-
-  it("fails a preview on a mandatory policy violation and only warns on an advisory one", async () => {
-    const clean = await t.preview({ policyPacks: [policyPack] });
-    expect(clean.stdout).toContain("smoke-advisory: this is only a warning");
-
-    await t.stack.setConfig("greeting", { value: "forbidden-hello" });
-    await expect(t.preview({ policyPacks: [policyPack] })).rejects.toThrow(
-      /smoke-mandatory: greeting 'forbidden-hello'/,
-    );
-    await t.stack.setConfig("greeting", { value: "hello again" });
   });
 
   it("destroys everything", async () => {
