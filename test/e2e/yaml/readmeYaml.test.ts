@@ -1,5 +1,6 @@
 // The README's Pulumi YAML quickstart runs as written against the emulator (the YAML language host
-// and the txmail plugin that setup provides), and its destroy leaves nothing behind.
+// and the txmail plugin that setup provides). A YAML stack of Tenants and a plain resource fed by a
+// tenant's output destroyed to nothing is yamlTenants.test.ts's.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -45,7 +46,4 @@ it("the README's Pulumi YAML quickstart runs as written", async () => {
   expect(records.length).toBeGreaterThan(0);
   // The tenant (sub account, bootstrap key, domain, route) and the plain key fed by its output.
   expect(await created()).toEqual(["Domain", "Route", "SubAccount", "SubAccountApiKey", "SubAccountApiKey"]);
-
-  await t.destroy();
-  expect(await created()).toEqual([]);
 });
