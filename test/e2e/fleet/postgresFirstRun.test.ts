@@ -2,13 +2,13 @@
 // the backend creates its table when it finds none, and two runs doing that at the same moment
 // make PostgreSQL fail one of them. Here both runners of a two-runner matrix and all four shards
 // start at once, on a backend with no table yet (a table name of its own per round, the backend
-// URL's `table` parameter: the same empty state a new database has), several rounds in a row: no
-// shard may fail. On a quiet machine the shards' first opens are spread over a second or two and
-// the race's window is milliseconds, so this server makes the window wide: its CREATE TABLE waits
-// 3 s after making the table, before its transaction commits (an event trigger at the command's
-// end). Every shard that opens the backend meanwhile finds no table, creates it too, and fails on
-// the first one's catalog row once that commits — as the engine does when the race is lost. So
-// every round has losers, and each says in the fleet's output that it retried. Previews: they open
+// URL's `table` parameter: the same empty state a new database has): no shard may fail. On a
+// quiet machine the shards' first opens are spread over a second or two and the race's window is
+// milliseconds, so this server makes the window wide: its CREATE TABLE waits 3 s after making the
+// table, before its transaction commits (an event trigger at the command's end). Every shard that
+// opens the backend meanwhile finds no table, creates it too, and fails on the first one's catalog
+// row once that commits — as the engine does when the race is lost. So every round has losers, and
+// each says in the fleet's output that it retried. Previews: they open
 // the backend, create the shard stacks and run the engine like a first `up`, without the
 // service's writes, which the race does not depend on.
 import * as fs from "node:fs";
@@ -21,7 +21,11 @@ import { runFleet, type FleetRun } from "../../../support/fleetCli";
 
 jest.setTimeout(10 * 60_000);
 
-const ROUNDS = 3;
+/**
+ * One round: the trigger makes its race certain (most shards lose it; with retries off, this round
+ * fails), so a second round runs the same race again and proves nothing more.
+ */
+const ROUNDS = 1;
 const SHARDS = ["shard-001", "shard-002", "shard-003", "shard-004"];
 const TENANTS = ["t1", "t2", "t3", "t4"];
 /** Every CREATE TABLE waits 3 s before its transaction commits, its catalog rows made but not yet visible. */
