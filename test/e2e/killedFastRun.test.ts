@@ -119,8 +119,9 @@ async function upKilled(t: TestStack, held: string, afterWrites: number, expectL
 
 describe.each(FACES)("%s face, state written once per run", (face: Face) => {
   let t: TestStack;
+  let salt: string | undefined;
 
-  it("a new stack's first run creates nothing and saves its salt; the next run creates", async () => {
+  it("a new stack's first run creates nothing and saves its salt", async () => {
     t = await createTestStack({
       programDir: PROGRAM,
       name: `fast-${face}`,
@@ -134,23 +135,21 @@ describe.each(FACES)("%s face, state written once per run", (face: Face) => {
     expect(await exitOf(t.spawnCli(["up", "--yes", "--skip-preview"]))).not.toBe(0);
     expect(t.log()).toContain("not created: this is the stack's first run and PULUMI_SKIP_CHECKPOINTS is set");
     expect(await writes()).toBe(before);
-    const salt = await stackSaltOf(t);
+    salt = await stackSaltOf(t);
     expect(salt).toMatch(/^[\w-]{22,}$/);
     expect(await stateObjects(t)).toEqual([]);
-
-    expect(await exitOf(t.spawnCli(["up", "--yes", "--skip-preview"]))).toBe(0);
-    expect(await stackSaltOf(t)).toBe(salt);
-    expect(await stateObjects(t)).toHaveLength(2 * OBJECTS_EACH);
   });
 
+  // The next run is the first to create: killed, then run again, both with the salt saved above.
   it("killed during creates: the rerun replays what the killed run made, no twin", async () => {
     await t.stack.setConfig("tenants", { value: String(TENANTS) });
     await upKilled(t, "/v2/accounts/*/webhooks", 20, face === "dynamic");
     // The killed run's creates are not in state (saved once per run), yet they exist.
-    expect((await stateObjects(t)).length).toBe(2 * OBJECTS_EACH);
+    expect(await stateObjects(t)).toEqual([]);
     const made = (await control.dumpState()).accounts.filter((a) => String(a.name).startsWith(`${face}-`));
-    expect(made.length).toBeGreaterThan(2);
+    expect(made.length).toBeGreaterThan(0);
     expect(await exitOf(t.spawnCli(["up", "--yes", "--skip-preview"]))).toBe(0);
+    expect(await stackSaltOf(t)).toBe(salt);
     await expectServiceEqualsState(t, 0, TENANTS);
   });
 
