@@ -57,8 +57,8 @@ export interface StackOptions {
   extraPackages?: string[];
   /**
    * Which face serves the SDK classes: `dynamic` (default) or `native` — `TXMAIL_FACE=native` for
-   * the program and the txmail plugin (bin/pulumi-resource-txmail, linked into .tools/bin by setup)
-   * on the engine's PATH. A suite parameterised over FACES runs unchanged on both.
+   * the program, served by the checkout's txmail plugin, which engineEnv installs in the stack's
+   * Pulumi home (plugin.ts). A suite parameterised over FACES runs unchanged on both.
    */
   face?: Face;
   /**
