@@ -159,6 +159,19 @@ const steps = (stdout: string) =>
     .filter((l) => l.startsWith("{"))
     .map((l) => JSON.parse(l) as { step: string; changes: Record<string, number> });
 
+/**
+ * An inline program's run (Python, Go): it printed an up that created and a destroy that deleted,
+ * the engine acquired the plugin, and the service holds no tenant object afterwards.
+ */
+async function expectUpThenDestroy(stdout: string, env: Record<string, string>): Promise<void> {
+  expect(steps(stdout)).toEqual([
+    { step: "up", changes: expect.objectContaining({ create: expect.any(Number) }) },
+    { step: "destroy", changes: expect.objectContaining({ delete: expect.any(Number) }) },
+  ]);
+  expectPluginAcquired(env.PULUMI_HOME!);
+  expect(await tenantKinds()).toEqual([]);
+}
+
 const time = async <T>(label: string, f: () => Promise<T>): Promise<T> => {
   const started = Date.now();
   try {
@@ -403,12 +416,7 @@ it("Python: pip install pulumi-txmail==V by name, then a Tenant up and destroy w
   expectNewUser(env, [program, ...filesUnder(site)]);
 
   const out = await time("python up", () => run(path.join(venv, "bin", "python"), [program], { cwd: home, env }));
-  expect(steps(out)).toEqual([
-    { step: "up", changes: expect.objectContaining({ create: expect.any(Number) }) },
-    { step: "destroy", changes: expect.objectContaining({ delete: expect.any(Number) }) },
-  ]);
-  expectPluginAcquired(env.PULUMI_HOME!);
-  expect(await tenantKinds()).toEqual([]);
+  await expectUpThenDestroy(out, env);
 });
 
 it("Go: go get …/sdk/go@vV from a module proxy, then a Tenant up and destroy with the plugin acquired, no node", async () => {
@@ -462,12 +470,7 @@ it("Go: go get …/sdk/go@vV from a module proxy, then a Tenant up and destroy w
   expectNewUser(env, [path.join(module, "main.go"), path.join(module, "go.mod"), ...filesUnder(sdkDir)]);
 
   const out = await time("go up", () => run(path.join(module, "program"), [], { cwd: module, env }));
-  expect(steps(out)).toEqual([
-    { step: "up", changes: expect.objectContaining({ create: expect.any(Number) }) },
-    { step: "destroy", changes: expect.objectContaining({ delete: expect.any(Number) }) },
-  ]);
-  expectPluginAcquired(env.PULUMI_HOME!);
-  expect(await tenantKinds()).toEqual([]);
+  await expectUpThenDestroy(out, env);
 });
 
 it("YAML: a program naming the package at V, with the plugin acquired, no node", async () => {
