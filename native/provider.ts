@@ -16,6 +16,8 @@
 import { randomBytes } from "node:crypto";
 import { accountOf, configProblems, configureConnection } from "../provider/core/connection";
 import { drewSalt } from "../provider/core/freshSalt";
+import { PINNED_SALT_CONFIG, pinnedSaltProblem } from "../provider/core/pinnedSalt";
+import { progress } from "../provider/core/progress";
 import { markSecrets, type SecretPath } from "../provider/core/secretMarks";
 import type { Props } from "../provider/core/declaration";
 import { provider as genericProvider, importObject, secretPathsOf } from "../provider/runtime";
@@ -36,6 +38,8 @@ export interface DiffAnswer {
 
 /** The provider settings, as the schema's config variables name them. */
 const SETTINGS = ["apiKey", "accountId", "baseUrl"] as const;
+/** The pinned salt's setting (`txmail:stackSalt`, provider/core/pinnedSalt.ts). */
+const PINNED = PINNED_SALT_CONFIG.split(":")[1]!;
 
 /** A provider configuration as connection.ts reads stack config: `txmail:<setting>`. */
 function configSource(settings: Record<string, unknown>) {
@@ -57,9 +61,11 @@ function kindOf(urn: string) {
 
 /**
  * The salt of this provider's stack (see sdk/nodejs/internal/stackSalt.ts for why a URN alone is not
- * enough). Drawn by CheckConfig the first time the provider resource is checked and kept in its
- * inputs in the stack's state from then on; the engine records a provider before any resource it
- * serves, so a crashed run's rerun derives the same keys. Applied by Configure.
+ * enough): the one pinned in the provider's configuration (`txmail:stackSalt`), else the one kept in
+ * the provider's inputs in the stack's state, else drawn by CheckConfig the first time the provider
+ * resource is checked. The engine records a provider before any resource it serves, so a crashed
+ * run's rerun derives the same keys — unless the provider is another one by then: every plugin
+ * upgrade renames the default provider (provider/core/pinnedSalt.ts), hence the pin. Applied by Configure.
  */
 let providerSalt: string | undefined;
 
@@ -81,6 +87,11 @@ const remark = <T extends Record<string, unknown>>(props: T, ...paths: SecretPat
 function drawSalt(): string {
   const salt = randomBytes(16).toString("hex");
   drewSalt(salt);
+  progress(
+    `this stack's idempotency salt was drawn now and is kept with its txmail provider: a new stack, or a new ` +
+      `default provider after a plugin upgrade (creates interrupted before it are then not recognised). Pin it so ` +
+      `that upgrades keep it: \`pulumi config set ${PINNED_SALT_CONFIG} ${salt}\` (docs/guide/behaviour.md#the-stack-salt).`,
+  );
   return salt;
 }
 
@@ -92,11 +103,20 @@ export function checkConfig(
   failures: CheckFailure[];
 } {
   const { plain } = unwrapSecrets(news);
-  const failures = configProblems(configSource(plain)).map(({ field, problem }) => ({
+  const failures: CheckFailure[] = configProblems(configSource(plain)).map(({ field, problem }) => ({
     property: field,
     reason: problem,
   }));
-  const salt = olds.__stackSalt ?? news.__stackSalt ?? drawSalt();
+  const pinned = plain[PINNED];
+  if (typeof pinned === "string" && pinned !== "") {
+    const problem = pinnedSaltProblem(pinned);
+    if (problem) failures.push({ property: PINNED, reason: `${PINNED}: ${problem}` });
+  }
+  const salt =
+    (typeof pinned === "string" && pinned !== "" ? pinned : undefined) ??
+    olds.__stackSalt ??
+    news.__stackSalt ??
+    drawSalt();
   // The API key is a secret in the provider's state however it was set (also without --secret).
   return { inputs: markSecrets({ ...news, __stackSalt: salt }, [["apiKey"]]), failures };
 }
@@ -109,7 +129,7 @@ export function checkConfig(
 export function diffConfig(olds: Record<string, unknown>, news: Record<string, unknown>): DiffAnswer {
   const o = unwrapSecrets(olds).plain;
   const n = unwrapSecrets(news).plain;
-  const diffs = SETTINGS.filter((k) => (o[k] ?? "") !== (n[k] ?? ""));
+  const diffs = [...SETTINGS, PINNED].filter((k) => (o[k] ?? "") !== (n[k] ?? ""));
   const oldAccount = accountOf({ accountId: o.accountId as string | undefined });
   const newAccount = accountOf({ accountId: n.accountId as string | undefined });
   const replaces = oldAccount !== newAccount ? ["accountId"] : [];

@@ -1,20 +1,13 @@
-// What a create does when it cannot know whether an earlier attempt created the object.
+// This process's bookkeeping for creates that cannot know everything the service did.
 //
 // The service stores 2xx/4xx outcomes under the Idempotency-Key, so a retry after a dropped
 // connection replays the stored response: no duplicate. A 5xx is *not* stored (docs/contract/idempotency.md#rule-6):
-// if the attempt committed and then failed, the retry executes again and a second object exists.
-// The client tells us when that may have happened (`uncertain`); we then look for the twin — same
-// creation fields, created since this create started, not owned by another resource of this
-// process — and delete it. For services that keep names unique (domains) the retry instead gets a
-// 409 "already exists": the object our failed attempt made, which we take if it is that recent.
-//
-// Safety: a twin is only deleted when every field the program set matches and it appeared during
-// this create. Concurrent creates of the same collection in this provider process are awaited
-// first and their objects are claimed, so one resource never deletes another's object. Two separate
-// `pulumi up` runs creating identical objects in the same account at the same moment are the
-// remaining ambiguity (docs/guide/behaviour.md#a-5xx-after-the-service-committed).
-import { deepEqual } from "./canonicalJson";
-
+// if the attempt committed and then failed, the retry executes again and a second object exists
+// that no key names. The client says when that may have happened (`uncertain`); the create then
+// looks for objects made meanwhile with the same values and *reports* them (operations/candidates.ts):
+// looking alike is no proof — another stack may have made one at the same moment — so none is
+// ever deleted or taken. Objects this process made or adopted are claimed here, and a look waits
+// for this process's other creates in the same collection, so it never reports a sibling's object.
 /** Objects created or adopted by this provider process (never swept as twins). */
 const claimed = new Set<string>();
 /** POSTs in flight per collection (account + path). */
@@ -53,13 +46,4 @@ export async function settleOthers(collection: string): Promise<void> {
 export function createdSince(createdAt: unknown, sinceMs: number): boolean {
   const t = typeof createdAt === "string" ? Date.parse(createdAt) : NaN;
   return Number.isFinite(t) && t >= sinceMs - SKEW_MS;
-}
-
-/** Fields of a live record (camelCase outputs) that must equal the program's creation fields. */
-export function matchesCreation(
-  live: Record<string, unknown>,
-  inputs: Record<string, unknown>,
-  fields: readonly string[],
-): boolean {
-  return fields.every((f) => inputs[f] === undefined || deepEqual(live[f], inputs[f]));
 }

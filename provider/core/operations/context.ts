@@ -16,12 +16,10 @@ export interface KindContext {
   readonly idOf: (record: Record<string, unknown>) => string;
   /** A service record as outputs (camelCase, the declaration's own mapping), without the `object` tag. */
   readonly outputsOf: (record: Record<string, unknown>) => Record<string, unknown>;
-  /** Provider-local inputs that still matter to diff (e.g. a rotation trigger). */
+  /** Provider-local inputs that diff compares (a rotation trigger, `stateFields`); the key's are createKey.ts's. */
   readonly localFields: readonly string[];
   /** Write-only secret inputs: state keeps only their digest. */
   readonly writeOnly: ReadonlySet<string>;
-  /** Identity fields a twin must share: what the program set and the service reports back. */
-  readonly creationFields: readonly string[];
 }
 
 export function kindContext<I extends Record<string, unknown>>(
@@ -30,7 +28,6 @@ export function kindContext<I extends Record<string, unknown>>(
 ): KindContext {
   const declaration = declared as unknown as AnyDeclaration;
   const writeOnly = new Set<string>(declaration.writeOnly ?? []);
-  const inputOnly = new Set<string>(declaration.inputOnly ?? []);
   return {
     declaration,
     apiFor,
@@ -41,7 +38,6 @@ export function kindContext<I extends Record<string, unknown>>(
       ...(declaration.stateFields ?? []),
     ],
     writeOnly,
-    creationFields: declaration.apiFields.filter((f) => !writeOnly.has(f) && !inputOnly.has(f)),
   };
 }
 

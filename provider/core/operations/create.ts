@@ -1,21 +1,26 @@
-// create: sends a derived Idempotency-Key (see core/idempotencyKey.ts) and survives replays of
-// objects that were deleted since and of failures that may no longer hold; `adoptId` adopts an
-// existing object instead of creating one.
-import { isConflict, isIdempotencyMismatch, wasReplayed } from "../api";
+// create: one POST under this resource's derived Idempotency-Key (createKey.ts), and what the
+// service's answer proves (answer.ts), decided in one switch. The rule everywhere: the provider
+// takes, updates or deletes an object only when it is proven this stack's — the service answered
+// this stack's own key with it. Objects that merely look alike (by name, values or time) are
+// reported as likely leftovers and never touched (candidates.ts, docs/guide/behaviour.md#proof).
+// `adoptId` adopts an existing object instead: the program's word for it.
+import { isConflict } from "../api";
 import { camelToSnake } from "../casing";
+import type { Props } from "../declaration";
 import { requireSavedSalt } from "../freshSalt";
-import { deriveIdempotencyKey } from "../idempotencyKey";
-import type { Ctx, Props } from "../declaration";
-import { claim, tracked } from "../uncertainCreate";
+import { progress } from "../progress";
+import { claim } from "../uncertainCreate";
 import { adopt } from "./adopt";
-import { recoverConflict } from "./conflict";
-import { identityBody, recoverMismatch } from "./mismatch";
+import { type Answer, type Attempt, send } from "./answer";
+import { earlierAttempts, reportCandidates, strays } from "./candidates";
 import { type KindContext, collectionOf, connect } from "./context";
-import { fetchRecord } from "./fetchRecord";
+import { createKey } from "./createKey";
 import { finishCreate } from "./finishCreate";
-import { what } from "./names";
+import { nameOf, what } from "./names";
+import { exists, proveEarlierAttempt } from "./proof";
 import { withScopeHint } from "./scopeHint";
-import { sweepTwins } from "./twins";
+import { keptSecrets, secretsFrom, stateOf, stored, withState } from "./state";
+import { updateRemote } from "./update";
 
 /**
  * How many derived idempotency keys one create may walk through. Every earlier attempt of the same
@@ -36,108 +41,149 @@ export async function create(k: KindContext, inputs: Props): Promise<Created> {
     throw new Error(`${declaration.kind}: missing resource identity; create it through the pulumi-txmail SDK classes.`);
   requireSavedSalt(inputs.__stackSalt, what(declaration.kind, inputs));
   const ctx = connect(k, inputs);
-  const { conn, api } = ctx;
-  const path = declaration.collectionPath(conn, inputs);
-  const body = createBody(k, inputs);
-  let replayedFailure: unknown; // the last key's answer, when it was a stored failure
-  for (let generation = 0; generation < MAX_GENERATIONS; generation++) {
-    const idempotencyKey = idempotencyKeyOf(k, inputs, { urn, accountId: conn.accountId, path, body }, generation);
-    const collection = collectionOf(k, conn, inputs);
-    const started = Date.now();
-    replayedFailure = undefined;
-    let posted: { data: Record<string, unknown>; replayed: boolean; uncertain?: boolean };
-    try {
-      posted = await tracked(
-        collection,
-        withScopeHint(k, "write", inputs, () => api.post(path, body, declaration.created, { idempotencyKey })),
-      );
-    } catch (err) {
-      const recovered = await recoverFailedPost(k, err, ctx, inputs, collection, body, started);
-      if (recovered === "replayed-failure") replayedFailure = err;
-      if (recovered === "next-key" || recovered === "replayed-failure") continue;
-      return recovered;
-    }
-    const { data, replayed } = posted;
-    const id = k.idOf(data);
-    if (replayed && !(await fetchRecord(k, ctx, inputs, id))) {
-      // The service replayed the creation of an object deleted since (same URN and inputs
-      // within the 24 h record lifetime): move to the next derived key.
-      continue;
-    }
-    claim(collection, id); // before the sweep, so a concurrent sweep never takes it for a twin
-    if (posted.uncertain) await sweepTwins(k, ctx, inputs, collection, id, started);
-    return finishCreate(k, ctx, inputs, collection, id, data);
-  }
-  throw outOfKeys(k, inputs, replayedFailure);
-}
-
-/** The Idempotency-Key of this create's attempt number `generation`. */
-function idempotencyKeyOf(
-  k: KindContext,
-  inputs: Props,
-  post: { urn: string; accountId: string; path: string; body: Record<string, unknown> },
-  generation: number,
-): string {
-  // Provider-local replace triggers (e.g. `rotation`) are part of the identity: a rotated key
-  // must not replay the creation of the key it replaces.
-  // Only what cannot change in place: the key is this resource's creation slot, so an earlier
-  // attempt with other updatable values answers 422 instead of leaving a second object
-  // (mismatch.ts).
-  const identity = {
-    body: identityBody(k, post.body),
-    local: Object.fromEntries(k.localFields.map((f) => [f, inputs[f]])),
+  const path = declaration.collectionPath(ctx.conn, inputs);
+  const attempt: Attempt = {
+    k,
+    ctx,
+    inputs,
+    path,
+    body: createBody(k, inputs),
+    collection: collectionOf(k, ctx.conn, inputs),
+    reported: new Set(),
   };
-  return deriveIdempotencyKey({
-    stackSalt: inputs.__stackSalt,
-    urn: post.urn,
-    accountId: post.accountId,
-    method: "POST",
-    path: post.path,
-    body: identity,
-    generation,
-  });
+  let storedFailure: unknown; // the last key's answer, when it was a stored failure
+  for (let generation = 0; generation < MAX_GENERATIONS; generation++) {
+    const key = createKey(
+      declaration,
+      inputs,
+      { urn, accountId: ctx.conn.accountId, path, body: attempt.body },
+      generation,
+    );
+    const started = Date.now();
+    const answer: Answer = await send(attempt, attempt.body, key);
+    switch (answer.kind) {
+      case "created": {
+        const id = k.idOf(answer.record);
+        claim(attempt.collection, id); // before the look for strays, so a concurrent look never reports it
+        if (answer.strayPossible) reportStrays(attempt, await strays(attempt, started, id));
+        return finishCreate(k, ctx, inputs, attempt.collection, id, answer.record);
+      }
+      case "replayed": {
+        const id = k.idOf(answer.record);
+        // The creation of an object deleted since (the same resource destroyed and created again
+        // within the record lifetime): the next key.
+        if (!(await exists(attempt, id))) continue;
+        return finishCreate(k, ctx, inputs, attempt.collection, id, answer.record);
+      }
+      case "storedFailure":
+        // E.g. a 403 before a scope was added to the key: it created nothing, so the next key
+        // cannot duplicate anything, and its answer is today's.
+        storedFailure = answer.error;
+        continue;
+      case "otherPayload": {
+        const earlier = await proveEarlierAttempt(attempt, key);
+        if (earlier.kind === "ours") return takeOver(attempt, earlier.record);
+        if (earlier.kind === "unproven") reportCandidates(attempt, earlier.candidates, earlier.why);
+        continue; // gone, made nothing, or unproven: the next key makes this resource's object
+      }
+      case "secretExpired":
+        reportCandidates(
+          attempt,
+          await earlierAttempts(attempt),
+          "an earlier run created this key under this stack's idempotency key and did not record it; the service " +
+            "replays its secret for 5 minutes only, so it no longer says which key that was",
+        );
+        continue;
+      case "nameTaken":
+        throw await nameTaken(attempt, answer.error, answer.afterRetry, started);
+      case "refused":
+        throw refused(attempt, answer.error);
+    }
+  }
+  throw outOfKeys(k, inputs, storedFailure);
 }
 
 /**
- * After a failed POST: the object it may have made after all, "next-key" to try the next derived
- * key, "replayed-failure" for a stored failure of an earlier attempt (next key too), or it throws.
+ * The object the service named under this stack's key, made by an earlier run with other values
+ * that change in place: converged to the program's values, as an update would. Its one-time secret
+ * is the replay's when the replay carried it, else unknown ("").
  */
-async function recoverFailedPost(
-  k: KindContext,
-  err: unknown,
-  ctx: Ctx,
-  inputs: Props,
-  collection: string,
-  body: Record<string, unknown>,
-  started: number,
-): Promise<Created | "next-key" | "replayed-failure"> {
-  const { declaration } = k;
-  if (isIdempotencyMismatch(err)) return recoverMismatch(k, ctx, inputs, collection, body);
-  // A stored 4xx of an earlier attempt (e.g. a 403 before a scope was added to the key):
-  // it created nothing, so the next derived key cannot duplicate anything, and its answer
-  // is today's.
-  if (wasReplayed(err)) return "replayed-failure";
-  const recovered = await recoverConflict(k, err, ctx, inputs, collection, started);
-  if (recovered) return recovered;
-  if (isConflict(err) && declaration.conflictHint) {
-    throw Object.assign(
-      new Error(
-        `${what(declaration.kind, inputs)}: ${declaration.conflictHint(inputs)} (Service message: ${(err as Error).message})`,
+async function takeOver(attempt: Attempt, replayed: Record<string, unknown>): Promise<Created> {
+  const { k, ctx, inputs } = attempt;
+  const id = k.idOf(replayed);
+  claim(attempt.collection, id);
+  const live = await withScopeHint(k, "read", inputs, () =>
+    ctx.api.get(k.declaration.itemPath(ctx.conn, inputs, id), k.declaration.record),
+  ).catch(() => replayed);
+  const converged = await updateRemote(k, { ...inputs, ...k.outputsOf(live) }, inputs, id);
+  progress(
+    `${what(k.declaration.kind, inputs, id)}: taken over: an earlier run created it with other values and did not ` +
+      `record it, and the service answered this resource's own idempotency key with it.`,
+    inputs.__urn,
+  );
+  const secrets = Object.fromEntries(Object.entries(secretsFrom(k, replayed)).filter(([, v]) => v !== undefined));
+  return {
+    id,
+    outs: stateOf(
+      withState(
+        { ...stored(k, inputs), ...k.outputsOf(converged.record ?? live), ...keptSecrets(k, {}), ...secrets },
+        converged.state,
       ),
-      {
-        category: "conflict",
-      },
-    );
-  }
-  throw err;
+    ),
+  };
+}
+
+/** After a 5xx that may have committed: the objects made meanwhile that look like this one, reported. */
+function reportStrays(attempt: Attempt, found: Record<string, unknown>[]): void {
+  reportCandidates(
+    attempt,
+    found,
+    "made during this create with the same values; the service may have committed an attempt it answered with a " +
+      "server error, and it keeps no record of those (idempotency rule 6), so no key names it",
+  );
+}
+
+/** A 409 on a kind whose name the service keeps unique: the object is never taken without `adoptId`. */
+async function nameTaken(attempt: Attempt, err: unknown, afterRetry: boolean, started: number): Promise<Error> {
+  const { k, ctx, inputs } = attempt;
+  const { declaration } = k;
+  const record = await (
+    declaration.findExisting
+      ? declaration.findExisting(ctx, inputs)
+      : ctx.api.get(declaration.itemPath(ctx.conn, inputs, ""), declaration.record)
+  ).catch(() => undefined);
+  const made = typeof record?.created_at === "string" ? ` (created ${record.created_at})` : "";
+  const recent =
+    afterRetry && record && Date.parse(String(record.created_at)) >= started - 60_000
+      ? " It appeared during this create, after an attempt the service answered with a server error: it may be " +
+        "that attempt's, but nothing proves it is this stack's (idempotency rule 6)."
+      : "";
+  const adoptId = declaration.findExisting ? (record ? k.idOf(record) : "<its id>") : (nameOf(inputs) ?? "");
+  return new Error(
+    `${what(declaration.kind, inputs)}: already exists in account ${ctx.conn.accountId}${made}, and the provider ` +
+      `takes over only objects it can prove are this stack's.${recent} If it is yours to manage, add ` +
+      `\`adoptId: "${adoptId}"\` to the resource; otherwise choose another name. (Service message: ${(err as Error).message})`,
+  );
+}
+
+/** The create failed: the service's error, with the kind's own hint for a 409 it cannot resolve. */
+function refused(attempt: Attempt, err: unknown): unknown {
+  const { declaration } = attempt.k;
+  if (!isConflict(err) || !declaration.conflictHint) return err;
+  return Object.assign(
+    new Error(
+      `${what(declaration.kind, attempt.inputs)}: ${declaration.conflictHint(attempt.inputs)} (Service message: ${(err as Error).message})`,
+    ),
+    { category: "conflict" },
+  );
 }
 
 /** Why a create gave up after MAX_GENERATIONS keys. */
-function outOfKeys(k: KindContext, inputs: Props, replayedFailure: unknown): Error {
-  if (replayedFailure !== undefined) {
+function outOfKeys(k: KindContext, inputs: Props, storedFailure: unknown): Error {
+  if (storedFailure !== undefined) {
     return new Error(
       `${what(k.declaration.kind, inputs)}: the service answered each of ${MAX_GENERATIONS} derived idempotency keys with a stored ` +
-        `outcome of an earlier attempt (kept for 24 h); giving up. The last one: ${(replayedFailure as Error).message}`,
+        `outcome of an earlier attempt (kept for 24 h); giving up. The last one: ${(storedFailure as Error).message}`,
     );
   }
   return new Error(

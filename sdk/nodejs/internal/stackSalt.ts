@@ -5,8 +5,10 @@
 // — and such stacks would replay each other's creations. The salt is what a different stack cannot
 // share: drawn by the resource's create, so it exists only in this stack's state, and every resource
 // waits for it, so the engine has saved it before any create that uses it; a crashed run's rerun
-// therefore derives the same keys.
+// therefore derives the same keys. A salt pinned in stack configuration (`txmail:stackSalt`,
+// provider/core/pinnedSalt.ts) is used instead, and then no StackSalt is registered.
 import * as pulumi from "@pulumi/pulumi";
+import { PINNED_SALT_CONFIG, pinnedSaltProblem } from "../../../provider/core/pinnedSalt";
 import saltProvider = require("../../../provider/kinds/stackSalt");
 
 /** Its own module in the type token: it is not a service object, so `txmail:` filters skip it. */
@@ -32,8 +34,8 @@ const perRun: WeakMap<object, { value?: Promise<string> }> = ((globalThis as Rec
 const noStack = {};
 
 /**
- * The current stack's salt, registering its StackSalt resource on first use. Undefined in a preview,
- * where no key is derived (diff ignores the salt).
+ * The current stack's salt: the pinned one, else its StackSalt resource's, registered on first use.
+ * Undefined in a preview without a pin, where no key is derived (diff ignores the salt).
  *
  * The value alone, not the resource's output: an output would make every resource record a
  * dependency on the StackSalt (its URN, twice: ~250 bytes per resource in a checkpoint the engine
@@ -44,6 +46,12 @@ export function stackSalt(): Promise<string> | undefined {
   const run = pulumi.runtime.getStackResource() ?? noStack;
   let entry = perRun.get(run);
   if (!entry) {
+    const pinned = pinnedSalt();
+    if (pinned !== undefined) {
+      entry = { value: Promise.resolve(pinned) };
+      perRun.set(run, entry);
+      return entry.value;
+    }
     const resource = new StackSalt();
     entry = pulumi.runtime.isDryRun()
       ? {}
@@ -51,4 +59,14 @@ export function stackSalt(): Promise<string> | undefined {
     perRun.set(run, entry);
   }
   return entry.value;
+}
+
+/** `txmail:stackSalt` from the stack's configuration, checked. */
+function pinnedSalt(): string | undefined {
+  const [namespace, key] = PINNED_SALT_CONFIG.split(":") as [string, string];
+  const value = new pulumi.Config(namespace).get(key);
+  if (value === undefined || value === "") return undefined;
+  const problem = pinnedSaltProblem(value);
+  if (problem) throw new pulumi.RunError(`${PINNED_SALT_CONFIG}: ${problem}`);
+  return value;
 }

@@ -1,0 +1,83 @@
+// Candidates: objects that look like the one a create may have made before, found by their name,
+// their fields and their creation time. Looking alike proves nothing — another stack on the same
+// account (two engineers' `dev` stacks, a preview stack beside production) makes objects with the
+// same names and values — so a candidate is only ever *reported* (leftovers.ts), or offered to the
+// service as a rebuilt request under this stack's own key (proof.ts). No code acts on one.
+import { deepEqual } from "../canonicalJson";
+import { createdSince, isClaimed, settleOthers } from "../uncertainCreate";
+import type { Attempt } from "./answer";
+import { keyFields, reportedFields } from "./createKey";
+import { reportLeftovers } from "../leftovers";
+
+/** The service's idempotency record lifetime (docs/contract/idempotency.md#rule-5). */
+export const RECORD_LIFETIME_MS = 24 * 3600_000;
+
+interface Look {
+  /** Created no earlier than this (ms since the epoch; the allowed clock skew is added). */
+  since: number;
+  /** Program fields a candidate must show with the same values (those the service reports back). */
+  fields: readonly string[];
+  /** Never a candidate (the object this create just made). */
+  exceptId?: string;
+}
+
+/**
+ * Objects of the collection created since `look.since`, alive, that no resource of this process
+ * made, with the program's name (where the kind has one) and `look.fields`: listed once, after this
+ * process's other creates in the collection have settled (so their objects are claimed). Newest first.
+ */
+async function candidates(attempt: Attempt, look: Look): Promise<Record<string, unknown>[]> {
+  const { k, ctx, inputs, body, collection } = attempt;
+  const { declaration } = k;
+  const { listing } = declaration;
+  const titleOf = "title" in listing ? listing.title : undefined;
+  const live = "title" in listing ? listing.live : undefined;
+  const reported = new Set(reportedFields(declaration));
+  const compared = look.fields.filter((f) => reported.has(f) && inputs[f] !== undefined);
+  await settleOthers(collection);
+  const now = Date.now();
+  const found: Record<string, unknown>[] = [];
+  for await (const record of ctx.api.list(
+    declaration.collectionPath(ctx.conn, inputs),
+    declaration.record,
+    declaration.listQuery?.(inputs),
+  )) {
+    const id = k.idOf(record);
+    if (id === look.exceptId || isClaimed(collection, id) || !createdSince(record.created_at, look.since)) continue;
+    if ((live && !live(record, now)) || (titleOf && titleOf(record) !== titleOf(body))) continue;
+    const outputs = k.outputsOf(record);
+    if (compared.every((f) => deepEqual(outputs[f], inputs[f]))) found.push(record);
+  }
+  return found.sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)));
+}
+
+/** Candidates for an earlier attempt of this resource within the record lifetime: its name and fixed fields. */
+export function earlierAttempts(attempt: Attempt): Promise<Record<string, unknown>[]> {
+  return candidates(attempt, { since: Date.now() - RECORD_LIFETIME_MS, fields: keyFields(attempt.k.declaration) });
+}
+
+/** Candidates for a stray of a 5xx that committed: every field the program set, made during this create. */
+export function strays(attempt: Attempt, started: number, madeId: string): Promise<Record<string, unknown>[]> {
+  return candidates(attempt, { since: started, fields: reportedFields(attempt.k.declaration), exceptId: madeId });
+}
+
+/** Reports candidates as likely leftovers (warnings on the resource), touching none. */
+export function reportCandidates(attempt: Attempt, found: readonly Record<string, unknown>[], why: string): void {
+  const { k, ctx, inputs } = attempt;
+  const { declaration } = k;
+  const titleOf = "title" in declaration.listing ? declaration.listing.title : undefined;
+  const fresh = found.filter((record) => !attempt.reported.has(k.idOf(record)));
+  for (const record of fresh) attempt.reported.add(k.idOf(record));
+  const leftovers = fresh.map((record) => {
+    const id = k.idOf(record);
+    return {
+      kind: declaration.kind,
+      id,
+      title: titleOf?.(record),
+      createdAt: record.created_at,
+      importId: declaration.importId?.format(record) ?? id,
+      url: `${ctx.conn.baseUrl}${declaration.itemPath(ctx.conn, inputs, id)}`,
+    };
+  });
+  reportLeftovers(leftovers, why, String(inputs.__urn ?? ""));
+}
