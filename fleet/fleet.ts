@@ -215,6 +215,13 @@ function summarize(
   io.out("");
   io.out(summaryTable(ran, notRun));
   io.out(`${opts.operation} finished in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+  const leftovers = ran.flatMap((r) => (r.leftovers ?? []).map((l) => `${r.stackName}: ${l}`));
+  if (leftovers.length > 0) {
+    io.out(
+      `${leftovers.length} likely leftover(s) reported — objects the provider could not prove its own, not ` +
+        `touched (the warnings above say why and how to delete one): ${leftovers.join(", ")}`,
+    );
+  }
   const failed = ran.filter((r) => !r.ok);
   if (failed.length > 0 || notRun.length > 0) {
     io.out(

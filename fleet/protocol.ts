@@ -48,4 +48,5 @@ export type WorkerMessage =
   | { type: "notice"; message: string }
   /** What a drift check found (sent before its `done`). */
   | { type: "drift"; report: ShardDrift }
-  | { type: "done"; ok: boolean; counts: StepCounts; error?: string };
+  /** `leftovers`: what the provider reported as likely leftovers (`<Kind> <id>`, provider/core/leftovers.ts). */
+  | { type: "done"; ok: boolean; counts: StepCounts; error?: string; leftovers?: string[] };

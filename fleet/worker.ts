@@ -17,7 +17,9 @@ import { shardProgram } from "./shardProgram";
 import { BACKEND_RACE_RETRIES, backendRaceDelayMs, isBackendTableRace, withoutBackendPassword } from "./backendRace";
 import { lockedShardError } from "./stackLock";
 import { countEvent, type StepCounts, zeroCounts } from "./stepCounts";
-import { SALT_NOT_SAVED, skipsCheckpoints } from "../provider/core/freshSalt";
+import { SALT_NOT_SAVED } from "../provider/core/freshSalt";
+import { PINNED_SALT_CONFIG, newPinnedSalt } from "../provider/core/pinnedSalt";
+import { LEFTOVER_PATTERN } from "../provider/core/leftovers";
 import { sdkDebugMessages } from "./sdkDebugMessages";
 import type * as ShardCheck from "./drift/shardCheck";
 
@@ -109,10 +111,12 @@ interface RunTally {
    */
   saltRefusals: number;
   otherErrors: number;
+  /** Likely leftovers the provider reported (`<Kind> <id>`), each once. */
+  leftovers: Set<string>;
 }
 
 async function run(job: ShardJob): Promise<void> {
-  const tally: RunTally = { counts: zeroCounts(), events: 0, saltRefusals: 0, otherErrors: 0 };
+  const tally: RunTally = { counts: zeroCounts(), events: 0, saltRefusals: 0, otherErrors: 0, leftovers: new Set() };
   const log = fs.openSync(job.logFile, "a");
   const common: CommonOptions = {
     onEvent: engineEventHandler(job, tally),
@@ -126,12 +130,18 @@ async function run(job: ShardJob): Promise<void> {
   process.env.TXMAIL_FACE = job.face;
   try {
     await runUntilSettled(job, common, tally, log);
-    await send({ type: "done", ok: tally.counts.failed === 0, counts: tally.counts });
+    await send({ type: "done", ok: tally.counts.failed === 0, counts: tally.counts, leftovers: [...tally.leftovers] });
   } catch (e) {
     const message = withoutBackendPassword(e instanceof Error ? e.message : String(e));
     fs.writeSync(log, `\n${message}\n`);
     const locked = lockedShardError(message, { project: job.project, name: job.stackName });
-    await send({ type: "done", ok: false, counts: tally.counts, error: locked ?? firstMeaningfulLine(message) });
+    await send({
+      type: "done",
+      ok: false,
+      counts: tally.counts,
+      error: locked ?? firstMeaningfulLine(message),
+      leftovers: [...tally.leftovers],
+    });
   } finally {
     fs.closeSync(log);
   }
@@ -154,6 +164,14 @@ function engineEventHandler(job: ShardJob, tally: RunTally): (event: EngineEvent
       void send({ type: "policy", message: `${level} ${policy.policyName}: ${where}${policy.message.trim()}` });
     }
     const diag = event.diagnosticEvent;
+    // Objects the provider could not prove its own, left alone: said as they come, summed at the end.
+    for (const [, kind, id] of diag?.severity === "warning" ? diag.message.matchAll(LEFTOVER_PATTERN) : []) {
+      const leftover = `${kind} ${id}`;
+      if (tally.leftovers.has(leftover)) continue;
+      tally.leftovers.add(leftover);
+      const where = diag!.urn ? `${diag!.urn.split("::").pop()}: ` : "";
+      void send({ type: "notice", message: `warning: ${where}${diag!.message.trim()}` });
+    }
     if (diag && diag.severity === "error" && diag.message.includes(SALT_NOT_SAVED)) {
       tally.saltRefusals++;
       return;
@@ -167,9 +185,10 @@ function engineEventHandler(job: ShardJob, tally: RunTally): (event: EngineEvent
 }
 
 /**
- * Runs the job's operation until it ends: once more after the salt's first run (a probe, or a run
- * whose only errors were the creates refused for the unsaved salt), and again after a lost race to
- * create the state backend's table. Throws the error of a run that failed otherwise.
+ * Runs the job's operation until it ends: once more after a run whose only errors were the creates
+ * refused for a salt drawn in that run (a shard made before salts were pinned, on the native face
+ * after a plugin upgrade), and again after a lost race to create the state backend's table. Throws
+ * the error of a run that failed otherwise.
  */
 async function runUntilSettled(job: ShardJob, common: CommonOptions, tally: RunTally, log: number): Promise<void> {
   const { counts } = tally;
@@ -177,7 +196,7 @@ async function runUntilSettled(job: ShardJob, common: CommonOptions, tally: RunT
   let countedBefore = 0;
   const runAgain = async () => {
     const note =
-      "the stack's first run saved its salt before creating anything (state is written once per run): running again";
+      "the run saved the stack's new salt before creating anything (state is written once per run): running again";
     fs.writeSync(log, `\n${note}\n`);
     await send({ type: "notice", message: note });
     // What the first run did stays counted (the components, the salt); its refusals do not.
@@ -189,11 +208,7 @@ async function runUntilSettled(job: ShardJob, common: CommonOptions, tally: RunT
     const eventsBefore = tally.events;
     tally.saltRefusals = tally.otherErrors = 0;
     try {
-      // A probe ran one tenant only: never the end of the job.
-      if ((await runOnStack(job, common)) === "probed" && saltRuns++ === 0) {
-        await runAgain();
-        continue;
-      }
+      await runOnStack(job, common);
       break;
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
@@ -221,14 +236,12 @@ async function waitOutBackendRace(attempt: number, message: string, log: number)
 }
 
 /**
- * One run of the job's operation on its shard stack (created by its first run). A new stack's
- * first `up` with state written once per run is a probe instead: the program with its first
- * tenant only, whose run saves the stack's salt (the creates refuse until it is saved:
- * provider/core/freshSalt.ts) at a fraction of the whole program's cost; the caller then runs
- * the whole program. Only on a stack this run created, so there is nothing a short program could
- * delete.
+ * One run of the job's operation on its shard stack, created by its first run with a salt pinned in
+ * its configuration (`txmail:stackSalt`, provider/core/pinnedSalt.ts): saved before any create, so
+ * a new shard's first run creates normally also with state written once per run, and the salt stays
+ * the same through plugin upgrades on the native face.
  */
-async function runOnStack(job: ShardJob, common: CommonOptions): Promise<"ran" | "probed"> {
+async function runOnStack(job: ShardJob, common: CommonOptions): Promise<void> {
   const workspace = await LocalWorkspace.create({
     workDir: job.workDir, // holds the fleet project's Pulumi.yaml
     program: shardProgram(job.entries),
@@ -238,21 +251,16 @@ async function runOnStack(job: ShardJob, common: CommonOptions): Promise<"ran" |
   const operate = (stack: Stack) => runOperation(withoutFollowUpReads(stack), job, common);
   try {
     await operate(await stackTakenAsExisting(job.stackName, workspace));
-    return "ran";
   } catch (e) {
     if (!(e instanceof StackNotFoundError)) throw e;
     // A check never creates what it checks.
     if (job.operation === "drift") {
       throw new Error(`error: ${job.stackName} does not exist yet: run 'txmail-fleet up' first`, { cause: e });
     }
-    // The shard's first run: create its stack (`stack init`), then run the operation on it.
+    // The shard's first run: create its stack (`stack init`), pin its salt, then run the operation on it.
     const stack = await Stack.createOrSelect(job.stackName, workspace);
-    if (job.operation === "up" && job.entries.length > 0 && skipsCheckpoints()) {
-      await withoutFollowUpReads(stack).up({ ...common, program: shardProgram(job.entries.slice(0, 1)) });
-      return "probed";
-    }
+    await stack.setConfig(PINNED_SALT_CONFIG, { value: newPinnedSalt() });
     await operate(stack);
-    return "ran";
   }
 }
 

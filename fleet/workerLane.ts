@@ -17,6 +17,8 @@ export interface ShardResult {
   durationMs: number;
   error?: string;
   logFile: string;
+  /** Likely leftovers the provider reported (`<Kind> <id>`): objects it could not prove its own, left alone. */
+  leftovers?: string[];
 }
 
 export interface ShardListener {
@@ -82,7 +84,7 @@ export class WorkerLane {
         else if (m.type === "policy") listener.onPolicy(job, m.message);
         else if (m.type === "notice") listener.onNotice(job, m.message);
         else if (m.type === "drift") listener.onDrift?.(job, m.report);
-        else finish({ ...base(), ok: m.ok, counts: m.counts, error: m.error });
+        else finish({ ...base(), ok: m.ok, counts: m.counts, error: m.error, leftovers: m.leftovers });
       };
       // The lane forgets the dead worker itself (start()).
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => {

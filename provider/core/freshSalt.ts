@@ -8,8 +8,9 @@
 // (PULUMI_SKIP_CHECKPOINTS, which the engine passes on to its plugins) nothing is saved until the
 // run ends, so a salt drawn in this run is not durable yet. Creates then refuse, before sending
 // anything: the run ends with the salt saved (the engine saves at the end also when steps failed),
-// and the next run creates with a durable salt. Only a stack's first run pays (txmail-fleet runs it
-// again at once; docs/guide/behaviour.md#state-written-once-per-run).
+// and the next run creates with a durable salt. Only a stack's first run pays, and not at all with a
+// salt pinned in stack configuration (pinnedSalt.ts), which is durable before the run: nothing
+// draws one then (docs/guide/behaviour.md#state-written-once-per-run).
 //
 // "Drawn in this run" is known in the process that drew it: each run starts its own plugin
 // processes, and the salt's drawer and the creates share one (the dynamic-provider host serves the
@@ -44,7 +45,8 @@ export function requireSavedSalt(salt: string | undefined, what: string, env: No
       `${what}: not created: this is the stack's first run and PULUMI_SKIP_CHECKPOINTS is set, so the stack's ` +
         `salt (the part of every idempotency key that is this stack's own) is saved only when this run ends; ` +
         `a create before that could be repeated as a twin if the run were killed. Nothing was sent. Run ` +
-        `\`pulumi up\` again: the salt is saved by then. (${SALT_NOT_SAVED})`,
+        `\`pulumi up\` again: the salt is saved by then; or pin one before a new stack's first run, ` +
+        `\`pulumi config set txmail:stackSalt "$(openssl rand -hex 16)"\`. (${SALT_NOT_SAVED})`,
     ),
     { category: SALT_NOT_SAVED },
   );

@@ -12,6 +12,11 @@ export interface ProviderArgs {
   accountId?: pulumi.Input<string>;
   /** Service base URL, e.g. the local emulator's; default the public service. */
   baseUrl?: pulumi.Input<string>;
+  /**
+   * The stack's idempotency salt, pinned (e.g. `new pulumi.Config("txmail").require("stackSalt")`).
+   * Default: the one this provider keeps in its own state, drawn when it is first created.
+   */
+  stackSalt?: pulumi.Input<string>;
 }
 
 export class Provider extends pulumi.ProviderResource {
@@ -30,6 +35,7 @@ export class Provider extends pulumi.ProviderResource {
         apiKey: args.apiKey === undefined ? undefined : pulumi.secret(args.apiKey),
         accountId: args.accountId,
         baseUrl: args.baseUrl,
+        stackSalt: args.stackSalt,
       },
       // The plugin this provider runs, as the package's resources name it (internal/plugin.ts).
       withPlugin(opts),
