@@ -4,6 +4,7 @@
 // and the loading of Pulumi's SDK cost ~0.8 core-seconds, paid once per lane instead of per shard);
 // never run by hand.
 import * as fs from "node:fs";
+import * as path from "node:path";
 import {
   LocalWorkspace,
   PulumiCommand,
@@ -20,6 +21,7 @@ import { countEvent, type StepCounts, zeroCounts } from "./stepCounts";
 import { SALT_NOT_SAVED } from "../provider/core/freshSalt";
 import { PINNED_SALT_CONFIG, newPinnedSalt } from "../provider/core/pinnedSalt";
 import { LEFTOVER_PATTERN } from "../provider/core/leftovers";
+import { pinSalt } from "../sdk/nodejs/internal/pinSalt";
 import { sdkDebugMessages } from "./sdkDebugMessages";
 import type * as ShardCheck from "./drift/shardCheck";
 
@@ -250,7 +252,11 @@ async function runOnStack(job: ShardJob, common: CommonOptions): Promise<void> {
   });
   const operate = (stack: Stack) => runOperation(withoutFollowUpReads(stack), job, common);
   try {
-    await operate(await stackTakenAsExisting(job.stackName, workspace));
+    const stack = await stackTakenAsExisting(job.stackName, workspace);
+    // A shard made before salts were pinned (its settings file lacks one): pinned once, to the salt
+    // its state holds. No settings file: a new shard (made below), or one made elsewhere.
+    if (job.operation === "up" && settings(job)?.includes(`${PINNED_SALT_CONFIG}:`) === false) await pinSalt(stack);
+    await operate(stack);
   } catch (e) {
     if (!(e instanceof StackNotFoundError)) throw e;
     // A check never creates what it checks.
@@ -262,6 +268,12 @@ async function runOnStack(job: ShardJob, common: CommonOptions): Promise<void> {
     await stack.setConfig(PINNED_SALT_CONFIG, { value: newPinnedSalt() });
     await operate(stack);
   }
+}
+
+/** The shard's settings file in the work dir (read without running the CLI), if there is one. */
+function settings(job: ShardJob): string | undefined {
+  const file = path.join(job.workDir, `Pulumi.${job.stackName}.yaml`);
+  return fs.existsSync(file) ? fs.readFileSync(file, "utf8") : undefined;
 }
 
 /** The Automation API's error text starts with the command line and its exit code; keep the first real line. */

@@ -42,11 +42,13 @@ export function requireSavedSalt(salt: string | undefined, what: string, env: No
   if (salt === undefined || !drawn.has(salt) || !skipsCheckpoints(env)) return;
   throw Object.assign(
     new Error(
-      `${what}: not created: this is the stack's first run and PULUMI_SKIP_CHECKPOINTS is set, so the stack's ` +
+      `${what}: not created: the stack's salt was drawn in this run (its first run, or a new default provider after a ` +
+        `plugin upgrade) and PULUMI_SKIP_CHECKPOINTS is set, so the stack's ` +
         `salt (the part of every idempotency key that is this stack's own) is saved only when this run ends; ` +
         `a create before that could be repeated as a twin if the run were killed. Nothing was sent. Run ` +
-        `\`pulumi up\` again: the salt is saved by then; or pin one before a new stack's first run, ` +
-        `\`pulumi config set txmail:stackSalt "$(openssl rand -hex 16)"\`. (${SALT_NOT_SAVED})`,
+        `\`pulumi up\` again: the salt is saved by then. Pinned in stack configuration it would have been ` +
+        `saved already: \`npx txmail-stack-salt\` pins the one a stack's state holds, before an upgrade ` +
+        `(docs/guide/behaviour.md#the-stack-salt). (${SALT_NOT_SAVED})`,
     ),
     { category: SALT_NOT_SAVED },
   );

@@ -8,6 +8,13 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Deployment, EngineEvent, OpType } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator/server";
+import { Route } from "../../provider/api";
+import { closeSharedDispatchers, createClient } from "../../provider/client";
+import { kindContext } from "../../provider/core/operations";
+import { createBody } from "../../provider/core/operations/create";
+import { createKey } from "../../provider/core/operations/createKey";
+import { route as routeDeclaration } from "../../provider/resources/route";
+import { pinSalt } from "../../sdk/nodejs/internal/pinSalt";
 import { NATIVE_DEFAULT_PROVIDER } from "../../support/plugin";
 import { createTestStack, type Face, REPO_ROOT } from "./harness";
 
@@ -146,4 +153,69 @@ describe("stacks of the release before", () => {
       }
     },
   );
+});
+
+// A create the release before committed at the service and never recorded (its run was killed),
+// then this build, on the native face, whose default provider the engine renames with the version:
+// the salt pinned from the stack's state (`txmail-stack-salt`, sdk/nodejs/internal/pinSalt.ts) is
+// the one the killed create used, so the rerun's key is that create's and the service replays it —
+// also with state written once per run, where a drawn salt would refuse the run's creates.
+describe("a create killed on the release before, rerun with this build", () => {
+  it("native face, salt pinned from state: replayed, not made twice; the same salt; no refused create", async () => {
+    const fixtureDir = path.join(FIXTURES, "native");
+    const fixtureState = JSON.parse(fs.readFileSync(path.join(fixtureDir, "state.json"), "utf8")) as Deployment;
+    const resources = (fixtureState.deployment as { resources: Array<Record<string, unknown>> }).resources;
+    const routeUrn = resources.map((r) => String(r.urn)).find((urn) => urn.endsWith("::txmail:index:Route::route"))!;
+    const killed = resources.find((r) => r.urn === routeUrn)!;
+    const oldSalt = resources.find((r) => String(r.urn).endsWith("::pulumi:providers:txmail::default"))!.inputs as {
+      __stackSalt: string;
+    };
+    const t = await createTestStack({
+      programDir: path.join(FIXTURES, "program"),
+      stackName: fixtures.stack,
+      packageLayout: "installed",
+      face: "native",
+      env: { PULUMI_CONFIG_PASSPHRASE: fixtures.passphrase, PULUMI_SKIP_CHECKPOINTS: "true" },
+    });
+    let emulator: RunningEmulator | undefined;
+    try {
+      const configFile = fs.readFileSync(path.join(fixtureDir, `Pulumi.${fixtures.stack}.yaml`), "utf8");
+      fs.writeFileSync(path.join(t.stack.workspace.workDir, `Pulumi.${fixtures.stack}.yaml`), configFile);
+      // The state as the killed run left it: without the route, whose create was never recorded.
+      const deployment = { ...fixtureState.deployment, resources: resources.filter((r) => r !== killed) };
+      await t.stack.importStack({ ...fixtureState, deployment });
+      const accountId = /txmail:accountId: (\S+)/.exec(configFile)![1]!;
+      const apiKey = (await t.stack.getConfig("txmail:apiKey")).value;
+      emulator = await startEmulator({ port: 0, accountId, apiKey });
+      t.stack.workspace.envVars.TXMAIL_BASE_URL = emulator.baseUrl;
+
+      // What the killed run's create sent: its key (the old provider's salt) and its body.
+      const inputs = { ...(killed.inputs as Record<string, unknown>), __stackSalt: oldSalt.__stackSalt };
+      const body = createBody(
+        kindContext(routeDeclaration, () => undefined as never),
+        inputs,
+      );
+      const conn = { accountId, apiKey, baseUrl: emulator.baseUrl };
+      const collection = routeDeclaration.collectionPath(conn);
+      const key = createKey(routeDeclaration, inputs, { urn: routeUrn, accountId, path: collection, body }, 0);
+      const client = createClient({ ...conn, rateLimit: false });
+      const made = (await client.post(collection, body, Route, { idempotencyKey: key })).data;
+
+      expect(await pinSalt(t.stack)).toMatchObject({ salt: oldSalt.__stackSalt, source: "state" });
+      const up = await t.stack.up({ color: "never", onOutput: () => undefined });
+      expect(up.summary.result).toBe("succeeded");
+      const after = (await t.stack.exportStack()).deployment as { resources: Array<Record<string, unknown>> };
+      expect(after.resources.find((r) => r.urn === routeUrn)?.id).toBe(made.id);
+      const routes = [];
+      for await (const r of client.list(collection, Route)) if (r.name === made.name) routes.push(r.id);
+      expect(routes).toEqual([made.id]);
+      // The new default provider (renamed with the version) holds the same salt.
+      const provider = after.resources.find((r) => String(r.urn).endsWith(`::${NATIVE_DEFAULT_PROVIDER}`));
+      expect((provider?.inputs as { __stackSalt?: string })?.__stackSalt).toBe(oldSalt.__stackSalt);
+    } finally {
+      await closeSharedDispatchers();
+      await emulator?.close();
+      await t.dispose();
+    }
+  });
 });

@@ -191,8 +191,8 @@ function outOfKeys(k: KindContext, inputs: Props, storedFailure: unknown): Error
   );
 }
 
-/** The POST body: the API fields the program set, under their API names. */
-function createBody(k: KindContext, props: Props): Record<string, unknown> {
+/** The POST body: the API fields the program set, under their API names (in the declaration's order). */
+export function createBody(k: KindContext, props: Props): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const f of k.declaration.apiFields) if (props[f] !== undefined) body[camelToSnake(f)] = props[f];
   return body;

@@ -11,8 +11,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { PINNED_SALT_CONFIG, pinnedSaltProblem } from "../../../provider/core/pinnedSalt";
 import saltProvider = require("../../../provider/kinds/stackSalt");
 
-/** Its own module in the type token: it is not a service object, so `txmail:` filters skip it. */
-export const STACK_SALT_TYPE = "pulumi-nodejs:dynamic/txmail-internal:StackSalt";
+export { STACK_SALT_TYPE } from "./stackSaltType";
 export const STACK_SALT_NAME = "txmail-stack-salt";
 
 class StackSalt extends pulumi.dynamic.Resource {

@@ -23,7 +23,7 @@ describe("the stack's salt is saved before any create uses it", () => {
       thrown = e;
     }
     expect(thrown).toBeInstanceOf(Error);
-    expect((thrown as Error).message).toMatch(/^Webhook 'events': not created: this is the stack's first run/);
+    expect((thrown as Error).message).toMatch(/^Webhook 'events': not created: the stack's salt was drawn in this run/);
     expect((thrown as Error).message).toContain("Run `pulumi up` again");
     expect((thrown as { category: string }).category).toBe(SALT_NOT_SAVED);
   });
