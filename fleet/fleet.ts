@@ -11,7 +11,7 @@ import { tenantOutputs } from "./output";
 import { placementPathFor, readPlacement, writePlacement } from "./placementFile";
 import { runBounded } from "./pool";
 import type { ShardJob } from "./protocol";
-import { runningLine, shardDoneLine, summaryTable } from "./report";
+import { leftoversLine, runningLine, shardDoneLine, summaryTable } from "./report";
 import { selectShards } from "./selection";
 import type { StepCounts } from "./stepCounts";
 import { packageModulesDir, prepareWorkDir } from "./workDir";
@@ -215,13 +215,8 @@ function summarize(
   io.out("");
   io.out(summaryTable(ran, notRun));
   io.out(`${opts.operation} finished in ${((Date.now() - started) / 1000).toFixed(1)}s`);
-  const leftovers = ran.flatMap((r) => (r.leftovers ?? []).map((l) => `${r.stackName}: ${l}`));
-  if (leftovers.length > 0) {
-    io.out(
-      `${leftovers.length} likely leftover(s) reported — objects the provider could not prove its own, not ` +
-        `touched (the warnings above say why and how to delete one): ${leftovers.join(", ")}`,
-    );
-  }
+  const leftovers = leftoversLine(ran);
+  if (leftovers) io.out(leftovers);
   const failed = ran.filter((r) => !r.ok);
   if (failed.length > 0 || notRun.length > 0) {
     io.out(

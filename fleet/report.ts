@@ -59,3 +59,13 @@ export function summaryTable(results: readonly ShardResult[], notRun: readonly s
   const fmt = (r: string[]) => r.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
   return [fmt(rows[0]!), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(fmt)].join("\n");
 }
+
+/** The likely leftovers the shards' providers reported (objects not proven their own, left alone), if any. */
+export function leftoversLine(results: readonly ShardResult[]): string | undefined {
+  const leftovers = results.flatMap((r) => (r.leftovers ?? []).map((l) => `${r.stackName}: ${l}`));
+  if (leftovers.length === 0) return undefined;
+  return (
+    `${leftovers.length} likely leftover(s) reported — objects the provider could not prove its own, not ` +
+    `touched (the warnings above say why, and how to delete one): ${leftovers.join(", ")}`
+  );
+}

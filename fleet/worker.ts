@@ -20,7 +20,7 @@ import { lockedShardError } from "./stackLock";
 import { countEvent, type StepCounts, zeroCounts } from "./stepCounts";
 import { SALT_NOT_SAVED } from "../provider/core/freshSalt";
 import { PINNED_SALT_CONFIG, newPinnedSalt } from "../provider/core/pinnedSalt";
-import { LEFTOVER_PATTERN } from "../provider/core/leftovers";
+import { leftoversIn } from "../provider/core/leftovers";
 import { pinSalt } from "../sdk/nodejs/internal/pinSalt";
 import { sdkDebugMessages } from "./sdkDebugMessages";
 import type * as ShardCheck from "./drift/shardCheck";
@@ -167,8 +167,7 @@ function engineEventHandler(job: ShardJob, tally: RunTally): (event: EngineEvent
     }
     const diag = event.diagnosticEvent;
     // Objects the provider could not prove its own, left alone: said as they come, summed at the end.
-    for (const [, kind, id] of diag?.severity === "warning" ? diag.message.matchAll(LEFTOVER_PATTERN) : []) {
-      const leftover = `${kind} ${id}`;
+    for (const leftover of diag?.severity === "warning" ? leftoversIn(diag.message) : []) {
       if (tally.leftovers.has(leftover)) continue;
       tally.leftovers.add(leftover);
       const where = diag!.urn ? `${diag!.urn.split("::").pop()}: ` : "";

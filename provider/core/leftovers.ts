@@ -7,8 +7,11 @@ import { progress } from "./progress";
 /** Ends every report, followed by the kind and the id: `(txmail-likely-leftover ApiKey <id>)`. */
 export const LEFTOVER_MARK = "txmail-likely-leftover";
 
-/** `(txmail-likely-leftover <kind> <id>)` in a message: the kind and id reported. */
-export const LEFTOVER_PATTERN = new RegExp(`\\(${LEFTOVER_MARK} (\\w+) ([^)\\s]+)\\)`, "g");
+/** The leftovers a message reports, as `<Kind> <id>` (what txmail-fleet counts). */
+export function leftoversIn(message: string): string[] {
+  const pattern = new RegExp(`\\(${LEFTOVER_MARK} (\\w+) ([^)\\s]+)\\)`, "g");
+  return [...message.matchAll(pattern)].map((m) => `${m[1]} ${m[2]}`);
+}
 
 export interface Leftover {
   kind: string;
