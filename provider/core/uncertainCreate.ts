@@ -6,24 +6,25 @@
 // that no key names. The client says when that may have happened (`uncertain`); the create then
 // looks for objects made meanwhile with the same values and *reports* them (operations/candidates.ts):
 // looking alike is no proof — another stack may have made one at the same moment — so none is
-// ever deleted or taken. Objects this process made or adopted are claimed here, and a look waits
-// for this process's other creates in the same collection, so it never reports a sibling's object.
-/** Objects created or adopted by this provider process (never swept as twins). */
-const claimed = new Set<string>();
+// ever deleted or taken. Objects a resource of this process made or adopted are "held" here — all
+// the word says is that this process's resources own them — and a look waits for this process's
+// other creates in the same collection, so it never reports a sibling's object.
+/** Objects a resource of this provider process made or adopted (never reported as leftovers). */
+const held = new Set<string>();
 /** POSTs in flight per collection (account + path). */
 const inflight = new Map<string, Set<Promise<unknown>>>();
 /** Clock skew allowed between this machine and the service when comparing creation times. */
 const SKEW_MS = 60_000;
 
-export function claim(collection: string, id: string): void {
-  claimed.add(`${collection}\n${id}`);
+export function holdHere(collection: string, id: string): void {
+  held.add(`${collection}\n${id}`);
 }
 
-export function isClaimed(collection: string, id: string): boolean {
-  return claimed.has(`${collection}\n${id}`);
+export function heldHere(collection: string, id: string): boolean {
+  return held.has(`${collection}\n${id}`);
 }
 
-/** Tracks a POST so that a sweep of the same collection waits for it (and sees its object claimed). */
+/** Tracks a POST so that a sweep of the same collection waits for it (and sees its object held). */
 export async function tracked<T>(collection: string, post: Promise<T>): Promise<T> {
   let set = inflight.get(collection);
   if (!set) inflight.set(collection, (set = new Set()));

@@ -2,7 +2,7 @@
 // in place must match the program; updatable ones converge to the program's values.
 import { deepEqual } from "../canonicalJson";
 import type { Props } from "../declaration";
-import { claim } from "../uncertainCreate";
+import { holdHere } from "../uncertainCreate";
 import { type KindContext, collectionOf, connect } from "./context";
 import { fetchRecord } from "./fetchRecord";
 import { withScopeHint } from "./scopeHint";
@@ -33,7 +33,7 @@ export async function adopt(k: KindContext, props: Props): Promise<{ id: string;
   }
   // Updatable differences converge to the program's values, as a later update would.
   const adopted = await updateRemote(k, { ...props, ...live }, props, k.idOf(record));
-  claim(collectionOf(k, conn, props), k.idOf(record));
+  holdHere(collectionOf(k, conn, props), k.idOf(record));
   // The service shows one-time secrets only at creation: an adopted object's are unknown ("").
   const unknownSecrets = keptSecrets(k, {});
   return {

@@ -38,7 +38,7 @@ export interface Attempt {
   /** The collection's path and the program's POST body (API names). */
   path: string;
   body: Record<string, unknown>;
-  /** The collection in this process's claim and in-flight tables (context.ts collectionOf). */
+  /** The collection in this process's tables of held objects and POSTs in flight (context.ts collectionOf). */
   collection: string;
   /** Ids already reported as likely leftovers by this create (each is said once). */
   reported: Set<string>;

@@ -4,7 +4,7 @@
 // same names and values — so a candidate is only ever *reported* (leftovers.ts), or offered to the
 // service as a rebuilt request under this stack's own key (proof.ts). No code acts on one.
 import { deepEqual } from "../canonicalJson";
-import { createdSince, isClaimed, settleOthers } from "../uncertainCreate";
+import { createdSince, heldHere, settleOthers } from "../uncertainCreate";
 import type { Attempt } from "./answer";
 import { keyFields, reportedFields } from "./createKey";
 import { reportLeftovers } from "../leftovers";
@@ -24,7 +24,7 @@ interface Look {
 /**
  * Objects of the collection created since `look.since`, alive, that no resource of this process
  * made, with the program's name (where the kind has one) and `look.fields`: listed once, after this
- * process's other creates in the collection have settled (so their objects are claimed). Newest first.
+ * process's other creates in the collection have settled (so their objects are held). Newest first.
  */
 async function candidates(attempt: Attempt, look: Look): Promise<Record<string, unknown>[]> {
   const { k, ctx, inputs, body, collection } = attempt;
@@ -43,7 +43,7 @@ async function candidates(attempt: Attempt, look: Look): Promise<Record<string, 
     declaration.listQuery?.(inputs),
   )) {
     const id = k.idOf(record);
-    if (id === look.exceptId || isClaimed(collection, id) || !createdSince(record.created_at, look.since)) continue;
+    if (id === look.exceptId || heldHere(collection, id) || !createdSince(record.created_at, look.since)) continue;
     if ((live && !live(record, now)) || (titleOf && titleOf(record) !== titleOf(body))) continue;
     const outputs = k.outputsOf(record);
     if (compared.every((f) => deepEqual(outputs[f], inputs[f]))) found.push(record);

@@ -54,7 +54,7 @@ export function connect(k: KindContext, props: Props): Ctx {
   return { conn, api: k.apiFor(conn) };
 }
 
-/** Key of a collection in this process's claim and in-flight tables (see uncertainCreate.ts). */
+/** Key of a collection in this process's tables of held objects and POSTs in flight (see uncertainCreate.ts). */
 export function collectionOf(k: KindContext, conn: Connection, props: Props): string {
   return `${conn.baseUrl} ${k.declaration.collectionPath(conn, props)}`;
 }

@@ -9,7 +9,7 @@ import { camelToSnake } from "../casing";
 import type { Props } from "../declaration";
 import { requireSavedSalt } from "../freshSalt";
 import { progress } from "../progress";
-import { claim } from "../uncertainCreate";
+import { holdHere } from "../uncertainCreate";
 import { adopt } from "./adopt";
 import { type Answer, type Attempt, send } from "./answer";
 import { earlierAttempts, reportCandidates, strays } from "./candidates";
@@ -64,7 +64,7 @@ export async function create(k: KindContext, inputs: Props): Promise<Created> {
     switch (answer.kind) {
       case "created": {
         const id = k.idOf(answer.record);
-        claim(attempt.collection, id); // before the look for strays, so a concurrent look never reports it
+        holdHere(attempt.collection, id); // before the look for strays, so a concurrent look never reports it
         if (answer.strayPossible) reportStrays(attempt, await strays(attempt, started, id));
         return finishCreate(k, ctx, inputs, attempt.collection, id, answer.record);
       }
@@ -111,7 +111,7 @@ export async function create(k: KindContext, inputs: Props): Promise<Created> {
 async function takeOver(attempt: Attempt, replayed: Record<string, unknown>): Promise<Created> {
   const { k, ctx, inputs } = attempt;
   const id = k.idOf(replayed);
-  claim(attempt.collection, id);
+  holdHere(attempt.collection, id);
   const live = await withScopeHint(k, "read", inputs, () =>
     ctx.api.get(k.declaration.itemPath(ctx.conn, inputs, id), k.declaration.record),
   ).catch(() => replayed);

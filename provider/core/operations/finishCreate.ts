@@ -1,7 +1,7 @@
-// The end of every create (fresh, or recovered after a retried failure): the object is claimed in
+// The end of every create (fresh, or recovered after a retried failure): the object is held in
 // this process, reconciled, and turned into the outputs state keeps.
 import type { Ctx, Props } from "../declaration";
-import { claim } from "../uncertainCreate";
+import { holdHere } from "../uncertainCreate";
 import type { KindContext } from "./context";
 import { withScopeHint } from "./scopeHint";
 import { secretsFrom, stateOf, stored, withoutCreateOnly } from "./state";
@@ -14,7 +14,7 @@ export async function finishCreate(
   id: string,
   created: Record<string, unknown>,
 ): Promise<{ id: string; outs: Props }> {
-  claim(collection, id);
+  holdHere(collection, id);
   let record = withoutCreateOnly(k, created);
   const reconcile = k.declaration.reconcile;
   if (reconcile) record = await withScopeHint(k, "write", props, () => reconcile(ctx, { ...props, id }, record));
