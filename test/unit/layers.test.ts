@@ -19,18 +19,26 @@ function sources(dir: string): string[] {
       } else if (e.name.endsWith(".ts") && !e.name.endsWith(".d.ts")) out.push(rel);
     }
   };
-  walk(dir);
+  if (fs.existsSync(path.join(REPO_ROOT, dir))) walk(dir);
+  // A layer moved or renamed would otherwise pass with nothing to check.
+  if (out.length === 0) throw new Error(`no .ts file under ${dir}: was the layer moved or renamed?`);
   return out;
 }
 
 /** Relative imports of a file (import/export … from, import x = require, require()), resolved to repository paths. */
 export function localImports(file: string): string[] {
-  const text = fs.readFileSync(path.join(REPO_ROOT, file), "utf8");
+  return importsIn(fs.readFileSync(path.join(REPO_ROOT, file), "utf8"), file);
+}
+
+/** Relative imports in `text`, the source of `file`, resolved to repository paths. */
+function importsIn(text: string, file: string): string[] {
+  // Either quote; `import "./x"` (for its side effects) is an arrow too.
   const specs = [
-    ...text.matchAll(/(?:import|export)\s[^;]*?from\s+"([^"]+)"/g),
-    ...text.matchAll(/require\(\s*"([^"]+)"\s*\)/g),
-    ...text.matchAll(/import\(\s*"([^"]+)"\s*\)/g),
-  ].map((m) => m[1]!);
+    ...text.matchAll(/(?:import|export)\s[^;]*?from\s+(["'])([^"']+)\1/g),
+    ...text.matchAll(/^\s*import\s+(["'])([^"']+)\1/gm),
+    ...text.matchAll(/require\(\s*(["'])([^"']+)\1\s*\)/g),
+    ...text.matchAll(/import\(\s*(["'])([^"']+)\1\s*\)/g),
+  ].map((m) => m[2]!);
   return specs.filter((s) => s.startsWith(".")).map((s) => path.normalize(path.join(path.dirname(file), s)));
 }
 
@@ -113,6 +121,29 @@ describe("layers", () => {
         ),
     );
     expect(offending).toEqual([]);
+  });
+
+  it("reads every form of import: either quote, side effects only, require, dynamic", () => {
+    const text = [
+      `import { a } from "./double";`,
+      `import b from './single';`,
+      `import "./sideEffect";`,
+      `import './sideEffectSingle';`,
+      `const c = require('../required');`,
+      `export * from "./reexported";`,
+      `void import("./dynamic");`,
+      `import * as fs from "node:fs";`,
+    ].join("\n");
+    expect(importsIn(text, "provider/core/x.ts").sort()).toEqual(
+      ["double", "single", "sideEffect", "sideEffectSingle", "reexported", "dynamic"]
+        .map((f) => path.normalize(`provider/core/${f}`))
+        .concat(path.normalize("provider/required"))
+        .sort(),
+    );
+  });
+
+  it("fails on a layer with no sources instead of passing it", () => {
+    expect(() => sources("provider/no-such-layer-dir-is-empty")).toThrow(/no \.ts file under/);
   });
 
   it("sees the imports it judges (a known arrow is found)", () => {

@@ -4,6 +4,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import * as net from "node:net";
 import * as path from "node:path";
 import { engineAddressOf, listening } from "../../../provider/core/engineWatch";
+import { running } from "../../../support/processes";
 
 const WATCH = path.resolve(__dirname, "../../../dist/provider/core/engineWatch.js");
 
@@ -96,18 +97,14 @@ describe("a provider process and its engine", () => {
     );
     children.push(engine);
     const pluginPid = Number(await started(engine, /plugin (\d+)/));
-    const alive = () => {
-      try {
-        process.kill(pluginPid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
+    // A zombie (dead, not yet reaped: the plugin's parent died, and a container's PID 1 may never
+    // reap it) has ended: `kill(pid, 0)` would still count it.
+    const alive = () => running(pluginPid);
     try {
       expect(alive()).toBe(true);
       engine.kill("SIGKILL");
-      const deadline = Date.now() + 5_000;
+      // A backstop, not a timing: it ends within a second of its engine's death (engineWatch.ts).
+      const deadline = Date.now() + 30_000;
       while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       expect(alive()).toBe(false);
     } finally {
