@@ -76,7 +76,7 @@ export class PaceCurve {
   }
 
   /** When the climb reaches the ceiling (≤ start when there is nothing to climb). */
-  private get fullAt(): number {
+  get fullAt(): number {
     return this.base >= this.ceiling ? this.start : this.start + this.doublingMs * Math.log2(this.ceiling / this.base);
   }
 

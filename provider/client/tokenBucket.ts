@@ -55,6 +55,8 @@ export interface PaceSnapshot {
   ceilingPerSecond: number;
   /** How long nothing may be sent (a 429's Retry-After still running); 0 when not paused. */
   pausedForMs: number;
+  /** How long until the pace is back at its ceiling if no other 429 comes (the pause included); 0 when it is. */
+  recoversInMs: number;
   /** Who shares this pace: this process alone, or every process on the machine (machinePace.ts). */
   sharedBy: "process" | "machine";
 }
@@ -109,6 +111,7 @@ export class TokenBucket {
       ratePerSecond: this.curveOf(s).rateAt(now),
       ceilingPerSecond: this.ceiling,
       pausedForMs: Math.max(0, s.pausedUntil - now),
+      recoversInMs: Math.max(0, this.curveOf(s).fullAt - now),
       sharedBy: this.store.scope,
     };
   }
