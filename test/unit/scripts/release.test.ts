@@ -167,8 +167,13 @@ it.each<[keyof Facts, string, RegExp]>([
   expect(problems).toEqual(expect.arrayContaining([expect.stringMatching(problem)]));
 });
 
-it("refuses a tree with uncommitted changes, naming them", () => {
-  const tree = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-release-dirty-"));
+/**
+ * A copy of release.sh in a bare git tree of its own, committed: what every case below runs, so that
+ * none can touch the checkout (a real release.sh run there would build a release). Its tree has no
+ * tools (.tools/, Go), so a clean run stops at the first check after the tree's.
+ */
+function bareTree(): { release: (...args: string[]) => ReturnType<typeof spawnSync>; tree: string } {
+  const tree = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-release-bare-"));
   dirs.push(tree);
   fs.mkdirSync(path.join(tree, "scripts"));
   fs.copyFileSync(path.join(REPO_ROOT, "scripts", "release.sh"), path.join(tree, "scripts", "release.sh"));
@@ -177,20 +182,31 @@ it("refuses a tree with uncommitted changes, naming them", () => {
   git("init", "-q");
   git("add", ".");
   git("commit", "-q", "-m", "release script");
-  const release = () =>
-    spawnSync("bash", [path.join(tree, "scripts", "release.sh"), "1.2.3"], { cwd: tree, encoding: "utf8" });
-  // Clean: past the check (then stopped by the missing tools of this bare tree).
-  expect(release().stderr).not.toMatch(/not committed/);
+  return {
+    tree,
+    release: (...args) =>
+      spawnSync("bash", [path.join(tree, "scripts", "release.sh"), ...args], { cwd: tree, encoding: "utf8" }),
+  };
+}
+
+it("refuses a tree with uncommitted changes, naming them", () => {
+  const { tree, release } = bareTree();
+  // Clean: past the tree's check, to the next one (this bare tree has no Python venv).
+  const clean = release("1.2.3");
+  expect(clean.status).not.toBe(0);
+  expect(String(clean.stderr)).toMatch(/no Python venv: run 'bash scripts\/setup\.sh --with sdkgen' first/);
+  expect(String(clean.stderr)).not.toMatch(/not committed/);
   fs.writeFileSync(path.join(tree, "stray.txt"), "");
-  const dirty = release();
+  const dirty = release("1.2.3");
   expect(dirty.status).not.toBe(0);
-  expect(dirty.stderr).toMatch(/the tree has changes that are not committed/);
-  expect(dirty.stderr).toMatch(/\?\? stray\.txt/);
+  expect(String(dirty.stderr)).toMatch(/the tree has changes that are not committed/);
+  expect(String(dirty.stderr)).toMatch(/\?\? stray\.txt/);
 });
 
 it("takes only plain X.Y.Z versions", () => {
-  const run = (version: string) =>
-    spawnSync("bash", [path.join(REPO_ROOT, "scripts", "release.sh"), version], { encoding: "utf8" });
+  const { release } = bareTree();
   for (const bad of ["v1.2.3", "1.2", "1.2.3-rc.1", "01.2.3"])
-    expect(run(bad).stderr).toMatch(/is not a version like 1\.2\.3/);
+    expect(String(release(bad).stderr)).toMatch(/is not a version like 1\.2\.3/);
+  // A good one passes the version check (and stops later, at the missing venv).
+  expect(String(release("1.2.3").stderr)).not.toMatch(/is not a version/);
 });
