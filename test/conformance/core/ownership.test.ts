@@ -16,6 +16,7 @@ import { route as routeSpec } from "../../../provider/resources/route";
 import { subAccount as subAccountSpec } from "../../../provider/resources/subAccount";
 import { controlClient, type EmulatorControl } from "../../../emulator/control";
 import { startEmulator, type RunningEmulator } from "../../../emulator/server";
+import { saidOnStderr } from "../../../support/stderr";
 
 const urn = (kind: string, name: string) => `urn:pulumi:dev::two::pulumi-nodejs:dynamic/txmail:${kind}::${name}`;
 const MINE = "salt-of-my-dev-stack-0001";
@@ -42,20 +43,6 @@ afterAll(async () => {
   await closeSharedDispatchers();
   await emu?.close();
 });
-
-/** What the provider said while `run` ran (its progress lines go to stderr without an engine). */
-async function said<T>(run: () => Promise<T>): Promise<{ value: T; text: string }> {
-  const lines: string[] = [];
-  const spy = jest.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
-    lines.push(String(chunk));
-    return true;
-  });
-  try {
-    return { value: await run(), text: lines.join("") };
-  } finally {
-    spy.mockRestore();
-  }
-}
 
 /**
  * A create the service committed and nobody recorded (the run was killed before its answer): the
@@ -125,7 +112,7 @@ describe("two stacks on one account, the same names: one removes and re-adds its
     await subAccount.delete(myAccount.id, myAccount.outs);
 
     // Added back within the record lifetime with another updatable value: the same key, another body (422).
-    const { value: again, text } = await said(async () => ({
+    const { value: again, text } = await saidOnStderr(async () => ({
       key: await apiKey.create(key(MINE, ["127.0.0.1/32", "10.0.0.0/8"])),
       account: await subAccount.create(account(MINE, "www.acme.example.com")),
     }));
@@ -139,7 +126,7 @@ describe("two stacks on one account, the same names: one removes and re-adds its
     // After the key's 5-minute secret replay: the service no longer names the key; nothing is proven.
     await apiKey.delete(again.key.id, again.key.outs);
     await control.advanceClock(6 * 60_000);
-    const late = await said(() => apiKey.create(key(MINE, ["127.0.0.1/32"])));
+    const late = await saidOnStderr(() => apiKey.create(key(MINE, ["127.0.0.1/32"])));
     expect(late.value.id).not.toBe(theirKey.id);
     expect(await client.get(paths.apiKey(emu.accountId, theirKey.id), ApiKey)).toEqual(before.key);
     expect(late.text).toContain(`likely leftover: ApiKey ${theirKey.id} 'ci'`);
@@ -159,7 +146,9 @@ describe("a killed create, then a change, then the rerun: proven through the key
     await killedCreate(subAccountSpec, inputs, { name: inputs.name, website: inputs.website });
     const made = (await control.dumpState()).accounts.filter((a) => a.name === "killed");
     expect(made).toHaveLength(1);
-    const { value: rerun, text } = await said(() => subAccount.create({ ...inputs, website: "changed.example.com" }));
+    const { value: rerun, text } = await saidOnStderr(() =>
+      subAccount.create({ ...inputs, website: "changed.example.com" }),
+    );
     expect(rerun.id).toBe(made[0]!.id);
     expect(text).toMatch(/taken over/);
     const live = await client.get(paths.subAccount(emu.accountId, rerun.id), SubAccount);
@@ -212,7 +201,7 @@ describe("a 5xx after the service committed (not stored: idempotency rule 6)", (
     const body = { name: "inbound", url: "https://two.example.com/in", recipient: "" };
     const theirs = (await client.post(paths.routes(emu.accountId), body, Route)).data;
     await control.injectFault({ method: "POST", path: "/v2/accounts/{account_id}/routes", kind: "error-after" });
-    const { value: mine, text } = await said(() =>
+    const { value: mine, text } = await saidOnStderr(() =>
       route.create({ ...body, __urn: urn("Route", "inbound"), __stackSalt: MINE }),
     );
     expect((await control.faults())[0]).toMatchObject({ fired: 1 }); // the stray was made

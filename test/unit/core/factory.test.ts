@@ -7,6 +7,7 @@ import { makeProvider } from "../../../provider/core/factory";
 import type { Kind } from "../../../provider/api/kinds";
 import type { Declaration } from "../../../provider/core/declaration";
 import { UNKNOWN } from "../../../provider/core/unknowns";
+import { saidOnStderr } from "../../../support/stderr";
 
 const ACCOUNT = "11111111-1111-4111-8111-111111111111";
 
@@ -337,19 +338,7 @@ describe("create, read, update, delete", () => {
 });
 
 /** What the provider said while `run` ran (its progress lines go to stderr without an engine). */
-async function said(run: () => Promise<unknown>): Promise<string> {
-  const lines: string[] = [];
-  const spy = jest.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
-    lines.push(String(chunk));
-    return true;
-  });
-  try {
-    await run();
-  } finally {
-    spy.mockRestore();
-  }
-  return lines.join("");
-}
+const said = async (run: () => Promise<unknown>) => (await saidOnStderr(run)).text;
 
 describe("create after a retried 5xx (idempotency rule 6)", () => {
   const urn = (n: string) => `urn:pulumi:s::p::pulumi-nodejs:dynamic/txmail:Widget::${n}`;
