@@ -1,9 +1,13 @@
 // Runs the built txmail-fleet command (dist/fleet/cli.js) as a user would, against an emulator and a
-// file backend in a temp dir (or the backend `env` names), and reads its summary table back.
-import { type ChildProcess, spawn } from "node:child_process";
+// file backend in a temp dir (or the backend `env` names), and reads its summary table back. The
+// command runs in its own process group, bounded: on a timeout the whole group (the command, its
+// workers, their `pulumi` runs and plugins) is killed and the run fails, naming the command, so a
+// hung fleet never outlives its test.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import * as path from "node:path";
 import { engineEnv } from "./engineEnv";
 import { installCheckoutPlugin } from "./plugin";
+import { commandLines, killGroup } from "./processes";
 import { REPO_ROOT } from "./root";
 import type { TestService } from "./service";
 
@@ -27,6 +31,31 @@ export interface SummaryRow {
 
 const CLI = path.join(REPO_ROOT, "dist", "fleet", "cli.js");
 
+/**
+ * How long a fleet run may take by default: generous, since a fleet of real `pulumi` runs on a
+ * 2-core machine is slow; a run past it is hung, not slow.
+ */
+export const FLEET_TIMEOUT_MS = 10 * 60_000;
+
+/** The process groups of the fleet runs still going: killed if this process exits first. */
+const liveGroups = new Set<number>();
+let exitHook = false;
+
+/** The ids of the processes of a process group (for a failure message). */
+function groupMembers(pgid: number): number[] {
+  try {
+    return execFileSync("ps", ["-eo", "pid=,pgid="], { encoding: "utf8" })
+      .split("\n")
+      .map((line) => line.trim().split(/\s+/).map(Number))
+      .filter(([pid, group]) => pid && group === pgid)
+      .map(([pid]) => pid!);
+  } catch {
+    return [];
+  }
+}
+
+const tail = (text: string, chars = 4000) => (text.length > chars ? `…${text.slice(-chars)}` : text);
+
 export function runFleet(
   args: string[],
   opts: {
@@ -39,9 +68,10 @@ export function runFleet(
     pathPrefix?: string;
     /** set last (e.g. PULUMI_BACKEND_URL, PULUMI_HOME, TMPDIR of another machine) */
     env?: Record<string, string>;
-    /** its own process group, so that a test can kill the command with all it started */
-    detached?: boolean;
+    /** the child, once started (its pid is its process group's id) */
     onStart?: (child: ChildProcess) => void;
+    /** a run still going after this long is killed with its whole process group, and fails (default FLEET_TIMEOUT_MS) */
+    timeoutMs?: number;
   },
 ): Promise<FleetRun> {
   const engine = engineEnv(opts.stateDir, {
@@ -58,23 +88,56 @@ export function runFleet(
   // The checkout's txmail plugin in the Pulumi home the command runs with — also one a test's fresh
   // machine brings — as on a runner that installed it: the fleet finds it there, by name and version.
   installCheckoutPlugin(opts.env?.PULUMI_HOME ?? engine.PULUMI_HOME);
+  const timeoutMs = opts.timeoutMs ?? FLEET_TIMEOUT_MS;
+  const cliArgs = [opts.cli ?? CLI, ...args, "--progress-seconds", "5"];
+  const command = `txmail-fleet ${args.join(" ")} (${process.execPath} ${cliArgs.join(" ")}, in ${opts.cwd})`;
+  if (!exitHook) {
+    exitHook = true;
+    process.on("exit", () => liveGroups.forEach(killGroup));
+  }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [opts.cli ?? CLI, ...args, "--progress-seconds", "5"], {
+    const child = spawn(process.execPath, cliArgs, {
       cwd: opts.cwd,
       env,
       stdio: ["ignore", "pipe", "pipe"],
-      detached: opts.detached ?? false,
+      // Its own process group (its pid is the group's id): the timeout kills everything it started.
+      detached: true,
     });
-    opts.onStart?.(child);
+    const pgid = child.pid;
+    if (pgid !== undefined) liveGroups.add(pgid);
     let stdout = "";
     let stderr = "";
+    let settled = false;
+    const settle = (finish: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (pgid !== undefined) liveGroups.delete(pgid);
+      finish();
+    };
+    const timer = setTimeout(() => {
+      const members = pgid === undefined ? [] : commandLines(groupMembers(pgid));
+      const killed = pgid !== undefined && killGroup(pgid);
+      settle(() =>
+        reject(
+          new Error(
+            `${command} did not end within ${timeoutMs} ms: ` +
+              (killed
+                ? `killed its process group ${pgid}, which held:\n${members.join("\n")}`
+                : "its process group was gone") +
+              `\n--- its stdout so far:\n${tail(stdout)}\n--- its stderr so far:\n${tail(stderr)}`,
+          ),
+        ),
+      );
+    }, timeoutMs);
+    opts.onStart?.(child);
     child.stdout.setEncoding("utf8").on("data", (s: string) => {
       stdout += s;
       if (process.env.TXMAIL_E2E_ECHO) process.stderr.write(s);
     });
     child.stderr.setEncoding("utf8").on("data", (s: string) => (stderr += s));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr, rows: summaryRows(stdout) }));
+    child.on("error", (e) => settle(() => reject(new Error(`${command} could not start: ${e.message}`, { cause: e }))));
+    child.on("close", (code) => settle(() => resolve({ code, stdout, stderr, rows: summaryRows(stdout) })));
   });
 }
 

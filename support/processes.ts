@@ -21,7 +21,8 @@ export function exitOf(child: ChildProcess, timeoutMs = 180_000): Promise<number
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
-      child.kill("SIGKILL");
+      // With all it started: a hung CLI's plugins and language hosts would outlive the test.
+      if (child.pid === undefined || !killGroup(child.pid)) child.kill("SIGKILL");
       reject(new Error(`pulumi (pid ${child.pid}) did not exit within ${timeoutMs} ms`));
     }, timeoutMs);
     child.once("exit", (code) => {
@@ -29,6 +30,16 @@ export function exitOf(child: ChildProcess, timeoutMs = 180_000): Promise<number
       resolve(code);
     });
   });
+}
+
+/** SIGKILLs the process group `pgid` leads (a child spawned with `detached: true`); false when there is none. */
+export function killGroup(pgid: number): boolean {
+  try {
+    process.kill(-pgid, "SIGKILL");
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -2,8 +2,10 @@
 // just made has no drift; changes made out of band through the service's API — a changed field on
 // every kind that can change, a deleted route, a deleted sub-account key, a key, a webhook and a
 // suppression made by hand — are reported exactly (nothing else, nothing missing), with no write to
-// the service and no secret in any output; `--remediate` undoes the drift with no twin, and the next
-// check finds only the hand-made objects (which no stack manages until someone adopts them).
+// the service and no secret in any output; `--remediate` sets back what the tenants file sets (with
+// no twin for what was deleted), keeps the values made by hand in the fields it leaves to the service
+// (docs/guide/fleets.md, Remediation) exactly as the report gave them, and the next check finds only
+// the hand-made objects (which no stack manages until someone adopts them).
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -184,7 +186,7 @@ describe.each(FACES)("txmail-fleet drift on the real engine, %s face", (face) =>
     expect(markdown).not.toMatch(KEY_SECRET);
   });
 
-  it("--remediate undoes the drift with no twin; the next check finds only what was made by hand", async () => {
+  it("--remediate sets back what the tenants file sets, with no twin, and keeps the reported values of the fields it leaves to the service; the next check finds only what was made by hand", async () => {
     const { run, report } = await drift("--remediate");
     expect(report.remediation).toEqual([expect.objectContaining({ shard: "shard-001", ok: true })]);
     // Fixed: the drift; left: the hand-made objects, which no stack manages.
@@ -192,6 +194,23 @@ describe.each(FACES)("txmail-fleet drift on the real engine, %s face", (face) =>
 
     const d = await control.dumpState();
     const ofAcme = <T extends { account_id?: string }>(list: T[]) => list.filter((x) => x.account_id === acme);
+    // Fields the tenants file leaves to the service (acme sets no monthly credit, its domain no
+    // tracking subdomain): accepted as the service holds them — exactly the values this run's report
+    // gave as the service's, which are the ones made by hand.
+    const reported = (resource: string, field: string): unknown => {
+      const change = report.drift.find((r) => r.resource === resource)?.fields.find((f) => f.field === field);
+      if (!change) throw new Error(`the report has no ${field} of ${resource}:\n${JSON.stringify(report.drift)}`);
+      return change.service;
+    };
+    const leftToService = {
+      monthlyCredit: reported("acme", "monthlyCredit"),
+      trackingSubdomain: reported("acme-domain", "trackingSubdomain"),
+    };
+    expect(leftToService).toEqual({ monthlyCredit: 777, trackingSubdomain: "trk" });
+    expect({
+      monthlyCredit: d.accounts.find((a) => a.id === acme)!.monthly_credit,
+      trackingSubdomain: ofAcme(d.domains).find((x) => x.domain === "mail.acme.example.com")!.tracking_subdomain,
+    }).toEqual(leftToService);
     expect(
       ofAcme(d.routes)
         .map((r) => [r.name, r.url])

@@ -72,7 +72,7 @@ function machine(name: string): Machine {
 }
 
 function fleet(m: Machine, args: string[], opts: { onStart?: (c: ChildProcess) => void } = {}): Promise<FleetRun> {
-  return runFleet(args, { cwd: m.dir, stateDir: path.join(m.dir, "state"), svc, env: m.env, detached: true, ...opts });
+  return runFleet(args, { cwd: m.dir, stateDir: path.join(m.dir, "state"), svc, env: m.env, ...opts });
 }
 
 function expectOk(run: FleetRun): void {
