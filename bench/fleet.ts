@@ -23,7 +23,7 @@ import { controlClient, serviceObjects, type EmulatorControl } from "../support/
 import { installPackage } from "../support/package";
 import { publishSection, runBenchmark } from "./section";
 import { startService, type TestService } from "../support/service";
-import { runFleet, type FleetRun, type SummaryRow } from "../support/fleetCli";
+import { runFleet, type FleetRun, type SummaryRow, BENCH_FLEET_TIMEOUT_MS } from "../support/fleetCli";
 import { DEFAULT_PARALLEL, DEFAULT_PROJECT, DEFAULT_SHARD_SIZE } from "../fleet/defaults";
 
 /** Tenants of the one-stack vs fleet comparison. */
@@ -133,6 +133,7 @@ class Env {
     process.stderr.write(`[bench fleet] ${what}: txmail-fleet ${args.join(" ")}\n`);
     const t0 = process.hrtime.bigint();
     const run: FleetRun = await runFleet(args, {
+      timeoutMs: BENCH_FLEET_TIMEOUT_MS,
       cwd: this.dir,
       stateDir: this.stateDir,
       svc: this.svc,

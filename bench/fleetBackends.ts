@@ -17,7 +17,7 @@ import * as path from "node:path";
 import { stringify } from "yaml";
 import { DEFAULT_PARALLEL, DEFAULT_SHARD_SIZE, shardStackName } from "../fleet/defaults";
 import { controlClient, serviceObjects, type EmulatorControl } from "../support/control";
-import { runFleet, type FleetRun } from "../support/fleetCli";
+import { runFleet, type FleetRun, BENCH_FLEET_TIMEOUT_MS } from "../support/fleetCli";
 import { exportStack, integrity, stateObjectsOf, type Integrity } from "../support/integrity";
 import { engineEnv } from "../support/engineEnv";
 import { installPackage } from "../support/package";
@@ -106,6 +106,7 @@ class Scenario {
 
   fleet(m: { dir: string; env: Record<string, string> }, args: string[]): Promise<FleetRun> {
     return runFleet(args, {
+      timeoutMs: BENCH_FLEET_TIMEOUT_MS,
       cwd: m.dir,
       // The file backend: one state dir for every machine of the scenario.
       stateDir: path.join(this.dir, "state"),

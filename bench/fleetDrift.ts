@@ -22,7 +22,7 @@ import type { Connection } from "../provider/core/connection";
 import { declarations } from "../provider/resources";
 import type { CounterSnapshot } from "../emulator/counters";
 import { controlClient } from "../support/control";
-import { runFleet, type FleetRun } from "../support/fleetCli";
+import { runFleet, type FleetRun, BENCH_FLEET_TIMEOUT_MS } from "../support/fleetCli";
 import { installPackage } from "../support/package";
 import { startService } from "../support/service";
 import { DEFAULT_PARALLEL, DEFAULT_SHARD_SIZE } from "../fleet/defaults";
@@ -139,7 +139,13 @@ async function main(): Promise<void> {
   const project = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-bench-drift-pkg-"));
   const cli = path.join(installPackage(project), "pulumi-txmail", "dist", "fleet", "cli.js");
   const fleet = (args: string[]): Promise<FleetRun> =>
-    runFleet(args, { cwd: dir, stateDir: path.join(dir, "state"), svc, cli });
+    runFleet(args, {
+      timeoutMs: BENCH_FLEET_TIMEOUT_MS,
+      cwd: dir,
+      stateDir: path.join(dir, "state"),
+      svc,
+      cli,
+    });
   const runs: Run[] = [];
   let upSeconds: number;
   try {

@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { stringify } from "yaml";
-import { runFleet, type FleetRun } from "../support/fleetCli";
+import { runFleet, type FleetRun, BENCH_FLEET_TIMEOUT_MS } from "../support/fleetCli";
 import { installPackage } from "../support/package";
 import { startService } from "../support/service";
 import { tenantEntry } from "./fleet";
@@ -30,7 +30,14 @@ async function main(): Promise<void> {
   const project = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-bench-levers-pkg-"));
   const cli = path.join(installPackage(project), "pulumi-txmail", "dist", "fleet", "cli.js");
   const fleet = (args: string[], env: Record<string, string> = {}): Promise<FleetRun> =>
-    runFleet(args, { cwd: dir, stateDir: path.join(dir, "state"), svc, cli, env });
+    runFleet(args, {
+      timeoutMs: BENCH_FLEET_TIMEOUT_MS,
+      cwd: dir,
+      stateDir: path.join(dir, "state"),
+      svc,
+      cli,
+      env,
+    });
   const lines: string[] = [];
   try {
     fs.mkdirSync(path.join(dir, "state"));

@@ -37,6 +37,9 @@ const CLI = path.join(REPO_ROOT, "dist", "fleet", "cli.js");
  */
 export const FLEET_TIMEOUT_MS = 10 * 60_000;
 
+/** For benchmarks, whose 1 000-tenant fleets take far longer than a test's: a bound against a hang only. */
+export const BENCH_FLEET_TIMEOUT_MS = 3 * 3600_000;
+
 /** The process groups of the fleet runs still going: killed if this process exits first. */
 const liveGroups = new Set<number>();
 let exitHook = false;
