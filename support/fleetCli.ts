@@ -3,11 +3,11 @@
 // command runs in its own process group, bounded: on a timeout the whole group (the command, its
 // workers, their `pulumi` runs and plugins) is killed and the run fails, naming the command, so a
 // hung fleet never outlives its test.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import * as path from "node:path";
 import { engineEnv } from "./engineEnv";
 import { installCheckoutPlugin } from "./plugin";
-import { commandLines, killGroup } from "./processes";
+import { commandLines, groupMembers, killGroup } from "./processes";
 import { REPO_ROOT } from "./root";
 import type { TestService } from "./service";
 
@@ -43,19 +43,6 @@ export const BENCH_FLEET_TIMEOUT_MS = 3 * 3600_000;
 /** The process groups of the fleet runs still going: killed if this process exits first. */
 const liveGroups = new Set<number>();
 let exitHook = false;
-
-/** The ids of the processes of a process group (for a failure message). */
-function groupMembers(pgid: number): number[] {
-  try {
-    return execFileSync("ps", ["-eo", "pid=,pgid="], { encoding: "utf8" })
-      .split("\n")
-      .map((line) => line.trim().split(/\s+/).map(Number))
-      .filter(([pid, group]) => pid && group === pgid)
-      .map(([pid]) => pid!);
-  } catch {
-    return [];
-  }
-}
 
 const tail = (text: string, chars = 4000) => (text.length > chars ? `…${text.slice(-chars)}` : text);
 

@@ -42,6 +42,19 @@ export function killGroup(pgid: number): boolean {
   }
 }
 
+/** The processes of the process group `pgid` (for a failure message: what a hung command held). */
+export function groupMembers(pgid: number): number[] {
+  try {
+    return execFileSync("ps", ["-eo", "pid=,pgid="], { encoding: "utf8" })
+      .split("\n")
+      .map((line) => line.trim().split(/\s+/).map(Number))
+      .filter(([pid, group]) => pid && group === pgid)
+      .map(([pid]) => pid!);
+  } catch {
+    return [];
+  }
+}
+
 /**
  * Kills the process serving this stack's txmail resources (found by its private PULUMI_HOME), like an
  * OOM kill: the dynamic-provider plugin, or with the native face the txmail plugin (whose script

@@ -15,9 +15,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { controlClient, serviceObjects } from "../../../support/control";
+import { controlClient, seqOf, serviceObjects } from "../../../support/control";
 import { PASSPHRASE } from "../../../support/engineEnv";
 import { resolvable } from "../../../support/plugin";
+import { commandLines, groupMembers, killGroup } from "../../../support/processes";
 import { readManifest, type ReleaseManifest } from "../../../support/release";
 import {
   npmArgs,
@@ -65,26 +66,74 @@ const servers: Record<"npm" | "pypi" | "goproxy" | "plugins", Server> = {} as Re
 const timings: Record<string, number> = {};
 let pluginDownloadURL: string;
 
-/** Runs a program with exactly `env` (nothing of this process's), failing with its output. */
+/**
+ * How long one command may run: past it, it is hung, not slow. Generous: on a 2-core machine an
+ * `npm install`, a `pip install` or an up takes seconds here; Go's commands get GO_TIMEOUT_MS (a
+ * cold build cache compiles Pulumi's Go SDK).
+ */
+const RUN_TIMEOUT_MS = 5 * 60_000;
+const GO_TIMEOUT_MS = 10 * 60_000;
+/** The process groups of the commands still running (afterAll kills them: a test jest timed out leaves its command). */
+const liveGroups = new Set<number>();
+
+/**
+ * Runs a program with exactly `env` (nothing of this process's), failing with its output. It runs in
+ * its own process group (its pid is the group's id), bounded: past `timeoutMs` the whole group (the
+ * command and all it started: engines, plugins, compilers) is killed and the run fails, naming the
+ * command. Whatever of the group outlives the command is killed when it exits.
+ */
 async function run(
   file: string,
   args: string[],
-  opts: { cwd: string; env: Record<string, string>; input?: string },
+  opts: { cwd: string; env: Record<string, string>; input?: string; timeoutMs?: number },
 ): Promise<string> {
+  const timeoutMs = opts.timeoutMs ?? RUN_TIMEOUT_MS;
+  const command = `${file} ${args.join(" ")} (in ${opts.cwd})`;
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd: opts.cwd, env: opts.env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(file, args, {
+      cwd: opts.cwd,
+      env: opts.env,
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
+    });
+    const pgid = child.pid;
+    if (pgid !== undefined) liveGroups.add(pgid);
     let stdout = "";
     let stderr = "";
+    let settled = false;
+    const settle = (finish: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (pgid !== undefined) liveGroups.delete(pgid);
+      finish();
+    };
+    const timer = setTimeout(() => {
+      const members = pgid === undefined ? [] : commandLines(groupMembers(pgid));
+      const killed = pgid !== undefined && killGroup(pgid);
+      settle(() =>
+        reject(
+          new Error(
+            `${command} did not end within ${timeoutMs} ms: ` +
+              (killed ? `killed its process group ${pgid}, which held:\n${members.join("\n")}` : "its group was gone") +
+              `\n--- its stdout so far:\n${stdout.slice(-5000)}\n--- its stderr so far:\n${stderr}`,
+          ),
+        ),
+      );
+    }, timeoutMs);
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.stderr.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-30_000)));
-    child.on("error", reject);
-    child.on("exit", (code) =>
-      code === 0
-        ? resolve(stdout)
-        : reject(
-            new Error(`${path.basename(file)} ${args.join(" ")} exited ${code}:\n${stdout.slice(-5000)}\n${stderr}`),
-          ),
+    child.on("error", (e) => settle(() => reject(new Error(`${command} could not start: ${e.message}`, { cause: e }))));
+    // What of its group is left when it exits (nothing, normally) goes with it; then its pipes close.
+    child.on("exit", () => pgid !== undefined && killGroup(pgid));
+    child.on("close", (code, signal) =>
+      settle(() =>
+        code === 0
+          ? resolve(stdout)
+          : reject(new Error(`${command} exited ${code ?? signal}:\n${stdout.slice(-5000)}\n${stderr}`)),
+      ),
     );
+    child.stdin.on("error", () => undefined); // EPIPE: a command that ends without reading its input
     child.stdin.end(opts.input ?? "");
   });
 }
@@ -137,12 +186,19 @@ function filesUnder(dir: string, skip: string[] = []): string[] {
     .map((e) => path.join(e.parentPath, e.name));
 }
 
-/** The plugin as the engine installed it in `pulumiHome`, and the release page's requests for it. */
+/** How many requests each server had when the running test started. */
+const requestsAtStart = new Map<Server, number>();
+
+/** The paths `server` was asked for during the running test (not an earlier test's). */
+const requestsOfThisTest = (server: Server): string[] => server.requests.slice(requestsAtStart.get(server) ?? 0);
+
+/** The plugin as the engine installed it in `pulumiHome`, and the release page's request for it in this test. */
 function expectPluginAcquired(pulumiHome: string): void {
   const installed = path.join(pulumiHome, "plugins", `resource-txmail-v${VERSION}`, "pulumi-resource-txmail");
   // The executable itself (an ELF here), not a script that would need an interpreter.
   expect(fs.readFileSync(installed).subarray(0, 4).toString("latin1")).toBe("\x7fELF");
-  expect(servers.plugins.requests).toContain(`/pulumi-resource-txmail-v${VERSION}-${PLATFORM}.tar.gz`);
+  // Fetched by this test's engine: each language's test proves its own acquisition.
+  expect(requestsOfThisTest(servers.plugins)).toContain(`/pulumi-resource-txmail-v${VERSION}-${PLATFORM}.tar.gz`);
 }
 
 /** The emulator's tenant objects (its own parent key aside). */
@@ -159,16 +215,46 @@ const steps = (stdout: string) =>
     .filter((l) => l.startsWith("{"))
     .map((l) => JSON.parse(l) as { step: string; changes: Record<string, number> });
 
+/** The Tenant an inline program (Python, Go) declares: its resource name (the sub account's name), website and domain. */
+interface ProgramTenant {
+  name: string;
+  website: string;
+  domain: string;
+}
+
 /**
- * An inline program's run (Python, Go): it printed an up that created and a destroy that deleted,
- * the engine acquired the plugin, and the service holds no tenant object afterwards.
+ * An inline program's run (Python, Go): it printed an up that created the stack, the Tenant and its
+ * sub account, bootstrap key and domain, and a destroy that deleted them; the engine acquired the
+ * plugin; the service saw, in this test, the tenant's sub account created (its name and website in
+ * the service's record) and a domain created in it and deleted by its name, and holds no tenant
+ * object afterwards.
  */
-async function expectUpThenDestroy(stdout: string, env: Record<string, string>): Promise<void> {
+async function expectUpThenDestroy(stdout: string, env: Record<string, string>, tenant: ProgramTenant): Promise<void> {
   expect(steps(stdout)).toEqual([
-    { step: "up", changes: expect.objectContaining({ create: expect.any(Number) }) },
-    { step: "destroy", changes: expect.objectContaining({ delete: expect.any(Number) }) },
+    { step: "up", changes: { create: 5 } },
+    { step: "destroy", changes: { delete: 5 } },
   ]);
   expectPluginAcquired(env.PULUMI_HOME!);
+  const control = controlClient(svc);
+  const dump = await control.dumpState();
+  // A deleted sub account stays in the dump (status "deleted"): the one this program made, by its website.
+  const subAccounts = dump.accounts.filter(
+    (a) => a.parent_account_id === dump.parent_account_id && a.website === tenant.website,
+  );
+  expect(subAccounts.map((a) => ({ name: a.name, status: a.status }))).toEqual([
+    { name: tenant.name, status: "deleted" },
+  ]);
+  const sub = subAccounts[0]!.id;
+  // The request log holds this test's requests only (cleared before each test): exactly one of each, in order.
+  const log = await control.requests();
+  const parent = `/v2/accounts/${dump.parent_account_id}`;
+  const order = [
+    seqOf(log, "POST", `${parent}/sub-accounts`, 201),
+    seqOf(log, "POST", `/v2/accounts/${sub}/domains`, 201),
+    seqOf(log, "DELETE", `/v2/accounts/${sub}/domains/${tenant.domain}`, 200),
+    seqOf(log, "DELETE", `${parent}/sub-accounts/${sub}`, 200),
+  ];
+  expect(order).toEqual([...order].sort((a, b) => a - b));
   expect(await tenantKinds()).toEqual([]);
 }
 
@@ -268,7 +354,14 @@ beforeAll(async () => {
   );
 }, 20 * 60_000);
 
+beforeEach(async () => {
+  for (const server of Object.values(servers)) requestsAtStart.set(server, server.requests.length);
+  await controlClient(svc).clearRequests();
+});
+
 afterAll(async () => {
+  // A command still running here belongs to a test jest timed out: it ends with its whole group.
+  for (const pgid of liveGroups) killGroup(pgid);
   for (const server of Object.values(servers)) await server?.close();
   await svc?.close();
   if (work) fs.rmSync(work, { recursive: true, force: true });
@@ -416,7 +509,11 @@ it("Python: pip install pulumi-txmail==V by name, then a Tenant up and destroy w
   expectNewUser(env, [program, ...filesUnder(site)]);
 
   const out = await time("python up", () => run(path.join(venv, "bin", "python"), [program], { cwd: home, env }));
-  await expectUpThenDestroy(out, env);
+  await expectUpThenDestroy(out, env, {
+    name: "rehearsal",
+    website: "py.rehearsal.example.com",
+    domain: "mail.py.rehearsal.example.com",
+  });
 });
 
 it("Go: go get …/sdk/go@vV from a module proxy, then a Tenant up and destroy with the plugin acquired, no node", async () => {
@@ -444,10 +541,10 @@ it("Go: go get …/sdk/go@vV from a module proxy, then a Tenant up and destroy w
   fs.copyFileSync(path.join(__dirname, "programs", "go", "main.go"), path.join(module, "main.go"));
   const go = path.join(goBin, "go");
   await time("go install", async () => {
-    await run(go, ["mod", "init", "example.com/rehearsal"], { cwd: module, env });
-    await run(go, ["get", `${release.go.module}@v${VERSION}`], { cwd: module, env });
-    await run(go, ["mod", "tidy"], { cwd: module, env });
-    await run(go, ["build", "-o", "program", "."], { cwd: module, env });
+    await run(go, ["mod", "init", "example.com/rehearsal"], { cwd: module, env, timeoutMs: GO_TIMEOUT_MS });
+    await run(go, ["get", `${release.go.module}@v${VERSION}`], { cwd: module, env, timeoutMs: GO_TIMEOUT_MS });
+    await run(go, ["mod", "tidy"], { cwd: module, env, timeoutMs: GO_TIMEOUT_MS });
+    await run(go, ["build", "-o", "program", "."], { cwd: module, env, timeoutMs: GO_TIMEOUT_MS });
   });
   // The dependencies' checksums are the ones the SDK's go.sum (checked against sum.golang.org) has.
   const known = new Map<string, string>(
@@ -465,12 +562,16 @@ it("Go: go get …/sdk/go@vV from a module proxy, then a Tenant up and destroy w
   expect(compared.length).toBeGreaterThan(50);
   for (const line of compared)
     expect(line).toBe(`${line.split(" ").slice(0, 2).join(" ")} ${known.get(line.split(" ").slice(0, 2).join(" "))}`);
-  expect(servers.goproxy.requests).toContain(`/${release.go.module}/@v/v${VERSION}.zip`);
+  expect(requestsOfThisTest(servers.goproxy)).toContain(`/${release.go.module}/@v/v${VERSION}.zip`);
   const sdkDir = path.join(env.GOMODCACHE!, `${release.go.module}@v${VERSION}`);
   expectNewUser(env, [path.join(module, "main.go"), path.join(module, "go.mod"), ...filesUnder(sdkDir)]);
 
   const out = await time("go up", () => run(path.join(module, "program"), [], { cwd: module, env }));
-  await expectUpThenDestroy(out, env);
+  await expectUpThenDestroy(out, env, {
+    name: "rehearsal",
+    website: "go.rehearsal.example.com",
+    domain: "mail.go.rehearsal.example.com",
+  });
 });
 
 it("YAML: a program naming the package at V, with the plugin acquired, no node", async () => {
