@@ -490,6 +490,7 @@ describe("one pace per account per process, shared by every key", () => {
       ratePerSecond: 97,
       ceilingPerSecond: 97,
       pausedForMs: 0,
+      recoversInMs: 0,
       sharedBy: "process",
     });
     // one request through the first key, answered 429 (a one-shot action, so it stops there)
@@ -498,9 +499,17 @@ describe("one pace per account per process, shared by every key", () => {
       ratePerSecond: 48.5,
       ceilingPerSecond: 97,
       pausedForMs: 2000,
+      // the pause, then one doubling (250 ms) from half the ceiling back to it
+      recoversInMs: 2250,
       sharedBy: "process",
     });
-    expect(otherAccount.pace).toEqual({ ratePerSecond: 97, ceilingPerSecond: 97, pausedForMs: 0, sharedBy: "process" });
+    expect(otherAccount.pace).toEqual({
+      ratePerSecond: 97,
+      ceilingPerSecond: 97,
+      pausedForMs: 0,
+      recoversInMs: 0,
+      sharedBy: "process",
+    });
   });
 });
 
