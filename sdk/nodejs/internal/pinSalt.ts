@@ -4,7 +4,14 @@
 // provider. A stack with neither (new, or never deployed) gets a fresh value.
 import type { Stack } from "@pulumi/pulumi/automation";
 import { PINNED_SALT_CONFIG, newPinnedSalt } from "../../../provider/core/pinnedSalt";
+import { dynamicTypeToken, kindOfToken } from "../../../provider/api/typeTokens";
 import { STACK_SALT_TYPE } from "./stackSaltType";
+
+/** A dynamic-face txmail resource's type token. */
+function isDynamic(type: string): boolean {
+  const kind = kindOfToken(type);
+  return kind !== undefined && type === dynamicTypeToken(kind);
+}
 
 interface StateResource {
   type: string;
@@ -17,6 +24,10 @@ interface StateResource {
 export function saltInState(resources: readonly StateResource[]): { salt: string; where: string } | undefined {
   const kept = resources.find((r) => r.type === STACK_SALT_TYPE);
   if (typeof kept?.outputs?.salt === "string") return { salt: kept.outputs.salt, where: "its StackSalt resource" };
+  // The dynamic face passes the salt to every resource, whose inputs keep it (a stack pinned from
+  // its start has no StackSalt).
+  const carried = resources.find((r) => isDynamic(r.type) && typeof r.inputs?.__stackSalt === "string");
+  if (carried) return { salt: carried.inputs!.__stackSalt as string, where: "the inputs of its txmail resources" };
   // The default provider serves every resource that names no provider; explicit providers keep
   // their own name across upgrades, and so their own salt.
   const providers = resources.filter((r) => r.type === "pulumi:providers:txmail");

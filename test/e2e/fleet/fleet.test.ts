@@ -161,6 +161,12 @@ describe.each(FACES)("txmail-fleet on the real engine, %s face", (face) => {
         { mode: 0o755 },
       );
       await control.clearRequests();
+      // A shard whose settings file pins no salt (one made before fleets pinned them): the up pins,
+      // once, the salt its state holds — the one its keys use.
+      const settings = path.join(dir, ".txmail-fleet", "Pulumi.shard-001.yaml");
+      const pin = /^\s*txmail:stackSalt: (\S+)\n/m;
+      const pinned = pin.exec(fs.readFileSync(settings, "utf8"))![1];
+      fs.writeFileSync(settings, fs.readFileSync(settings, "utf8").replace(pin, ""));
       // One lane: a single worker runs the three shards, so it runs a second and a third shard.
       const run = await runFleet(["up", "--parallel", "1"], { cwd: dir, stateDir, svc, pathPrefix: bin });
       expectOk(run);
@@ -181,8 +187,10 @@ describe.each(FACES)("txmail-fleet on the real engine, %s face", (face) => {
         .split("\n")
         .map((line) => (line.startsWith("stack ") ? line : line.split(" ")[0]));
       // One worker ran the three shards: one version lookup, then per shard the up alone: no `stack
-      // select` before it (the stacks exist), no `stack output` or `stack history` after it.
-      expect(subcommands.sort()).toEqual(["up", "up", "up", "version"]);
+      // select` before it (the stacks exist), no `stack output` or `stack history` after it; and for
+      // the shard without a pin, its config read, its state exported and the pin set, once.
+      expect(subcommands.sort()).toEqual(["config", "config", "stack export", "up", "up", "up", "version"]);
+      expect(pin.exec(fs.readFileSync(settings, "utf8"))?.[1]).toBe(pinned);
     },
   );
 

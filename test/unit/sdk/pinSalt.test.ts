@@ -22,6 +22,15 @@ describe("saltInState", () => {
     });
   });
 
+  it("else the salt the dynamic face's resources carry (a stack pinned from its start has no StackSalt)", () => {
+    const key = {
+      type: "pulumi-nodejs:dynamic/txmail:ApiKey",
+      urn: urn("pulumi-nodejs:dynamic/txmail:ApiKey", "ci"),
+      inputs: { label: "ci", __stackSalt: "carried" },
+    };
+    expect(saltInState([key])).toEqual({ salt: "carried", where: "the inputs of its txmail resources" });
+  });
+
   it("else the default provider's, not an explicit provider's (which keeps its own name and salt)", () => {
     expect(saltInState([provider("explicit", "mine"), provider("default_0_1_0", "default-salt")])?.salt).toBe(
       "default-salt",
