@@ -9,6 +9,7 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
+import { killGroup } from "./processes";
 import { promisify } from "node:util";
 import { TOOLS_DIR } from "./root";
 
@@ -63,7 +64,11 @@ async function waitFor(url: string, child: ChildProcess, output: () => string, t
 /** Starts `command`, waits for `probe` on its port, and gives a close that ends it. */
 async function startProcess(command: string, args: (port: number) => string[], probe: string): Promise<Server> {
   const port = await freePort();
-  const child = spawn(command, args(port), { stdio: ["ignore", "pipe", "pipe"] });
+  // Its own process group: closing it ends whatever it started too.
+  const child = spawn(command, args(port), { stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const end = () => {
+    if (child.pid === undefined || !killGroup(child.pid)) child.kill("SIGKILL");
+  };
   let output = "";
   child.stdout.on("data", (d: Buffer) => (output = (output + d.toString()).slice(-20_000)));
   child.stderr.on("data", (d: Buffer) => (output = (output + d.toString()).slice(-20_000)));
@@ -72,14 +77,14 @@ async function startProcess(command: string, args: (port: number) => string[], p
   try {
     await waitFor(`${url}${probe}`, child, () => output);
   } catch (err) {
-    child.kill();
+    end();
     throw err;
   }
   return {
     url,
     requests: [],
     close: async () => {
-      if (child.exitCode === null) child.kill();
+      if (child.exitCode === null) end();
       await exited;
     },
   };

@@ -82,6 +82,11 @@ const liveGroups = new Set<number>();
  * command and all it started: engines, plugins, compilers) is killed and the run fails, naming the
  * command. Whatever of the group outlives the command is killed when it exits.
  */
+/** This process's environment, as run() takes it (unset variables left out). */
+function processEnv(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
 async function run(
   file: string,
   args: string[],
@@ -275,7 +280,7 @@ beforeAll(async () => {
   // scripts/release.sh builds all three by default). The Go SDK's `go mod tidy` runs offline
   // (GOPROXY=off: its modules are in Go's module cache).
   await time("release.sh", () =>
-    execFileAsync(
+    run(
       "bash",
       [
         path.join(REPO_ROOT, "scripts", "release.sh"),
@@ -286,7 +291,8 @@ beforeAll(async () => {
         PLATFORM,
         "--allow-dirty",
       ],
-      { env: { ...process.env, GOPROXY: "off" }, maxBuffer: 64 * 1024 * 1024 },
+      // Bounded generously: a cold build fetches other platforms' Node binaries first.
+      { cwd: REPO_ROOT, env: { ...processEnv(), GOPROXY: "off" }, timeoutMs: 15 * 60_000 },
     ),
   );
   release = readManifest(releaseDir);
@@ -318,22 +324,20 @@ beforeAll(async () => {
   const registryHost = servers.npm.url.replace(/^http:/, "");
   fs.writeFileSync(npmrc, `${registryHost}:_authToken=${await npmLogin(servers.npm.url)}\n`, { mode: 0o600 });
   await time("npm publish", () =>
-    execFileAsync(
+    run(
       "npm",
       [
         "publish",
         path.join(releaseDir, release.npm[0]!),
         ...npmArgs(servers.npm.url, npmrc, path.join(publisher, "npm-cache")),
       ],
-      {
-        cwd: publisher,
-      },
+      { cwd: publisher, env: processEnv() },
     ),
   );
   const pypirc = path.join(publisher, "pypirc");
   fs.writeFileSync(pypirc, "");
   await time("twine upload", () =>
-    execFileAsync(
+    run(
       path.join(tools.python, "bin", "twine"),
       [
         "upload",
@@ -349,7 +353,7 @@ beforeAll(async () => {
         "unused",
         ...release.python.map((f) => path.join(releaseDir, f)),
       ],
-      { cwd: publisher },
+      { cwd: publisher, env: processEnv() },
     ),
   );
 }, 20 * 60_000);
