@@ -9,7 +9,7 @@ import { camelToSnake } from "../casing";
 import type { Props } from "../declaration";
 import { requireSavedSalt } from "../freshSalt";
 import { progress } from "../progress";
-import { holdHere } from "../uncertainCreate";
+import { createdSince, holdHere } from "../uncertainCreate";
 import { adopt } from "./adopt";
 import { type Answer, type Attempt, send } from "./answer";
 import { earlierAttempts, reportCandidates, strays } from "./candidates";
@@ -154,7 +154,7 @@ async function nameTaken(attempt: Attempt, err: unknown, afterRetry: boolean, st
   ).catch(() => undefined);
   const made = typeof record?.created_at === "string" ? ` (created ${record.created_at})` : "";
   const recent =
-    afterRetry && record && Date.parse(String(record.created_at)) >= started - 60_000
+    afterRetry && record && createdSince(record.created_at, started)
       ? " It appeared during this create, after an attempt the service answered with a server error: it may be " +
         "that attempt's, but nothing proves it is this stack's (idempotency rule 6)."
       : "";
