@@ -3,11 +3,11 @@
 // command runs in its own process group, bounded: on a timeout the whole group (the command, its
 // workers, their `pulumi` runs and plugins) is killed and the run fails, naming the command, so a
 // hung fleet never outlives its test.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import * as path from "node:path";
 import { engineEnv } from "./engineEnv";
 import { installCheckoutPlugin } from "./plugin";
-import { commandLines, groupMembers, killGroup } from "./processes";
+import { spawnBounded } from "./processes";
 import { REPO_ROOT } from "./root";
 import type { TestService } from "./service";
 
@@ -40,13 +40,7 @@ export const FLEET_TIMEOUT_MS = 10 * 60_000;
 /** For benchmarks, whose 1 000-tenant fleets take far longer than a test's: a bound against a hang only. */
 export const BENCH_FLEET_TIMEOUT_MS = 3 * 3600_000;
 
-/** The process groups of the fleet runs still going: killed if this process exits first. */
-const liveGroups = new Set<number>();
-let exitHook = false;
-
-const tail = (text: string, chars = 4000) => (text.length > chars ? `…${text.slice(-chars)}` : text);
-
-export function runFleet(
+export async function runFleet(
   args: string[],
   opts: {
     cwd: string;
@@ -81,54 +75,19 @@ export function runFleet(
   const timeoutMs = opts.timeoutMs ?? FLEET_TIMEOUT_MS;
   const cliArgs = [opts.cli ?? CLI, ...args, "--progress-seconds", "5"];
   const command = `txmail-fleet ${args.join(" ")} (${process.execPath} ${cliArgs.join(" ")}, in ${opts.cwd})`;
-  if (!exitHook) {
-    exitHook = true;
-    process.on("exit", () => liveGroups.forEach(killGroup));
-  }
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, cliArgs, {
-      cwd: opts.cwd,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-      // Its own process group (its pid is the group's id): the timeout kills everything it started.
-      detached: true,
-    });
-    const pgid = child.pid;
-    if (pgid !== undefined) liveGroups.add(pgid);
-    let stdout = "";
-    let stderr = "";
-    let settled = false;
-    const settle = (finish: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (pgid !== undefined) liveGroups.delete(pgid);
-      finish();
-    };
-    const timer = setTimeout(() => {
-      const members = pgid === undefined ? [] : commandLines(groupMembers(pgid));
-      const killed = pgid !== undefined && killGroup(pgid);
-      settle(() =>
-        reject(
-          new Error(
-            `${command} did not end within ${timeoutMs} ms: ` +
-              (killed
-                ? `killed its process group ${pgid}, which held:\n${members.join("\n")}`
-                : "its process group was gone") +
-              `\n--- its stdout so far:\n${tail(stdout)}\n--- its stderr so far:\n${tail(stderr)}`,
-          ),
-        ),
-      );
-    }, timeoutMs);
-    opts.onStart?.(child);
-    child.stdout.setEncoding("utf8").on("data", (s: string) => {
-      stdout += s;
-      if (process.env.TXMAIL_E2E_ECHO) process.stderr.write(s);
-    });
-    child.stderr.setEncoding("utf8").on("data", (s: string) => (stderr += s));
-    child.on("error", (e) => settle(() => reject(new Error(`${command} could not start: ${e.message}`, { cause: e }))));
-    child.on("close", (code) => settle(() => resolve({ code, stdout, stderr, rows: summaryRows(stdout) })));
+  const { child, done } = spawnBounded(process.execPath, cliArgs, {
+    cwd: opts.cwd,
+    env,
+    what: command,
+    timeoutMs,
+    onStdout: (text) => {
+      if (process.env.TXMAIL_E2E_ECHO) process.stderr.write(text);
+    },
   });
+  child.stdin!.end();
+  opts.onStart?.(child);
+  const { code, stdout, stderr } = await done;
+  return { code, stdout, stderr, rows: summaryRows(stdout) };
 }
 
 export function summaryRows(stdout: string): Record<string, SummaryRow> {

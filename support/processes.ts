@@ -1,6 +1,6 @@
 // Processes of a test stack, as the operating system sees them: waiting (bounded) for a condition or
 // for a CLI run to end, and killing the stack's dynamic-provider process like an OOM kill.
-import { type ChildProcess, execFileSync } from "node:child_process";
+import { type ChildProcess, type SpawnOptions, execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Face } from "../sdk/nodejs/internal/face";
@@ -40,6 +40,86 @@ export function killGroup(pgid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Process groups of bounded commands still running: killed if this process exits first. */
+const liveGroups = new Set<number>();
+let exitHook = false;
+
+/** Kills every bounded command's group still running (e.g. after a test that jest timed out). */
+export function killLiveGroups(): void {
+  for (const pgid of liveGroups) killGroup(pgid);
+}
+
+export interface BoundedRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a command in its own process group (its pid is the group's id), bounded: past `timeoutMs`
+ * the whole group — the command and everything it started — is killed and `done` rejects, naming
+ * `what`, what the group held and the tail of its output. `endGroupOnExit` also ends what the
+ * command left in its group when it exits. `onStdout` sees its output as it comes.
+ */
+export function spawnBounded(
+  file: string,
+  args: string[],
+  opts: Omit<SpawnOptions, "detached" | "stdio"> & {
+    what: string;
+    timeoutMs: number;
+    endGroupOnExit?: boolean;
+    onStdout?: (text: string) => void;
+  },
+): { child: ChildProcess; done: Promise<BoundedRun> } {
+  const { what, timeoutMs, endGroupOnExit, onStdout, ...spawnOpts } = opts;
+  if (!exitHook) {
+    exitHook = true;
+    process.on("exit", killLiveGroups);
+  }
+  const child = spawn(file, args, { ...spawnOpts, stdio: ["pipe", "pipe", "pipe"], detached: true });
+  const pgid = child.pid;
+  if (pgid !== undefined) liveGroups.add(pgid);
+  const tail = (text: string) => (text.length > 5000 ? `…${text.slice(-5000)}` : text);
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.setEncoding("utf8").on("data", (text: string) => {
+    stdout += text;
+    onStdout?.(text);
+  });
+  child.stderr!.setEncoding("utf8").on("data", (text: string) => (stderr += text));
+  child.stdin!.on("error", () => undefined); // EPIPE: a command that ends without reading its input
+  if (endGroupOnExit) child.on("exit", () => pgid !== undefined && killGroup(pgid));
+  const done = new Promise<BoundedRun>((resolve, reject) => {
+    let settled = false;
+    const settle = (finish: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (pgid !== undefined) liveGroups.delete(pgid);
+      finish();
+    };
+    const timer = setTimeout(() => {
+      const members = pgid === undefined ? [] : commandLines(groupMembers(pgid));
+      const killed = pgid !== undefined && killGroup(pgid);
+      settle(() =>
+        reject(
+          new Error(
+            `${what} did not end within ${timeoutMs} ms: ` +
+              (killed
+                ? `killed its process group ${pgid}, which held:\n${members.join("\n")}`
+                : "its process group was gone") +
+              `\n--- its stdout so far:\n${tail(stdout)}\n--- its stderr so far:\n${tail(stderr)}`,
+          ),
+        ),
+      );
+    }, timeoutMs);
+    child.on("error", (e) => settle(() => reject(new Error(`${what} could not start: ${e.message}`, { cause: e }))));
+    child.on("close", (code, signal) => settle(() => resolve({ code, signal, stdout, stderr })));
+  });
+  return { child, done };
 }
 
 /** The processes of the process group `pgid` (for a failure message: what a hung command held). */

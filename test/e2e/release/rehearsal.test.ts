@@ -10,7 +10,7 @@
 // page. Go, Python and YAML run with no `node` on PATH. No user environment or program file holds a
 // path of this checkout, and every registry, index and proxy the clients know is on 127.0.0.1:
 // the servers hold the dependencies too (scripts/setup.sh --with release seeds them, cached).
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -18,7 +18,7 @@ import { promisify } from "node:util";
 import { controlClient, seqOf, serviceObjects } from "../../../support/control";
 import { PASSPHRASE } from "../../../support/engineEnv";
 import { resolvable } from "../../../support/plugin";
-import { commandLines, groupMembers, killGroup } from "../../../support/processes";
+import { killLiveGroups, spawnBounded } from "../../../support/processes";
 import { readManifest, type ReleaseManifest } from "../../../support/release";
 import {
   npmArgs,
@@ -73,8 +73,6 @@ let pluginDownloadURL: string;
  */
 const RUN_TIMEOUT_MS = 5 * 60_000;
 const GO_TIMEOUT_MS = 10 * 60_000;
-/** The process groups of the commands still running (afterAll kills them: a test jest timed out leaves its command). */
-const liveGroups = new Set<number>();
 
 /**
  * Runs a program with exactly `env` (nothing of this process's), failing with its output. It runs in
@@ -92,55 +90,20 @@ async function run(
   args: string[],
   opts: { cwd: string; env: Record<string, string>; input?: string; timeoutMs?: number },
 ): Promise<string> {
-  const timeoutMs = opts.timeoutMs ?? RUN_TIMEOUT_MS;
-  const command = `${file} ${args.join(" ")} (in ${opts.cwd})`;
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, {
-      cwd: opts.cwd,
-      env: opts.env,
-      stdio: ["pipe", "pipe", "pipe"],
-      detached: true,
-    });
-    const pgid = child.pid;
-    if (pgid !== undefined) liveGroups.add(pgid);
-    let stdout = "";
-    let stderr = "";
-    let settled = false;
-    const settle = (finish: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (pgid !== undefined) liveGroups.delete(pgid);
-      finish();
-    };
-    const timer = setTimeout(() => {
-      const members = pgid === undefined ? [] : commandLines(groupMembers(pgid));
-      const killed = pgid !== undefined && killGroup(pgid);
-      settle(() =>
-        reject(
-          new Error(
-            `${command} did not end within ${timeoutMs} ms: ` +
-              (killed ? `killed its process group ${pgid}, which held:\n${members.join("\n")}` : "its group was gone") +
-              `\n--- its stdout so far:\n${stdout.slice(-5000)}\n--- its stderr so far:\n${stderr}`,
-          ),
-        ),
-      );
-    }, timeoutMs);
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-30_000)));
-    child.on("error", (e) => settle(() => reject(new Error(`${command} could not start: ${e.message}`, { cause: e }))));
-    // What of its group is left when it exits (nothing, normally) goes with it; then its pipes close.
-    child.on("exit", () => pgid !== undefined && killGroup(pgid));
-    child.on("close", (code, signal) =>
-      settle(() =>
-        code === 0
-          ? resolve(stdout)
-          : reject(new Error(`${command} exited ${code ?? signal}:\n${stdout.slice(-5000)}\n${stderr}`)),
-      ),
-    );
-    child.stdin.on("error", () => undefined); // EPIPE: a command that ends without reading its input
-    child.stdin.end(opts.input ?? "");
+  const what = `${file} ${args.join(" ")} (in ${opts.cwd})`;
+  // What of its group is left when it exits (nothing, normally) goes with it.
+  const { child, done } = spawnBounded(file, args, {
+    cwd: opts.cwd,
+    env: opts.env,
+    what,
+    timeoutMs: opts.timeoutMs ?? RUN_TIMEOUT_MS,
+    endGroupOnExit: true,
   });
+  child.stdin!.end(opts.input ?? "");
+  const { code, signal, stdout, stderr } = await done;
+  if (code !== 0)
+    throw new Error(`${what} exited ${code ?? signal}:\n${stdout.slice(-5000)}\n${stderr.slice(-30_000)}`);
+  return stdout;
 }
 
 /** A new user's home: fresh directories for Pulumi, state, caches; the environment every language shares. */
@@ -365,7 +328,7 @@ beforeEach(async () => {
 
 afterAll(async () => {
   // A command still running here belongs to a test jest timed out: it ends with its whole group.
-  for (const pgid of liveGroups) killGroup(pgid);
+  killLiveGroups();
   for (const server of Object.values(servers)) await server?.close();
   await svc?.close();
   if (work) fs.rmSync(work, { recursive: true, force: true });
