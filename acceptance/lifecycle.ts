@@ -10,7 +10,7 @@ import * as YAML from "yaml";
 import { REPO_ROOT } from "../support/root";
 import { type RunStack, createStack } from "./engine";
 import type { Check } from "./report";
-import type { Kind } from "../provider/api/kinds";
+import type { ObjectKind } from "../provider/api/kinds";
 import type { Face } from "../sdk/nodejs/internal/face";
 
 /**
@@ -28,8 +28,8 @@ export const RESOURCE_NAMES = {
   SmtpCredential: "smtp",
   AccountMember: "member",
   Suppression: "suppression",
-} as const satisfies Record<Kind, string>;
-type ResourceName = (typeof RESOURCE_NAMES)[Kind];
+} as const satisfies Record<ObjectKind, string>;
+type ResourceName = (typeof RESOURCE_NAMES)[ObjectKind];
 /** The programs' resources of the kinds, by name. */
 const RESOURCES = Object.values(RESOURCE_NAMES) as ResourceName[];
 /** Step 2 updates these in place; step 3 replaces these (and updates the route, whose recipient follows the domain). */

@@ -4,7 +4,7 @@
 // contract report; sweepers before and after. Exit code 0 only when every check passed, every 2xx
 // parsed with the provider's schemas, and the run left no object behind.
 import { SubAccount, endpointKey, endpointOf, paths } from "../provider/api";
-import { KINDS, kindsWith } from "../provider/api/kinds";
+import { OBJECT_KINDS, kindsWith } from "../provider/api/kinds";
 import type { Connection } from "../provider/core/connection";
 import { createClient } from "../provider/client";
 import { declarations } from "../provider/resources";
@@ -43,7 +43,7 @@ const ANY_ID = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
  * as the endpoint table names it.
  */
 const KIND_BY_CREATE = new Map(
-  KINDS.flatMap((kind) => {
+  OBJECT_KINDS.flatMap((kind) => {
     const collection = declarations[kind].collectionPath({ accountId: ANY_ID } as Connection, { subAccountId: ANY_ID });
     const create = endpointOf("POST", collection);
     return create ? [[endpointKey(create), kind] as const] : [];

@@ -4,7 +4,7 @@
 // the members the service will not remove (its owner).
 import { z } from "zod";
 import { ApiKeyWithSecret, paths } from "../provider/api";
-import { KINDS, KIND_FACTS, type Kind, type KindFacts } from "../provider/api/kinds";
+import { KIND_FACTS, OBJECT_KINDS as KINDS, type KindFacts, type ObjectKind as Kind } from "../provider/api/kinds";
 import { createClient, type TxmailClient } from "../provider/client";
 import { TxmailApiError } from "../provider/client/errors";
 import { keysToCamel } from "../provider/core/casing";

@@ -17,7 +17,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { stringify } from "yaml";
 import { endpointKey, endpointOf } from "../provider/api/endpoints";
-import { KINDS, type Kind } from "../provider/api/kinds";
+import { OBJECT_KINDS as KINDS, type ObjectKind as Kind } from "../provider/api/kinds";
 import type { Connection } from "../provider/core/connection";
 import { declarations } from "../provider/resources";
 import type { CounterSnapshot } from "../emulator/counters";

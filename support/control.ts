@@ -1,13 +1,13 @@
 // The emulator's control surface (counters, faults, clock, request log, state dump) for e2e tests and benches.
 // The one client is emulator/control.ts; this adds what e2e tests ask of its answers.
 import type { RequestLogSnapshot, StateDump } from "../emulator/control";
-import { KINDS, type Kind } from "../provider/api/kinds";
+import { OBJECT_KINDS, type ObjectKind } from "../provider/api/kinds";
 import { declarations } from "../provider/resources";
 import { DUMP_SECTIONS, type ObjectType } from "../emulator/store/objects";
 export { controlClient, type EmulatorControl } from "../emulator/control";
 
 /** Where the kinds whose objects the dump does not list as their own section's records are. */
-const PLACED: Partial<Record<Kind, (d: StateDump) => string[]>> = {
+const PLACED: Partial<Record<ObjectKind, (d: StateDump) => string[]>> = {
   ApiKey: (d) => d.api_keys.filter((k) => k.account_id === d.parent_account_id).map((k) => k.id),
   SubAccount: (d) => d.accounts.filter((a) => a.parent_account_id !== null && a.status !== "deleted").map((a) => a.id),
   SubAccountApiKey: (d) => d.api_keys.filter((k) => k.account_id !== d.parent_account_id).map((k) => k.id),
@@ -23,7 +23,7 @@ const PLACED: Partial<Record<Kind, (d: StateDump) => string[]>> = {
  * record's `object` type (emulator/store/objects.ts), unless PLACED says otherwise. Throws, naming
  * this file, for a kind that is in neither (test/unit/kinds/checklist.test.ts asks for every kind).
  */
-export function objectsOf(kind: Kind): (d: StateDump) => string[] {
+export function objectsOf(kind: ObjectKind): (d: StateDump) => string[] {
   const placed = PLACED[kind];
   if (placed) return placed;
   const shape = (declarations[kind].record as unknown as { shape?: { object?: { value?: unknown } } }).shape;
@@ -39,8 +39,8 @@ export function objectsOf(kind: Kind): (d: StateDump) => string[] {
 }
 
 /** Every live object in the service's state dump, with the Pulumi resource kind it corresponds to. */
-export function serviceObjects(d: StateDump): Array<{ kind: Kind; id: string }> {
-  return KINDS.flatMap((kind) => objectsOf(kind)(d).map((id) => ({ kind, id })));
+export function serviceObjects(d: StateDump): Array<{ kind: ObjectKind; id: string }> {
+  return OBJECT_KINDS.flatMap((kind) => objectsOf(kind)(d).map((id) => ({ kind, id })));
 }
 
 /**

@@ -6,7 +6,7 @@
 // the scope that would let it, never guessed.
 import { z } from "zod";
 import type { ResourceValidationArgs } from "@pulumi/policy";
-import { type Kind, kindsWith } from "../../provider/api/kinds";
+import { OBJECT_KINDS, type Kind, type ObjectKind, kindsWith } from "../../provider/api/kinds";
 import { nativeTypeToken } from "../../provider/api/typeTokens";
 import { MemberList } from "../../provider/api/member";
 import { errorCategory } from "../../provider/core/api";
@@ -28,7 +28,9 @@ export interface Listing {
 }
 
 /** The kinds that live inside a sub account and are listed with its own key. */
-export const SUB_ACCOUNT_KINDS: readonly Kind[] = kindsWith("managed");
+export const SUB_ACCOUNT_KINDS: readonly Kind[] = kindsWith("managed").filter((kind) =>
+  OBJECT_KINDS.includes(kind as ObjectKind),
+);
 
 /** Lists the kinds of `accountId` with `source` and reports what `managed` (kind:id) lacks. */
 export async function listUnmanaged(

@@ -5,7 +5,7 @@
 // (its `listing`), for every kind of the list (provider/api/kinds.ts). Families the key may not read
 // are skipped with the scope that would let them be listed, so a narrow key still yields a useful plan.
 import { z } from "zod";
-import { KINDS, type Kind } from "../../provider/api/kinds";
+import { OBJECT_KINDS, type Kind } from "../../provider/api/kinds";
 import { errorCategory } from "../../provider/core/api";
 import type { Connection } from "../../provider/core/connection";
 import type { AnyDeclaration } from "../../provider/core/declaration";
@@ -88,7 +88,7 @@ export async function collectImportables(
     throw err;
   }
 
-  for (const kind of KINDS) {
+  for (const kind of OBJECT_KINDS) {
     const declaration = declarations[kind];
     const listing = declaration.listing;
     try {

@@ -33,7 +33,7 @@ function managedObject(kind: string, props: object): ManagedObject | "unknown" {
     const domain = text("domain");
     return domain === "unknown" ? "unknown" : { kind, domain: domain ?? "" };
   }
-  if (kind === "AccountMember" || kind === "Suppression") return { kind };
+  if (kind === "AccountMember" || kind === "Suppression" || kind === "DomainVerification") return { kind };
   if (kind === "Route") {
     const recipient = text("recipient");
     return recipient === "unknown" ? "unknown" : { kind, recipient };

@@ -16,6 +16,11 @@ export interface KindFacts {
    * for it are in managementScopes.ts.
    */
   readonly managed?: true;
+  /**
+   * It makes no object at the service: it watches an object of that kind (a DomainVerification
+   * watches a Domain's DNS). Nothing of it is listed, dumped, imported or swept: OBJECT_KINDS.
+   */
+  readonly watches?: "Domain";
 }
 
 /**
@@ -27,6 +32,7 @@ export const KIND_FACTS = {
   SubAccount: {},
   SubAccountApiKey: { key: true },
   Domain: { managed: true },
+  DomainVerification: { managed: true, watches: "Domain" },
   Route: { endpoint: true, managed: true },
   Webhook: { endpoint: true, managed: true },
   SmtpCredential: { managed: true },
@@ -39,6 +45,14 @@ export type Kind = keyof typeof KIND_FACTS;
 
 /** Every resource kind, in reading order. */
 export const KINDS = Object.keys(KIND_FACTS) as Kind[];
+
+/** A kind whose resources are objects at the service (every kind that watches none). */
+export type ObjectKind = { [K in Kind]: (typeof KIND_FACTS)[K] extends { watches: string } ? never : K }[Kind];
+
+/** The kinds whose resources are objects at the service, in reading order. */
+export const OBJECT_KINDS = KINDS.filter(
+  (kind) => (KIND_FACTS[kind] as KindFacts).watches === undefined,
+) as ObjectKind[];
 
 /** Whether `name` is a resource kind. */
 export const isKind = (name: string): name is Kind => Object.hasOwn(KIND_FACTS, name);

@@ -11,6 +11,7 @@ import { parseScope } from "./scopes";
 
 export type ManagedObject =
   | { kind: "Domain"; domain: string }
+  | { kind: "DomainVerification" }
   | { kind: "AccountMember" }
   | { kind: "Suppression" }
   | { kind: "Route"; recipient?: string }
@@ -55,6 +56,8 @@ function domainsOf(
 
 /** The scopes that manage `o`, sorted. */
 export function scopesToManage(o: ManagedObject): string[] {
+  // check-dns is a domains write; the domain is read first. Neither has a `{domain}` form.
+  if (o.kind === "DomainVerification") return ["domains:read", "domains:write"];
   if (o.kind === "Domain") return ["domains:read", "domains:write", narrowest("domains:delete:", o.domain)].sort();
   if (o.kind === "AccountMember" || o.kind === "Suppression") return [...ACCOUNT_WIDE[o.kind]];
   const family = FAMILY[o.kind];

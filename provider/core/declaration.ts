@@ -113,6 +113,11 @@ export interface Declaration<I extends Record<string, unknown>> {
   immutable?: boolean;
   /** Extra work after the object exists or changed (e.g. suspend a sub account); returns the record. */
   reconcile?(ctx: Ctx, props: Props, record: Record<string, unknown>, olds?: Props): Promise<Record<string, unknown>>;
+  /**
+   * Outputs in state that call for `reconcile` again though no input changed, e.g. a record a
+   * refresh found gone (DomainVerification): diff reports them as changed.
+   */
+  unsettled?(state: Props): string[];
   /** Inputs the service reports back differently and must not be compared (besides createOnly). */
   outputsOf?(record: Record<string, unknown>): Record<string, unknown>;
   /**

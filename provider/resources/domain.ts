@@ -2,11 +2,11 @@
 // digest). Outputs the DNS records to publish, ready to feed a DNS provider. Optionally waits,
 // bounded, until the service sees valid DNS (check-dns answers from a 60 s cache).
 import { z } from "zod";
-import { CreateDomain, DkimSelector, DnsRecord, Domain, paths } from "../api";
-import type { Ctx, Props, Declaration } from "../core/declaration";
+import { CreateDomain, DkimSelector, Domain, paths } from "../api";
+import type { Declaration } from "../core/declaration";
 import { keysToCamel } from "../core/casing";
 import { Uuid } from "../api/common";
-import { progress } from "../core/progress";
+import { DnsRecordOutput, dnsRecordsOf, waitForDns } from "./dnsCheck";
 
 /**
  * A program's explicit `null` (a YAML or JSON tenants file, plain JavaScript) means "not set": it is
@@ -56,20 +56,6 @@ const inputs = z.object({
       "Wait up to this many seconds for the service to see valid DNS (progress in the engine's log). 0 = do not wait.",
     ),
 });
-
-/** A DNS record as the `dnsRecords` output gives it: the service's record, with `content` as `value`. */
-const DnsRecordOutput = z
-  .object({
-    type: DnsRecord.shape.type,
-    host: DnsRecord.shape.host,
-    value: DnsRecord.shape.content,
-    required: DnsRecord.shape.required,
-    propagated: DnsRecord.shape.propagated,
-    label: DnsRecord.shape.label,
-  })
-  .describe("A DNS record to publish for the domain.");
-
-const WAIT_INTERVAL_MS = Number(process.env.TXMAIL_DNS_POLL_MS ?? 10_000);
 
 export const domain = {
   kind: "Domain",
@@ -121,14 +107,7 @@ export const domain = {
     // " " sees no difference, and a change back to the default is sent as "" (null would mean
     // "unchanged" to an update).
     out.dkimSelector = r.dkim_selector ?? "";
-    out.dnsRecords = (r.dns_records as Array<Record<string, unknown>>).map((d) => ({
-      type: d.type,
-      host: d.host,
-      value: d.content,
-      required: d.required,
-      propagated: d.propagated,
-      ...(d.label !== undefined ? { label: d.label } : {}),
-    }));
+    out.dnsRecords = dnsRecordsOf(r);
     return out;
   },
   reshapedOutputs: {
@@ -139,37 +118,17 @@ export const domain = {
   async reconcile(ctx, props, record) {
     const waitSeconds = Number(props.waitForVerificationSeconds ?? 0);
     if (waitSeconds <= 0 || record.dns_valid === true) return record;
-    return waitForDns(ctx, props, record, waitSeconds * 1000);
+    const name = String(props.domain);
+    const result = await waitForDns(ctx, name, {
+      deadline: Date.now() + waitSeconds * 1000,
+      wanted: "required",
+      urn: props.__urn,
+    });
+    if (result.verified) return result.record!;
+    throw new Error(
+      `domain ${name}: DNS not verified within ${waitSeconds} s. Publish the records in the ` +
+        `dnsRecords output, then run pulumi up again (or lower waitForVerificationSeconds to 0 to not wait; ` +
+        `a DomainVerification resource waits after the records are published, in the same up).`,
+    );
   },
 } satisfies Declaration<z.infer<typeof inputs>>;
-
-async function waitForDns(
-  { api, conn }: Ctx,
-  props: Props,
-  record: Record<string, unknown>,
-  budgetMs: number,
-): Promise<Record<string, unknown>> {
-  const name = String(props.domain);
-  const deadline = Date.now() + budgetMs;
-  let current: Record<string, unknown>;
-  for (let attempt = 1; Date.now() < deadline; attempt++) {
-    const { data } = await api.post(paths.domainCheckDns(conn.accountId, name), undefined, Domain);
-    current = data;
-    if (current.dns_valid === true) {
-      progress(`domain ${name}: DNS verified after ${attempt} check(s)`, props.__urn);
-      return current;
-    }
-    const pending = (current.dns_records as Array<{ host: string; propagated: boolean; required: boolean }>)
-      .filter((d) => d.required && !d.propagated)
-      .map((d) => d.host);
-    progress(
-      `domain ${name}: waiting for DNS (${pending.length} record(s) not propagated: ${pending.join(", ")})`,
-      props.__urn,
-    );
-    await new Promise((r) => setTimeout(r, Math.min(WAIT_INTERVAL_MS, Math.max(0, deadline - Date.now()))));
-  }
-  throw new Error(
-    `domain ${name}: DNS not verified within ${Math.round(budgetMs / 1000)} s. Publish the records in the ` +
-      `dnsRecords output, then run pulumi up again (or lower waitForVerificationSeconds to 0 to not wait).`,
-  );
-}

@@ -5,6 +5,7 @@ import type { AnyDeclaration } from "../core/declaration";
 import { accountMember } from "./accountMember";
 import { apiKey } from "./apiKey";
 import { domain } from "./domain";
+import { domainVerification } from "./domainVerification";
 import { route } from "./route";
 import { smtpCredential } from "./smtpCredential";
 import { subAccount } from "./subAccount";
@@ -16,6 +17,7 @@ const byKind = {
   AccountMember: accountMember,
   ApiKey: apiKey,
   Domain: domain,
+  DomainVerification: domainVerification,
   Route: route,
   SmtpCredential: smtpCredential,
   SubAccount: subAccount,

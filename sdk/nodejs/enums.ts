@@ -27,3 +27,7 @@ export const Status = {
   Deleted: "deleted",
 } as const;
 export type Status = (typeof Status)[keyof typeof Status];
+
+/** Which of a domain's DNS records a DomainVerification waits for. */
+export const RecordsToVerify = { Required: "required", All: "all" } as const;
+export type RecordsToVerify = (typeof RecordsToVerify)[keyof typeof RecordsToVerify];

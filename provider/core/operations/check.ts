@@ -63,6 +63,11 @@ export async function check(
     __stackSalt: news.__stackSalt,
   });
   if (!common.success) failures.push(...toFailures(common.error));
+  if (k.watches && news.adoptId !== undefined)
+    failures.push({
+      property: "adoptId",
+      reason: `adoptId: a ${k.declaration.kind} makes no object at the service: there is nothing to adopt`,
+    });
   if (failures.length > 0) return { failures };
   // The connection this resource would use, wherever each field comes from: a preview that
   // passes is an up that can reach the service (issue: a bad txmail:accountId used to pass).

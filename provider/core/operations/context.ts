@@ -2,6 +2,7 @@
 // how to reach the service, and the views of its fields the operations keep asking for. Each face
 // (the dynamic provider, the native provider) builds one context per kind and hands it to the
 // operations in this folder, so both run the same code.
+import { KIND_FACTS, type KindFacts } from "../../api/kinds";
 import type { Api } from "../api";
 import { keysToCamel } from "../casing";
 import { type Connection, resolveConnection } from "../connection";
@@ -20,6 +21,11 @@ export interface KindContext {
   readonly localFields: readonly string[];
   /** Write-only secret inputs: state keeps only their digest. */
   readonly writeOnly: ReadonlySet<string>;
+  /**
+   * The kind makes no object at the service: it watches the object its `itemPath` names
+   * (provider/api/kinds.ts `watches`). Create reads that object and reconciles; delete sends nothing.
+   */
+  readonly watches: boolean;
 }
 
 export function kindContext<I extends Record<string, unknown>>(
@@ -38,6 +44,7 @@ export function kindContext<I extends Record<string, unknown>>(
       ...(declaration.stateFields ?? []),
     ],
     writeOnly,
+    watches: (KIND_FACTS[declaration.kind] as KindFacts | undefined)?.watches !== undefined,
   };
 }
 

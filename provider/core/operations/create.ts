@@ -21,6 +21,7 @@ import { exists, proveEarlierAttempt } from "./proof";
 import { withScopeHint } from "./scopeHint";
 import { keptSecrets, secretsFrom, stateOf, stored, withState } from "./state";
 import { updateRemote } from "./update";
+import { watch } from "./watch";
 
 /**
  * How many derived idempotency keys one create may walk through. Every earlier attempt of the same
@@ -35,6 +36,7 @@ type Created = { id: string; outs: Props };
 
 export async function create(k: KindContext, inputs: Props): Promise<Created> {
   const { declaration } = k;
+  if (k.watches) return watch(k, inputs);
   if (inputs.adoptId) return adopt(k, inputs);
   const urn = inputs.__urn;
   if (!urn)

@@ -6,6 +6,7 @@ import { what } from "./names";
 import { withScopeHint } from "./scopeHint";
 
 export async function deleteObject(k: KindContext, id: string, props: Props): Promise<void> {
+  if (k.watches) return; // it made nothing at the service
   const { conn, api } = connect(k, props);
   try {
     await withScopeHint(k, "delete", props, () => api.delete(k.declaration.itemPath(conn, props, id)));

@@ -27,6 +27,8 @@ export async function diff(k: KindContext, olds: Props, news: Props): Promise<Di
       if (declaration.replaceOn.includes(f) || declaration.immutable) replaces.push(f);
     }
   }
+  // State that calls for the kind's reconcile again (a record a refresh found gone).
+  changed.push(...(declaration.unsettled?.(olds) ?? []));
   // A different account means a different object; new credentials for the same one do not.
   const oldConn = olds.connection ?? {};
   const newConn = news.connection ?? {};

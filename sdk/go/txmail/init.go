@@ -27,6 +27,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &ApiKey{}
 	case "txmail:index:Domain":
 		r = &Domain{}
+	case "txmail:index:DomainVerification":
+		r = &DomainVerification{}
 	case "txmail:index:Route":
 		r = &Route{}
 	case "txmail:index:SmtpCredential":

@@ -10,6 +10,174 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
+// Which of a domain's DNS records a DomainVerification waits for.
+type RecordsToVerify string
+
+const (
+	// The records the service requires for sending (DKIM, Return-Path).
+	RecordsToVerifyRequired = RecordsToVerify("required")
+	// Every record the domain lists, the optional ones too (DMARC, tracking, subdomains).
+	RecordsToVerifyAll = RecordsToVerify("all")
+)
+
+func (RecordsToVerify) ElementType() reflect.Type {
+	return reflect.TypeOf((*RecordsToVerify)(nil)).Elem()
+}
+
+func (e RecordsToVerify) ToRecordsToVerifyOutput() RecordsToVerifyOutput {
+	return pulumi.ToOutput(e).(RecordsToVerifyOutput)
+}
+
+func (e RecordsToVerify) ToRecordsToVerifyOutputWithContext(ctx context.Context) RecordsToVerifyOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(RecordsToVerifyOutput)
+}
+
+func (e RecordsToVerify) ToRecordsToVerifyPtrOutput() RecordsToVerifyPtrOutput {
+	return e.ToRecordsToVerifyPtrOutputWithContext(context.Background())
+}
+
+func (e RecordsToVerify) ToRecordsToVerifyPtrOutputWithContext(ctx context.Context) RecordsToVerifyPtrOutput {
+	return RecordsToVerify(e).ToRecordsToVerifyOutputWithContext(ctx).ToRecordsToVerifyPtrOutputWithContext(ctx)
+}
+
+func (e RecordsToVerify) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e RecordsToVerify) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e RecordsToVerify) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e RecordsToVerify) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type RecordsToVerifyOutput struct{ *pulumi.OutputState }
+
+func (RecordsToVerifyOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RecordsToVerify)(nil)).Elem()
+}
+
+func (o RecordsToVerifyOutput) ToRecordsToVerifyOutput() RecordsToVerifyOutput {
+	return o
+}
+
+func (o RecordsToVerifyOutput) ToRecordsToVerifyOutputWithContext(ctx context.Context) RecordsToVerifyOutput {
+	return o
+}
+
+func (o RecordsToVerifyOutput) ToRecordsToVerifyPtrOutput() RecordsToVerifyPtrOutput {
+	return o.ToRecordsToVerifyPtrOutputWithContext(context.Background())
+}
+
+func (o RecordsToVerifyOutput) ToRecordsToVerifyPtrOutputWithContext(ctx context.Context) RecordsToVerifyPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v RecordsToVerify) *RecordsToVerify {
+		return &v
+	}).(RecordsToVerifyPtrOutput)
+}
+
+func (o RecordsToVerifyOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o RecordsToVerifyOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e RecordsToVerify) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o RecordsToVerifyOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o RecordsToVerifyOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e RecordsToVerify) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type RecordsToVerifyPtrOutput struct{ *pulumi.OutputState }
+
+func (RecordsToVerifyPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**RecordsToVerify)(nil)).Elem()
+}
+
+func (o RecordsToVerifyPtrOutput) ToRecordsToVerifyPtrOutput() RecordsToVerifyPtrOutput {
+	return o
+}
+
+func (o RecordsToVerifyPtrOutput) ToRecordsToVerifyPtrOutputWithContext(ctx context.Context) RecordsToVerifyPtrOutput {
+	return o
+}
+
+func (o RecordsToVerifyPtrOutput) Elem() RecordsToVerifyOutput {
+	return o.ApplyT(func(v *RecordsToVerify) RecordsToVerify {
+		if v != nil {
+			return *v
+		}
+		var ret RecordsToVerify
+		return ret
+	}).(RecordsToVerifyOutput)
+}
+
+func (o RecordsToVerifyPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o RecordsToVerifyPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *RecordsToVerify) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// RecordsToVerifyInput is an input type that accepts values of the RecordsToVerify enum
+// A concrete instance of `RecordsToVerifyInput` can be one of the following:
+//
+//	RecordsToVerifyRequired
+//	RecordsToVerifyAll
+type RecordsToVerifyInput interface {
+	pulumi.Input
+
+	ToRecordsToVerifyOutput() RecordsToVerifyOutput
+	ToRecordsToVerifyOutputWithContext(context.Context) RecordsToVerifyOutput
+}
+
+var recordsToVerifyPtrType = reflect.TypeOf((**RecordsToVerify)(nil)).Elem()
+
+type RecordsToVerifyPtrInput interface {
+	pulumi.Input
+
+	ToRecordsToVerifyPtrOutput() RecordsToVerifyPtrOutput
+	ToRecordsToVerifyPtrOutputWithContext(context.Context) RecordsToVerifyPtrOutput
+}
+
+type recordsToVerifyPtr string
+
+func RecordsToVerifyPtr(v string) RecordsToVerifyPtrInput {
+	return (*recordsToVerifyPtr)(&v)
+}
+
+func (*recordsToVerifyPtr) ElementType() reflect.Type {
+	return recordsToVerifyPtrType
+}
+
+func (in *recordsToVerifyPtr) ToRecordsToVerifyPtrOutput() RecordsToVerifyPtrOutput {
+	return pulumi.ToOutput(in).(RecordsToVerifyPtrOutput)
+}
+
+func (in *recordsToVerifyPtr) ToRecordsToVerifyPtrOutputWithContext(ctx context.Context) RecordsToVerifyPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(RecordsToVerifyPtrOutput)
+}
+
 // A member's role in an account: one of the four roles the service defines, which decides what each permits.
 type Role string
 
@@ -450,10 +618,14 @@ func (o StatusPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulum
 }
 
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*RecordsToVerifyInput)(nil)).Elem(), RecordsToVerify("required"))
+	pulumi.RegisterInputType(reflect.TypeOf((*RecordsToVerifyPtrInput)(nil)).Elem(), RecordsToVerify("required"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RoleInput)(nil)).Elem(), Role("Administrator"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RolePtrInput)(nil)).Elem(), Role("Administrator"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ScopeInput)(nil)).Elem(), Scope("global"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ScopePtrInput)(nil)).Elem(), Scope("global"))
+	pulumi.RegisterOutputType(RecordsToVerifyOutput{})
+	pulumi.RegisterOutputType(RecordsToVerifyPtrOutput{})
 	pulumi.RegisterOutputType(RoleOutput{})
 	pulumi.RegisterOutputType(RolePtrOutput{})
 	pulumi.RegisterOutputType(ScopeOutput{})

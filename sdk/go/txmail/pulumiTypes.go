@@ -191,7 +191,7 @@ func (o ConnectionPtrOutput) BaseUrl() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// A DNS record to publish for the domain.
+// A DNS record to publish for the domain, and whether the service's last check saw it.
 type DomainDnsRecord struct {
 	// The name to publish the record under.
 	Host string `pulumi:"host"`
@@ -207,7 +207,7 @@ type DomainDnsRecord struct {
 	Value string `pulumi:"value"`
 }
 
-// A DNS record to publish for the domain.
+// A DNS record to publish for the domain, and whether the service's last check saw it.
 type DomainDnsRecordOutput struct{ *pulumi.OutputState }
 
 func (DomainDnsRecordOutput) ElementType() reflect.Type {
@@ -270,6 +270,87 @@ func (o DomainDnsRecordArrayOutput) Index(i pulumi.IntInput) DomainDnsRecordOutp
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DomainDnsRecord {
 		return vs[0].([]DomainDnsRecord)[vs[1].(int)]
 	}).(DomainDnsRecordOutput)
+}
+
+// A DNS record to publish for the domain, and whether the service's last check saw it.
+type DomainVerificationDnsRecord struct {
+	// The name to publish the record under.
+	Host string `pulumi:"host"`
+	// A short label the service gives the record, when it gives one.
+	Label *string `pulumi:"label"`
+	// Whether the service has seen the record in DNS.
+	Propagated bool `pulumi:"propagated"`
+	// Whether the record must be published for the domain's DNS to be valid.
+	Required bool `pulumi:"required"`
+	// The record's type: `CNAME`, `TXT`, `MX`, …
+	Type string `pulumi:"type"`
+	// The value to publish.
+	Value string `pulumi:"value"`
+}
+
+// A DNS record to publish for the domain, and whether the service's last check saw it.
+type DomainVerificationDnsRecordOutput struct{ *pulumi.OutputState }
+
+func (DomainVerificationDnsRecordOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DomainVerificationDnsRecord)(nil)).Elem()
+}
+
+func (o DomainVerificationDnsRecordOutput) ToDomainVerificationDnsRecordOutput() DomainVerificationDnsRecordOutput {
+	return o
+}
+
+func (o DomainVerificationDnsRecordOutput) ToDomainVerificationDnsRecordOutputWithContext(ctx context.Context) DomainVerificationDnsRecordOutput {
+	return o
+}
+
+// The name to publish the record under.
+func (o DomainVerificationDnsRecordOutput) Host() pulumi.StringOutput {
+	return o.ApplyT(func(v DomainVerificationDnsRecord) string { return v.Host }).(pulumi.StringOutput)
+}
+
+// A short label the service gives the record, when it gives one.
+func (o DomainVerificationDnsRecordOutput) Label() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DomainVerificationDnsRecord) *string { return v.Label }).(pulumi.StringPtrOutput)
+}
+
+// Whether the service has seen the record in DNS.
+func (o DomainVerificationDnsRecordOutput) Propagated() pulumi.BoolOutput {
+	return o.ApplyT(func(v DomainVerificationDnsRecord) bool { return v.Propagated }).(pulumi.BoolOutput)
+}
+
+// Whether the record must be published for the domain's DNS to be valid.
+func (o DomainVerificationDnsRecordOutput) Required() pulumi.BoolOutput {
+	return o.ApplyT(func(v DomainVerificationDnsRecord) bool { return v.Required }).(pulumi.BoolOutput)
+}
+
+// The record's type: `CNAME`, `TXT`, `MX`, …
+func (o DomainVerificationDnsRecordOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v DomainVerificationDnsRecord) string { return v.Type }).(pulumi.StringOutput)
+}
+
+// The value to publish.
+func (o DomainVerificationDnsRecordOutput) Value() pulumi.StringOutput {
+	return o.ApplyT(func(v DomainVerificationDnsRecord) string { return v.Value }).(pulumi.StringOutput)
+}
+
+type DomainVerificationDnsRecordArrayOutput struct{ *pulumi.OutputState }
+
+func (DomainVerificationDnsRecordArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DomainVerificationDnsRecord)(nil)).Elem()
+}
+
+func (o DomainVerificationDnsRecordArrayOutput) ToDomainVerificationDnsRecordArrayOutput() DomainVerificationDnsRecordArrayOutput {
+	return o
+}
+
+func (o DomainVerificationDnsRecordArrayOutput) ToDomainVerificationDnsRecordArrayOutputWithContext(ctx context.Context) DomainVerificationDnsRecordArrayOutput {
+	return o
+}
+
+func (o DomainVerificationDnsRecordArrayOutput) Index(i pulumi.IntInput) DomainVerificationDnsRecordOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DomainVerificationDnsRecord {
+		return vs[0].([]DomainVerificationDnsRecord)[vs[1].(int)]
+	}).(DomainVerificationDnsRecordOutput)
 }
 
 // The current billing period.
@@ -1955,6 +2036,8 @@ func init() {
 	pulumi.RegisterOutputType(ConnectionPtrOutput{})
 	pulumi.RegisterOutputType(DomainDnsRecordOutput{})
 	pulumi.RegisterOutputType(DomainDnsRecordArrayOutput{})
+	pulumi.RegisterOutputType(DomainVerificationDnsRecordOutput{})
+	pulumi.RegisterOutputType(DomainVerificationDnsRecordArrayOutput{})
 	pulumi.RegisterOutputType(GetSubAccountUsageResultBillingPeriodOutput{})
 	pulumi.RegisterOutputType(GetSubAccountUsageResultParentOutput{})
 	pulumi.RegisterOutputType(GetSubAccountUsageResultRemovedSubAccountsOutput{})

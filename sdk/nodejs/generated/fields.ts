@@ -96,6 +96,37 @@ export const DomainRegistration = {
   secretOutputs: [],
 } as const;
 
+/**
+ * The declared inputs of `DomainVerification` (provider/resources): names, optionality and
+ * documentation.
+ */
+export interface DomainVerificationFields {
+  /**
+   * The domain's name, as the Domain resource has it (e.g. `domain.domain`). Use the same
+   * `connection` as the Domain (a tenant's key for a tenant's domain). Changing it verifies the
+   * other domain.
+   */
+  domain: unknown;
+  /**
+   * `required` (default): the records the service requires for sending (DKIM, Return-Path). `all`:
+   * every record the domain lists (also DMARC, tracking and the optional subdomains). Changing it
+   * verifies again.
+   */
+  recordsToVerify?: unknown;
+  /**
+   * How long to wait for the records, in seconds (1–3600, default 600). The service re-checks at
+   * most once a minute; the first check is at once.
+   */
+  timeoutSeconds?: unknown;
+}
+
+/** What the `DomainVerification` class registers, from its declaration. */
+export const DomainVerificationRegistration = {
+  inputs: ["domain", "recordsToVerify", "timeoutSeconds"],
+  writeOnly: [],
+  secretOutputs: [],
+} as const;
+
 /** The declared inputs of `Route` (provider/resources): names, optionality and documentation. */
 export interface RouteFields {
   /** The route's name. Updated in place. */

@@ -22,6 +22,7 @@ export interface Declared {
   record: z.ZodType;
   createOnly?: Record<string, string>;
   writeOnly?: readonly string[];
+  reshapedOutputs?: Record<string, z.ZodType>;
 }
 
 /** A canonical value as a program may give it: lists take inputs element by element. */
@@ -46,8 +47,13 @@ export type RecordOutputs<S extends Declared> = {
 /** The one-time secrets the service returns at creation (always strings; "" when adopted). */
 export type SecretOutputs<S extends Declared> = { [K in keyof NonNullable<S["createOnly"]>]: string };
 
+/** Outputs the provider makes itself (`reshapedOutputs`), not named after a record field. */
+export type ReshapedOutputs<S extends Declared> = {
+  [K in keyof NonNullable<S["reshapedOutputs"]>]: z.output<NonNullable<S["reshapedOutputs"]>[K]>;
+};
+
 /** Outputs a class can expose besides its inputs. */
-export type OutputName<S extends Declared> = keyof RecordOutputs<S> | keyof SecretOutputs<S>;
+export type OutputName<S extends Declared> = keyof RecordOutputs<S> | keyof SecretOutputs<S> | keyof ReshapedOutputs<S>;
 
 type WriteOnly<S extends Declared> = S["writeOnly"] extends readonly (infer W)[] ? W : never;
 
@@ -68,7 +74,8 @@ type InputOutputs<S extends Declared, Fields> = {
 
 type Outputs<S extends Declared, Fields, Names extends OutputName<S>> = InputOutputs<S, Fields> &
   Pick<Boxed<SecretOutputs<S>>, Names & keyof SecretOutputs<S>> &
-  Pick<Boxed<RecordOutputs<S>>, Exclude<Names, keyof SecretOutputs<S>>>;
+  Pick<Boxed<RecordOutputs<S>>, Exclude<Names, keyof SecretOutputs<S>> & keyof RecordOutputs<S>> &
+  Pick<Boxed<ReshapedOutputs<S>>, Exclude<Names, keyof SecretOutputs<S> | keyof RecordOutputs<S>>>;
 
 /** A class's outputs: `Override` replaces the type of outputs the kind reshapes (its `outputsOf`). */
 export type OutputsOf<

@@ -10,6 +10,7 @@ from ._enums import *
 from .account_member import *
 from .api_key import *
 from .domain import *
+from .domain_verification import *
 from .get_sub_account_usage import *
 from .lookup_api_key import *
 from .lookup_domain import *
@@ -44,6 +45,7 @@ _utilities.register(
    "txmail:index:AccountMember": "AccountMember",
    "txmail:index:ApiKey": "ApiKey",
    "txmail:index:Domain": "Domain",
+   "txmail:index:DomainVerification": "DomainVerification",
    "txmail:index:Route": "Route",
    "txmail:index:SmtpCredential": "SmtpCredential",
    "txmail:index:SubAccount": "SubAccount",

@@ -7,10 +7,26 @@ import pulumi
 from enum import Enum
 
 __all__ = [
+    'RecordsToVerify',
     'Role',
     'Scope',
     'Status',
 ]
+
+
+@pulumi.type_token("txmail:index:RecordsToVerify")
+class RecordsToVerify(_builtins.str, Enum):
+    """
+    Which of a domain's DNS records a DomainVerification waits for.
+    """
+    REQUIRED = "required"
+    """
+    The records the service requires for sending (DKIM, Return-Path).
+    """
+    ALL = "all"
+    """
+    Every record the domain lists, the optional ones too (DMARC, tracking, subdomains).
+    """
 
 
 @pulumi.type_token("txmail:index:Role")

@@ -18,6 +18,7 @@ from ._enums import *
 __all__ = [
     'Connection',
     'DomainDnsRecord',
+    'DomainVerificationDnsRecord',
     'GetSubAccountUsageResultBillingPeriod',
     'GetSubAccountUsageResultParent',
     'GetSubAccountUsageResultRemovedSubAccounts',
@@ -98,7 +99,7 @@ class Connection(dict):
 @pulumi.output_type
 class DomainDnsRecord(dict):
     """
-    A DNS record to publish for the domain.
+    A DNS record to publish for the domain, and whether the service's last check saw it.
     """
     def __init__(__self__, *,
                  host: _builtins.str,
@@ -108,7 +109,86 @@ class DomainDnsRecord(dict):
                  value: _builtins.str,
                  label: Optional[_builtins.str] = None):
         """
-        A DNS record to publish for the domain.
+        A DNS record to publish for the domain, and whether the service's last check saw it.
+
+        :param _builtins.str host: The name to publish the record under.
+        :param _builtins.bool propagated: Whether the service has seen the record in DNS.
+        :param _builtins.bool required: Whether the record must be published for the domain's DNS to be valid.
+        :param _builtins.str type: The record's type: `CNAME`, `TXT`, `MX`, …
+        :param _builtins.str value: The value to publish.
+        :param _builtins.str label: A short label the service gives the record, when it gives one.
+        """
+        pulumi.set(__self__, "host", host)
+        pulumi.set(__self__, "propagated", propagated)
+        pulumi.set(__self__, "required", required)
+        pulumi.set(__self__, "type", type)
+        pulumi.set(__self__, "value", value)
+        if label is not None:
+            pulumi.set(__self__, "label", label)
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> _builtins.str:
+        """
+        The name to publish the record under.
+        """
+        return pulumi.get(self, "host")
+
+    @_builtins.property
+    @pulumi.getter
+    def propagated(self) -> _builtins.bool:
+        """
+        Whether the service has seen the record in DNS.
+        """
+        return pulumi.get(self, "propagated")
+
+    @_builtins.property
+    @pulumi.getter
+    def required(self) -> _builtins.bool:
+        """
+        Whether the record must be published for the domain's DNS to be valid.
+        """
+        return pulumi.get(self, "required")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        The record's type: `CNAME`, `TXT`, `MX`, …
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> _builtins.str:
+        """
+        The value to publish.
+        """
+        return pulumi.get(self, "value")
+
+    @_builtins.property
+    @pulumi.getter
+    def label(self) -> Optional[_builtins.str]:
+        """
+        A short label the service gives the record, when it gives one.
+        """
+        return pulumi.get(self, "label")
+
+
+@pulumi.output_type
+class DomainVerificationDnsRecord(dict):
+    """
+    A DNS record to publish for the domain, and whether the service's last check saw it.
+    """
+    def __init__(__self__, *,
+                 host: _builtins.str,
+                 propagated: _builtins.bool,
+                 required: _builtins.bool,
+                 type: _builtins.str,
+                 value: _builtins.str,
+                 label: Optional[_builtins.str] = None):
+        """
+        A DNS record to publish for the domain, and whether the service's last check saw it.
 
         :param _builtins.str host: The name to publish the record under.
         :param _builtins.bool propagated: Whether the service has seen the record in DNS.

@@ -12,17 +12,21 @@ import { declarationOf } from "../../../provider/resources";
 import { packageSchema } from "../../../native/schema/packageSchema";
 import type { PropertySpec } from "../../../native/schema/pulumiSchema";
 import { startEmulator, type RunningEmulator } from "../../../emulator/server";
+import { controlClient } from "../../../support/control";
 
 const schema = packageSchema();
 let emu: RunningEmulator;
 let subAccountId: string;
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0 });
+  emu = await startEmulator({ port: 0, control: true });
   process.env.TXMAIL_API_KEY = emu.apiKey;
   process.env.TXMAIL_ACCOUNT_ID = emu.accountId;
   process.env.TXMAIL_BASE_URL = emu.baseUrl;
   subAccountId = (await create("SubAccount", { name: "Acme", website: "acme.example.com" })).id;
+  // The domain the DomainVerification program watches, its DNS seen by the service.
+  await create("Domain", { domain: VERIFIED });
+  await controlClient(emu).setDomainVerified(VERIFIED, true);
 });
 
 afterAll(async () => {
@@ -38,6 +42,7 @@ async function create(kind: string, program: Props): Promise<{ id: string; outs:
   return provider.create({ ...checked.inputs, __urn: `urn:pulumi:test::schema::txmail:index:${kind}::x` });
 }
 
+const VERIFIED = "verified.schema.example.com";
 const IN_A_YEAR = new Date(Date.now() + 365 * 86_400_000).toISOString();
 /** A create of every kind (does not compile while a kind of the list is missing). */
 const PROGRAMS: Record<Kind, () => Props> = {
@@ -45,6 +50,7 @@ const PROGRAMS: Record<Kind, () => Props> = {
   ApiKey: () => ({ label: "ci", scopes: ["messages:send:all"] }),
   SubAccountApiKey: () => ({ subAccountId, label: "bootstrap", scopes: ["domains:read"], rotation: "1" }),
   Domain: () => ({ domain: "mail.schema.example.com", dkimSelector: "s1" }),
+  DomainVerification: () => ({ domain: VERIFIED, timeoutSeconds: 1 }),
   Route: () => ({ name: "inbound", url: "https://schema.example.com/in", recipient: "*@schema.example.com" }),
   Webhook: () => ({ name: "events", url: "https://schema.example.com/hooks", onBounced: true }),
   SmtpCredential: () => ({ name: "relay" }),

@@ -7,7 +7,15 @@
 // report knows, what it counts as created and what its sweep deletes).
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { KINDS, KIND_FACTS, type Kind, type KindFacts, kindsWith } from "../../../provider/api/kinds";
+import {
+  KINDS,
+  KIND_FACTS,
+  OBJECT_KINDS,
+  type Kind,
+  type KindFacts,
+  type ObjectKind,
+  kindsWith,
+} from "../../../provider/api/kinds";
 import { dynamicTypeToken } from "../../../provider/api/typeTokens";
 import { parseScope } from "../../../provider/api/scopes";
 import type { PolicyResource } from "@pulumi/policy";
@@ -87,7 +95,11 @@ describe.each(KINDS)("the kind %s", (kind) => {
   });
 
   it("names, for each operation, a scope of the service's grammar (provider/api/scopes.ts)", () => {
-    const scopes = (["read", "write", "delete"] as const).map((op) => declarations[kind].scopes[op]({})[0] ?? op);
+    // A kind that watches another deletes nothing at the service: its delete needs no scope.
+    const ops = (KIND_FACTS[kind] as KindFacts).watches
+      ? (["read", "write"] as const)
+      : (["read", "write", "delete"] as const);
+    const scopes = ops.map((op) => declarations[kind].scopes[op]({})[0] ?? op);
     expect(scopes.filter((scope) => parseScope(scope) === undefined)).toEqual([]);
   });
 
@@ -117,7 +129,7 @@ describe.each(kindsWith("managed"))("the managed kind %s", (kind) => {
     const scopes = [...(needed as Set<string>)];
     expect({ scopes, unknown: scopes.filter((scope) => parseScope(scope) === undefined) }).toEqual({
       scopes: expect.arrayContaining(
-        (["read", "write", "delete"] as const).map((op) => declarations[kind].scopes[op]({})[0]),
+        (["read", "write", "delete"] as const).flatMap((op) => declarations[kind].scopes[op]({}).slice(0, 1)),
       ),
       unknown: [],
     });
@@ -146,14 +158,18 @@ describe("the import plan", () => {
   it("plans every kind of the list, or says why it cannot", async () => {
     const { found, skipped } = await collectImportables(source, "b1c4a89e-4905-4b2c-8a1e-2f6d1e9a0c11");
     const covered = new Set([...found.map((f) => f.kind), ...skipped.map((s) => s.kind)]);
-    expect(KINDS.filter((k) => !covered.has(k))).toEqual([]);
+    expect(OBJECT_KINDS.filter((k) => !covered.has(k))).toEqual([]);
   });
 });
 
 const read = (file: string) => fs.readFileSync(path.join(REPO_ROOT, file), "utf8");
-/** `file: missing <what>` for each kind `has` says is missing, so a failure names the place. */
-const missingIn = (file: string, what: string, has: (kind: Kind) => boolean) =>
-  KINDS.filter((kind) => !has(kind)).map((kind) => `${file}: no ${what} ${kind}`);
+/**
+ * `file: missing <what>` for each kind `has` says is missing, so a failure names the place. Only
+ * kinds that are objects at the service: a kind that watches another (DomainVerification) has no
+ * collection, dump section, import or sweep of its own.
+ */
+const missingIn = (file: string, what: string, has: (kind: ObjectKind) => boolean) =>
+  OBJECT_KINDS.filter((kind) => !has(kind)).map((kind) => `${file}: no ${what} ${kind}`);
 
 /** A kind's collection and one object's path, with the placeholders the contract report uses. */
 const conn = { accountId: "{account_id}" } as Connection;
@@ -176,7 +192,7 @@ describe("the emulator", () => {
   });
 
   it("finds each kind's objects in its state dump (support/control.ts)", () => {
-    const unplaced = KINDS.flatMap((kind) => {
+    const unplaced = OBJECT_KINDS.flatMap((kind) => {
       try {
         objectsOf(kind);
         return [];
@@ -216,7 +232,10 @@ describe("the acceptance run", () => {
   });
 
   it("counts a create of every kind among the objects created", () => {
-    const operations = KINDS.map((kind) => ({ operation: `POST ${collectionOf(kind)}`, statuses: { "201": 1 } }));
+    const operations = OBJECT_KINDS.map((kind) => ({
+      operation: `POST ${collectionOf(kind)}`,
+      statuses: { "201": 1 },
+    }));
     const created = createdByKind({ operations } as unknown as Parameters<typeof createdByKind>[0]);
     expect(
       missingIn("acceptance/main.ts (createdByKind)", "create counted for", (kind) => created[kind] === 1),
