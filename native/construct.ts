@@ -156,6 +156,7 @@ export function tenantOutputs(t: Tenant): Record<string, unknown> {
   const outputs: Record<string, unknown> = {
     subAccount: t.subAccount,
     bootstrapKey: t.bootstrapKey,
+    connection: t.connection,
     apiKeys: t.apiKeys,
     routes: t.routes,
     webhooks: t.webhooks,

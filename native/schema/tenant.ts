@@ -64,7 +64,7 @@ export const TenantInputs = z.object({
 });
 
 /** The component's outputs: its parts, as references to the resources it registers. */
-function tenantOutputs(): { properties: Record<string, PropertySpec>; required: string[] } {
+function tenantOutputs(connection: PropertySpec): { properties: Record<string, PropertySpec>; required: string[] } {
   const one = (kind: string, description: string): PropertySpec => ({ $ref: resourceRef(kind), description });
   const map = (kind: string, description: string): PropertySpec => ({
     type: "object",
@@ -77,6 +77,12 @@ function tenantOutputs(): { properties: Record<string, PropertySpec>; required: 
       bootstrapKey: one("SubAccountApiKey", "The key the tenant's objects are managed with."),
       apiKeys: map("SubAccountApiKey", "The extra keys, by name."),
       domain: one("Domain", "The sending domain, when declared."),
+      connection: {
+        ...connection,
+        description:
+          "The connection the tenant's own objects are managed with: its bootstrap key (a secret) and sub account. " +
+          "Give it to resources you add beside the tenant, e.g. a DomainVerification of its domain.",
+      },
       routes: map("Route", "Inbound routes, by name."),
       webhooks: map("Webhook", "Event webhooks, by name."),
       smtpCredentials: map("SmtpCredential", "SMTP credentials, by name."),
@@ -91,6 +97,7 @@ function tenantOutputs(): { properties: Record<string, PropertySpec>; required: 
     required: [
       "subAccount",
       "bootstrapKey",
+      "connection",
       "apiKeys",
       "routes",
       "webhooks",
@@ -122,6 +129,6 @@ export function tenantSchema(registry: TypeRegistry): SchemaResource {
       },
     },
     ...(own.required ? { requiredInputs: own.required } : {}),
-    ...tenantOutputs(),
+    ...tenantOutputs(connection!),
   };
 }

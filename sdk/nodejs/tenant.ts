@@ -110,6 +110,13 @@ export class Tenant extends pulumi.ComponentResource {
   readonly bootstrapKey: SubAccountApiKey;
   readonly apiKeys: Record<string, SubAccountApiKey> = {};
   readonly domain?: Domain;
+  /**
+   * The connection the tenant's own objects are managed with (its bootstrap key, a secret, and its
+   * sub account): for resources added beside the tenant, such as the DomainVerification of its
+   * domain, which waits for the DNS records published from `domain.dnsRecords`:
+   * `new DomainVerification(name, { domain: tenant.domain!.domain, connection: tenant.connection }, { dependsOn: records })`.
+   */
+  readonly connection: ConnectionArgs;
   readonly routes: Record<string, Route> = {};
   readonly webhooks: Record<string, Webhook> = {};
   readonly smtpCredentials: Record<string, SmtpCredential> = {};
@@ -132,7 +139,8 @@ export class Tenant extends pulumi.ComponentResource {
     for (const [role, k] of Object.entries(args.apiKeys ?? {})) {
       this.apiKeys[role] = this.apiKey(name, role, k, appKeyScopes(args), args.connection);
     }
-    this.domain = this.addObjects(name, args, this.tenantConnection(args.connection));
+    this.connection = this.tenantConnection(args.connection);
+    this.domain = this.addObjects(name, args, this.connection);
     this.summary = this.summarise();
     // `summary` stays an output of this object (export it to see it in the stack outputs) but is not
     // recorded as the component's state: that record costs one more full checkpoint write per tenant,

@@ -15,4 +15,8 @@ acme = txmail.Tenant(
     },
 )
 
+# Then wait until the service sees its DNS records (depends_on: the records your DNS provider's resources publish):
+verification = txmail.DomainVerification("acme", domain=acme.domain.domain, connection=acme.connection)
+
 pulumi.export("summary", acme.summary)
+pulumi.export("verified", verification.verified)

@@ -14,4 +14,10 @@ const acme = new txmail.Tenant("acme", {
 });
 
 export const dnsRecords = acme.domain!.dnsRecords; // feed these to your DNS provider
+// Then wait until the service sees them (dependsOn: the records your DNS provider's resources publish):
+const verification = new txmail.DomainVerification("acme", {
+  domain: acme.domain!.domain,
+  connection: acme.connection,
+});
+export const verified = verification.verified;
 export const summary = acme.summary;

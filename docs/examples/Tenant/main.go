@@ -22,7 +22,16 @@ func main() {
 		if err != nil {
 			return err
 		}
+		// Then wait until the service sees its DNS records (pulumi.DependsOn: the records your DNS provider's resources publish):
+		verification, err := txmail.NewDomainVerification(ctx, "acme", &txmail.DomainVerificationArgs{
+			Domain:     acme.Domain.Domain(),
+			Connection: acme.Connection,
+		})
+		if err != nil {
+			return err
+		}
 		ctx.Export("summary", acme.Summary)
+		ctx.Export("verified", verification.Verified)
 		return nil
 	})
 }

@@ -20,6 +20,8 @@ type Tenant struct {
 	ApiKeys SubAccountApiKeyMapOutput `pulumi:"apiKeys"`
 	// The key the tenant's objects are managed with.
 	BootstrapKey SubAccountApiKeyOutput `pulumi:"bootstrapKey"`
+	// The connection the tenant's own objects are managed with: its bootstrap key (a secret) and sub account. Give it to resources you add beside the tenant, e.g. a DomainVerification of its domain.
+	Connection ConnectionOutput `pulumi:"connection"`
 	// The sending domain, when declared.
 	Domain DomainOutput `pulumi:"domain"`
 	// Members, by name.
@@ -218,6 +220,11 @@ func (o TenantOutput) ApiKeys() SubAccountApiKeyMapOutput {
 // The key the tenant's objects are managed with.
 func (o TenantOutput) BootstrapKey() SubAccountApiKeyOutput {
 	return o.ApplyT(func(v *Tenant) SubAccountApiKeyOutput { return v.BootstrapKey }).(SubAccountApiKeyOutput)
+}
+
+// The connection the tenant's own objects are managed with: its bootstrap key (a secret) and sub account. Give it to resources you add beside the tenant, e.g. a DomainVerification of its domain.
+func (o TenantOutput) Connection() ConnectionOutput {
+	return o.ApplyT(func(v *Tenant) ConnectionOutput { return v.Connection }).(ConnectionOutput)
 }
 
 // The sending domain, when declared.

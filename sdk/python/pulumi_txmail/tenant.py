@@ -396,6 +396,14 @@ class Tenant(pulumi.ComponentResource):
 
     @_builtins.property
     @pulumi.getter
+    def connection(self) -> pulumi.Output['outputs.Connection']:
+        """
+        The connection the tenant's own objects are managed with: its bootstrap key (a secret) and sub account. Give it to resources you add beside the tenant, e.g. a DomainVerification of its domain.
+        """
+        return pulumi.get(self, "connection")
+
+    @_builtins.property
+    @pulumi.getter
     def domain(self) -> pulumi.Output[Optional['Domain']]:
         """
         The sending domain, when declared.
