@@ -166,5 +166,6 @@ export function tenantOutputs(t: Tenant): Record<string, unknown> {
     summary: t.summary,
   };
   if (t.domain) outputs.domain = t.domain;
+  if (t.domainVerification) outputs.domainVerification = t.domainVerification;
   return outputs;
 }

@@ -6,8 +6,8 @@ import { constructInputs, requirePlain, type Json } from "./constructInputs";
 
 export const TENANT_TYPE = "txmail:index:Tenant";
 
-/** Objects read whole (one key, one domain). */
-const SHAPED_OBJECTS = ["bootstrapKey", "domain"] as const;
+/** Objects read whole (one key, one domain, its verification). */
+const SHAPED_OBJECTS = ["bootstrapKey", "domain", "domainVerification"] as const;
 /** Records of named parts: each entry becomes one resource. */
 const SHAPED_RECORDS = ["apiKeys", "routes", "webhooks", "smtpCredentials", "members", "suppressions"] as const;
 

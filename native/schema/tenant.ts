@@ -47,6 +47,15 @@ export const TenantInputs = z.object({
       "for the tenant's domain (`messages:send:all` without one).",
   ),
   domain: part("Domain", "TenantDomain", "The tenant's sending domain.").optional().describe("The sending domain."),
+  domainVerification: inputsOf("DomainVerification")
+    .omit({ domain: true })
+    .meta({ id: "TenantDomainVerification", description: "How the tenant's domain is verified." })
+    .optional()
+    .describe(
+      "Wait, in each `up`, until the service sees the domain's DNS records: for tenants whose records are published " +
+        "elsewhere (`txmail-fleet dns` hands them over). To publish them in the same program, make your own " +
+        "DomainVerification, depending on the records, with the tenant's `connection`.",
+    ),
   routes: byName(part("Route", "TenantRoute", "An inbound route of the tenant."), "Inbound routes by name."),
   webhooks: byName(part("Webhook", "TenantWebhook", "An event webhook of the tenant."), "Event webhooks by name."),
   smtpCredentials: byName(
@@ -77,6 +86,7 @@ function tenantOutputs(connection: PropertySpec): { properties: Record<string, P
       bootstrapKey: one("SubAccountApiKey", "The key the tenant's objects are managed with."),
       apiKeys: map("SubAccountApiKey", "The extra keys, by name."),
       domain: one("Domain", "The sending domain, when declared."),
+      domainVerification: one("DomainVerification", "The domain's verification, when `domainVerification` is given."),
       connection: {
         ...connection,
         description:

@@ -9,6 +9,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { SubAccount, type SubAccountArgs } from "./subAccount";
 import { SubAccountApiKey } from "./subAccountApiKey";
 import { Domain, type DomainArgs } from "./domain";
+import { DomainVerification, type DomainVerificationArgs } from "./domainVerification";
 import { Route, type RouteArgs } from "./route";
 import { Webhook, type WebhookArgs } from "./webhook";
 import { SmtpCredential, type SmtpCredentialArgs } from "./smtpCredential";
@@ -47,6 +48,13 @@ export interface TenantArgs {
   apiKeys?: Record<string, TenantKeyArgs>;
   /** The sending domain. */
   domain?: Own<DomainArgs>;
+  /**
+   * Wait, in each `up`, until the service sees the domain's DNS records — for tenants whose records
+   * are published elsewhere (another team, another tool: `txmail-fleet dns` hands them over). To
+   * publish them in the same program, make your own DomainVerification instead, depending on the
+   * records (`connection` gives it the tenant's key).
+   */
+  domainVerification?: Omit<Own<DomainVerificationArgs>, "domain">;
   routes?: Record<string, Own<RouteArgs>>;
   webhooks?: Record<string, Own<WebhookArgs>>;
   smtpCredentials?: Record<string, Own<SmtpCredentialArgs>>;
@@ -68,6 +76,7 @@ export interface TenantArgs {
 export function bootstrapKeyScopes(args: TenantArgs): pulumi.Output<string[]> {
   const declared = {
     domain: args.domain?.domain,
+    verified: args.domainVerification !== undefined,
     routes: Object.values(args.routes ?? {}).map((r) => ({ recipient: r.recipient })),
     webhooks: Object.values(args.webhooks ?? {}).map((w) => ({ scope: w.scope, domains: w.domains })),
     smtp: Object.values(args.smtpCredentials ?? {}).map((s) => ({ scope: s.scope, domains: s.domains })),
@@ -79,6 +88,7 @@ export function bootstrapKeyScopes(args: TenantArgs): pulumi.Output<string[]> {
     .apply((d) =>
       scopesToManageAll([
         ...(d.domain === undefined ? [] : [{ kind: "Domain" as const, domain: d.domain }]),
+        ...(d.verified ? [{ kind: "DomainVerification" as const }] : []),
         ...d.routes.map((r) => ({ kind: "Route" as const, recipient: r.recipient ?? undefined })),
         ...d.webhooks.map((w) => ({ kind: "Webhook" as const, scope: w.scope, domains: w.domains })),
         ...d.smtp.map((s) => ({ kind: "SmtpCredential" as const, scope: s.scope, domains: s.domains })),
@@ -110,6 +120,8 @@ export class Tenant extends pulumi.ComponentResource {
   readonly bootstrapKey: SubAccountApiKey;
   readonly apiKeys: Record<string, SubAccountApiKey> = {};
   readonly domain?: Domain;
+  /** Present when `domainVerification` is given. */
+  readonly domainVerification?: DomainVerification;
   /**
    * The connection the tenant's own objects are managed with (its bootstrap key, a secret, and its
    * sub account): for resources added beside the tenant, such as the DomainVerification of its
@@ -196,6 +208,14 @@ export class Tenant extends pulumi.ComponentResource {
       ? new Domain(`${name}-domain`, { ...args.domain, connection: tenantConn }, child)
       : undefined;
     const afterDomain = { ...child, dependsOn: [this.bootstrapKey, ...(domain ? [domain] : [])] };
+    if (args.domainVerification !== undefined) {
+      if (!domain) throw new Error(`Tenant ${name}: domainVerification needs a domain`);
+      (this as { domainVerification?: DomainVerification }).domainVerification = new DomainVerification(
+        `${name}-verification`,
+        { ...args.domainVerification, domain: domain.domain, connection: tenantConn },
+        afterDomain,
+      );
+    }
     for (const [n, r] of Object.entries(args.routes ?? {})) {
       this.routes[n] = new Route(`${name}-route-${n}`, { ...r, connection: tenantConn }, afterDomain);
     }
@@ -222,6 +242,7 @@ export class Tenant extends pulumi.ComponentResource {
       domain: this.domain?.domain,
       dnsValid: this.domain?.dnsValid,
       dnsRecords: this.domain?.dnsRecords,
+      verified: this.domainVerification?.verified,
       routes: pulumi.all(Object.fromEntries(Object.entries(this.routes).map(([n, r]) => [n, r.id]))),
       webhooks: pulumi.all(Object.fromEntries(Object.entries(this.webhooks).map(([n, w]) => [n, w.id]))),
       smtpUsernames: pulumi.all(

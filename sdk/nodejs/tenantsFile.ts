@@ -38,6 +38,7 @@ export function tenantArgs(t: TenantEntry): TenantArgs {
     bootstrapKey: t.bootstrapKey,
     apiKeys: t.apiKeys,
     domain: t.domain ? { domain: t.domain, waitForVerificationSeconds: t.waitForVerificationSeconds } : undefined,
+    domainVerification: t.domainVerification,
     routes: named(t.routes, (n, r) => ({ ...r, name: r.name ?? n })) as TenantArgs["routes"],
     webhooks: named(t.webhooks, (n, w) => {
       const { events, ...rest } = w;

@@ -932,6 +932,165 @@ func (o TenantDomainPtrOutput) WaitForVerificationSeconds() pulumi.IntPtrOutput 
 	}).(pulumi.IntPtrOutput)
 }
 
+// How the tenant's domain is verified.
+type TenantDomainVerification struct {
+	// `required` (default): the records the service requires for sending (DKIM, Return-Path). `all`: every record the domain lists (also DMARC, tracking and the optional subdomains). Changing it verifies again.
+	RecordsToVerify *RecordsToVerify `pulumi:"recordsToVerify"`
+	// How long to wait for the records, in seconds (1–3600, default 600). The service re-checks at most once a minute; the first check is at once.
+	TimeoutSeconds *int `pulumi:"timeoutSeconds"`
+}
+
+// TenantDomainVerificationInput is an input type that accepts TenantDomainVerificationArgs and TenantDomainVerificationOutput values.
+// You can construct a concrete instance of `TenantDomainVerificationInput` via:
+//
+//	TenantDomainVerificationArgs{...}
+type TenantDomainVerificationInput interface {
+	pulumi.Input
+
+	ToTenantDomainVerificationOutput() TenantDomainVerificationOutput
+	ToTenantDomainVerificationOutputWithContext(context.Context) TenantDomainVerificationOutput
+}
+
+// How the tenant's domain is verified.
+type TenantDomainVerificationArgs struct {
+	// `required` (default): the records the service requires for sending (DKIM, Return-Path). `all`: every record the domain lists (also DMARC, tracking and the optional subdomains). Changing it verifies again.
+	RecordsToVerify RecordsToVerifyPtrInput `pulumi:"recordsToVerify"`
+	// How long to wait for the records, in seconds (1–3600, default 600). The service re-checks at most once a minute; the first check is at once.
+	TimeoutSeconds pulumi.IntPtrInput `pulumi:"timeoutSeconds"`
+}
+
+func (TenantDomainVerificationArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantDomainVerification)(nil)).Elem()
+}
+
+func (i TenantDomainVerificationArgs) ToTenantDomainVerificationOutput() TenantDomainVerificationOutput {
+	return i.ToTenantDomainVerificationOutputWithContext(context.Background())
+}
+
+func (i TenantDomainVerificationArgs) ToTenantDomainVerificationOutputWithContext(ctx context.Context) TenantDomainVerificationOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantDomainVerificationOutput)
+}
+
+func (i TenantDomainVerificationArgs) ToTenantDomainVerificationPtrOutput() TenantDomainVerificationPtrOutput {
+	return i.ToTenantDomainVerificationPtrOutputWithContext(context.Background())
+}
+
+func (i TenantDomainVerificationArgs) ToTenantDomainVerificationPtrOutputWithContext(ctx context.Context) TenantDomainVerificationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantDomainVerificationOutput).ToTenantDomainVerificationPtrOutputWithContext(ctx)
+}
+
+// TenantDomainVerificationPtrInput is an input type that accepts TenantDomainVerificationArgs, TenantDomainVerificationPtr and TenantDomainVerificationPtrOutput values.
+// You can construct a concrete instance of `TenantDomainVerificationPtrInput` via:
+//
+//	        TenantDomainVerificationArgs{...}
+//
+//	or:
+//
+//	        nil
+type TenantDomainVerificationPtrInput interface {
+	pulumi.Input
+
+	ToTenantDomainVerificationPtrOutput() TenantDomainVerificationPtrOutput
+	ToTenantDomainVerificationPtrOutputWithContext(context.Context) TenantDomainVerificationPtrOutput
+}
+
+type tenantDomainVerificationPtrType TenantDomainVerificationArgs
+
+func TenantDomainVerificationPtr(v *TenantDomainVerificationArgs) TenantDomainVerificationPtrInput {
+	return (*tenantDomainVerificationPtrType)(v)
+}
+
+func (*tenantDomainVerificationPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantDomainVerification)(nil)).Elem()
+}
+
+func (i *tenantDomainVerificationPtrType) ToTenantDomainVerificationPtrOutput() TenantDomainVerificationPtrOutput {
+	return i.ToTenantDomainVerificationPtrOutputWithContext(context.Background())
+}
+
+func (i *tenantDomainVerificationPtrType) ToTenantDomainVerificationPtrOutputWithContext(ctx context.Context) TenantDomainVerificationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantDomainVerificationPtrOutput)
+}
+
+// How the tenant's domain is verified.
+type TenantDomainVerificationOutput struct{ *pulumi.OutputState }
+
+func (TenantDomainVerificationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantDomainVerification)(nil)).Elem()
+}
+
+func (o TenantDomainVerificationOutput) ToTenantDomainVerificationOutput() TenantDomainVerificationOutput {
+	return o
+}
+
+func (o TenantDomainVerificationOutput) ToTenantDomainVerificationOutputWithContext(ctx context.Context) TenantDomainVerificationOutput {
+	return o
+}
+
+func (o TenantDomainVerificationOutput) ToTenantDomainVerificationPtrOutput() TenantDomainVerificationPtrOutput {
+	return o.ToTenantDomainVerificationPtrOutputWithContext(context.Background())
+}
+
+func (o TenantDomainVerificationOutput) ToTenantDomainVerificationPtrOutputWithContext(ctx context.Context) TenantDomainVerificationPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantDomainVerification) *TenantDomainVerification {
+		return &v
+	}).(TenantDomainVerificationPtrOutput)
+}
+
+// `required` (default): the records the service requires for sending (DKIM, Return-Path). `all`: every record the domain lists (also DMARC, tracking and the optional subdomains). Changing it verifies again.
+func (o TenantDomainVerificationOutput) RecordsToVerify() RecordsToVerifyPtrOutput {
+	return o.ApplyT(func(v TenantDomainVerification) *RecordsToVerify { return v.RecordsToVerify }).(RecordsToVerifyPtrOutput)
+}
+
+// How long to wait for the records, in seconds (1–3600, default 600). The service re-checks at most once a minute; the first check is at once.
+func (o TenantDomainVerificationOutput) TimeoutSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TenantDomainVerification) *int { return v.TimeoutSeconds }).(pulumi.IntPtrOutput)
+}
+
+type TenantDomainVerificationPtrOutput struct{ *pulumi.OutputState }
+
+func (TenantDomainVerificationPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantDomainVerification)(nil)).Elem()
+}
+
+func (o TenantDomainVerificationPtrOutput) ToTenantDomainVerificationPtrOutput() TenantDomainVerificationPtrOutput {
+	return o
+}
+
+func (o TenantDomainVerificationPtrOutput) ToTenantDomainVerificationPtrOutputWithContext(ctx context.Context) TenantDomainVerificationPtrOutput {
+	return o
+}
+
+func (o TenantDomainVerificationPtrOutput) Elem() TenantDomainVerificationOutput {
+	return o.ApplyT(func(v *TenantDomainVerification) TenantDomainVerification {
+		if v != nil {
+			return *v
+		}
+		var ret TenantDomainVerification
+		return ret
+	}).(TenantDomainVerificationOutput)
+}
+
+// `required` (default): the records the service requires for sending (DKIM, Return-Path). `all`: every record the domain lists (also DMARC, tracking and the optional subdomains). Changing it verifies again.
+func (o TenantDomainVerificationPtrOutput) RecordsToVerify() RecordsToVerifyPtrOutput {
+	return o.ApplyT(func(v *TenantDomainVerification) *RecordsToVerify {
+		if v == nil {
+			return nil
+		}
+		return v.RecordsToVerify
+	}).(RecordsToVerifyPtrOutput)
+}
+
+// How long to wait for the records, in seconds (1–3600, default 600). The service re-checks at most once a minute; the first check is at once.
+func (o TenantDomainVerificationPtrOutput) TimeoutSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *TenantDomainVerification) *int {
+		if v == nil {
+			return nil
+		}
+		return v.TimeoutSeconds
+	}).(pulumi.IntPtrOutput)
+}
+
 // A key of the tenant's sub account. Default label: `<tenant> <role>`. Change `rotation` to rotate it (create-before-delete).
 type TenantKey struct {
 	// CIDR blocks or bare addresses allowed to use the key (empty = no restriction). Canonicalised and de-duplicated; allow-all prefixes (`0.0.0.0/0`, `::/0` in any spelling) and > 100 entries are rejected.
@@ -2019,6 +2178,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ConnectionPtrInput)(nil)).Elem(), ConnectionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantDomainInput)(nil)).Elem(), TenantDomainArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantDomainPtrInput)(nil)).Elem(), TenantDomainArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantDomainVerificationInput)(nil)).Elem(), TenantDomainVerificationArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantDomainVerificationPtrInput)(nil)).Elem(), TenantDomainVerificationArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantKeyInput)(nil)).Elem(), TenantKeyArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantKeyPtrInput)(nil)).Elem(), TenantKeyArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantKeyMapInput)(nil)).Elem(), TenantKeyMap{})
@@ -2048,6 +2209,8 @@ func init() {
 	pulumi.RegisterOutputType(LookupDomainResultDnsRecordArrayOutput{})
 	pulumi.RegisterOutputType(TenantDomainOutput{})
 	pulumi.RegisterOutputType(TenantDomainPtrOutput{})
+	pulumi.RegisterOutputType(TenantDomainVerificationOutput{})
+	pulumi.RegisterOutputType(TenantDomainVerificationPtrOutput{})
 	pulumi.RegisterOutputType(TenantKeyOutput{})
 	pulumi.RegisterOutputType(TenantKeyPtrOutput{})
 	pulumi.RegisterOutputType(TenantKeyMapOutput{})

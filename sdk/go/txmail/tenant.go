@@ -24,6 +24,8 @@ type Tenant struct {
 	Connection ConnectionOutput `pulumi:"connection"`
 	// The sending domain, when declared.
 	Domain DomainOutput `pulumi:"domain"`
+	// The domain's verification, when `domainVerification` is given.
+	DomainVerification DomainVerificationOutput `pulumi:"domainVerification"`
 	// Members, by name.
 	Members AccountMemberMapOutput `pulumi:"members"`
 	// Inbound routes, by name.
@@ -73,6 +75,8 @@ type tenantArgs struct {
 	DisplayName *string `pulumi:"displayName"`
 	// The sending domain.
 	Domain *TenantDomain `pulumi:"domain"`
+	// Wait, in each `up`, until the service sees the domain's DNS records: for tenants whose records are published elsewhere (`txmail-fleet dns` hands them over). To publish them in the same program, make your own DomainVerification, depending on the records, with the tenant's `connection`.
+	DomainVerification *TenantDomainVerification `pulumi:"domainVerification"`
 	// People who may log in to the tenant's sub account, by name: `{ alice: { email, role } }`.
 	Members map[string]TenantMember `pulumi:"members"`
 	// Monthly credit cap, 0 = no cap. Updated in place.
@@ -105,6 +109,8 @@ type TenantArgs struct {
 	DisplayName pulumi.StringPtrInput
 	// The sending domain.
 	Domain TenantDomainPtrInput
+	// Wait, in each `up`, until the service sees the domain's DNS records: for tenants whose records are published elsewhere (`txmail-fleet dns` hands them over). To publish them in the same program, make your own DomainVerification, depending on the records, with the tenant's `connection`.
+	DomainVerification TenantDomainVerificationPtrInput
 	// People who may log in to the tenant's sub account, by name: `{ alice: { email, role } }`.
 	Members TenantMemberMapInput
 	// Monthly credit cap, 0 = no cap. Updated in place.
@@ -230,6 +236,11 @@ func (o TenantOutput) Connection() ConnectionOutput {
 // The sending domain, when declared.
 func (o TenantOutput) Domain() DomainOutput {
 	return o.ApplyT(func(v *Tenant) DomainOutput { return v.Domain }).(DomainOutput)
+}
+
+// The domain's verification, when `domainVerification` is given.
+func (o TenantOutput) DomainVerification() DomainVerificationOutput {
+	return o.ApplyT(func(v *Tenant) DomainVerificationOutput { return v.DomainVerification }).(DomainVerificationOutput)
 }
 
 // Members, by name.

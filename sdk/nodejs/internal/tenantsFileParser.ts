@@ -77,6 +77,13 @@ const TenantEntry = z.strictObject({
   suspensionReason: z.string().optional(),
   domain: z.string().optional(),
   waitForVerificationSeconds: z.number().int().min(0).optional(),
+  /** Verify the domain in each `up` (its records published elsewhere): the DomainVerification's own inputs. */
+  domainVerification: z
+    .strictObject({
+      recordsToVerify: z.enum(["required", "all"]).optional(),
+      timeoutSeconds: z.number().int().min(1).max(3600).optional(),
+    })
+    .optional(),
   bootstrapKey: Key.optional(),
   apiKeys: z.record(z.string(), Key).optional(),
   routes: z.record(z.string(), Route).optional(),
@@ -91,6 +98,8 @@ export const TenantsFile = z.strictObject({ tenants: z.array(TenantEntry) }).sup
     if (seen.has(t.name))
       ctx.addIssue({ code: "custom", path: ["tenants", i, "name"], message: `duplicate tenant name '${t.name}'` });
     seen.add(t.name);
+    if (t.domainVerification !== undefined && t.domain === undefined)
+      ctx.addIssue({ code: "custom", path: ["tenants", i, "domainVerification"], message: "needs a domain to verify" });
   });
   // A former name stands for one tenant's objects: two claimants, or a tenant still using the name,
   // would make two resources of one (the engine would refuse the aliases, after the preview began).

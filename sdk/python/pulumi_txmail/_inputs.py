@@ -22,6 +22,8 @@ __all__ = [
     'ConnectionArgsDict',
     'TenantDomainArgs',
     'TenantDomainArgsDict',
+    'TenantDomainVerificationArgs',
+    'TenantDomainVerificationArgsDict',
     'TenantKeyArgs',
     'TenantKeyArgsDict',
     'TenantMemberArgs',
@@ -375,6 +377,60 @@ class TenantDomainArgs:
     @wait_for_verification_seconds.setter
     def wait_for_verification_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "wait_for_verification_seconds", value)
+
+
+class TenantDomainVerificationArgsDict(TypedDict):
+    """
+    How the tenant's domain is verified.
+    """
+    records_to_verify: NotRequired[pulumi.Input[Optional['RecordsToVerify']]]
+    """
+    `required` (default): the records the service requires for sending (DKIM, Return-Path). `all`: every record the domain lists (also DMARC, tracking and the optional subdomains). Changing it verifies again.
+    """
+    timeout_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    How long to wait for the records, in seconds (1–3600, default 600). The service re-checks at most once a minute; the first check is at once.
+    """
+
+@pulumi.input_type
+class TenantDomainVerificationArgs:
+    def __init__(__self__, *,
+                 records_to_verify: pulumi.Input[Optional['RecordsToVerify']] = None,
+                 timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        How the tenant's domain is verified.
+
+        :param pulumi.Input['RecordsToVerify'] records_to_verify: `required` (default): the records the service requires for sending (DKIM, Return-Path). `all`: every record the domain lists (also DMARC, tracking and the optional subdomains). Changing it verifies again.
+        :param pulumi.Input[_builtins.int] timeout_seconds: How long to wait for the records, in seconds (1–3600, default 600). The service re-checks at most once a minute; the first check is at once.
+        """
+        if records_to_verify is not None:
+            pulumi.set(__self__, "records_to_verify", records_to_verify)
+        if timeout_seconds is not None:
+            pulumi.set(__self__, "timeout_seconds", timeout_seconds)
+
+    @_builtins.property
+    @pulumi.getter(name="recordsToVerify")
+    def records_to_verify(self) -> pulumi.Input[Optional['RecordsToVerify']]:
+        """
+        `required` (default): the records the service requires for sending (DKIM, Return-Path). `all`: every record the domain lists (also DMARC, tracking and the optional subdomains). Changing it verifies again.
+        """
+        return pulumi.get(self, "records_to_verify")
+
+    @records_to_verify.setter
+    def records_to_verify(self, value: pulumi.Input[Optional['RecordsToVerify']]):
+        pulumi.set(self, "records_to_verify", value)
+
+    @_builtins.property
+    @pulumi.getter(name="timeoutSeconds")
+    def timeout_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        How long to wait for the records, in seconds (1–3600, default 600). The service re-checks at most once a minute; the first check is at once.
+        """
+        return pulumi.get(self, "timeout_seconds")
+
+    @timeout_seconds.setter
+    def timeout_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "timeout_seconds", value)
 
 
 class TenantKeyArgsDict(TypedDict):

@@ -18,6 +18,7 @@ from ._enums import *
 from ._inputs import *
 from .account_member import AccountMember
 from .domain import Domain
+from .domain_verification import DomainVerification
 from .route import Route
 from .smtp_credential import SmtpCredential
 from .sub_account import SubAccount
@@ -36,6 +37,7 @@ class TenantArgs:
                  connection: pulumi.Input[Optional['ConnectionArgs']] = None,
                  display_name: pulumi.Input[Optional[_builtins.str]] = None,
                  domain: pulumi.Input[Optional['TenantDomainArgs']] = None,
+                 domain_verification: pulumi.Input[Optional['TenantDomainVerificationArgs']] = None,
                  members: pulumi.Input[Optional[Mapping[str, pulumi.Input['TenantMemberArgs']]]] = None,
                  monthly_credit: pulumi.Input[Optional[_builtins.int]] = None,
                  routes: pulumi.Input[Optional[Mapping[str, pulumi.Input['TenantRouteArgs']]]] = None,
@@ -53,6 +55,7 @@ class TenantArgs:
         :param pulumi.Input['ConnectionArgs'] connection: Parent credentials override (default: the provider's configuration).
         :param pulumi.Input[_builtins.str] display_name: Sub account display name; default: the resource name.
         :param pulumi.Input['TenantDomainArgs'] domain: The sending domain.
+        :param pulumi.Input['TenantDomainVerificationArgs'] domain_verification: Wait, in each `up`, until the service sees the domain's DNS records: for tenants whose records are published elsewhere (`txmail-fleet dns` hands them over). To publish them in the same program, make your own DomainVerification, depending on the records, with the tenant's `connection`.
         :param pulumi.Input[Mapping[str, pulumi.Input['TenantMemberArgs']]] members: People who may log in to the tenant's sub account, by name: `{ alice: { email, role } }`.
         :param pulumi.Input[_builtins.int] monthly_credit: Monthly credit cap, 0 = no cap. Updated in place.
         :param pulumi.Input[Mapping[str, pulumi.Input['TenantRouteArgs']]] routes: Inbound routes by name.
@@ -73,6 +76,8 @@ class TenantArgs:
             pulumi.set(__self__, "display_name", display_name)
         if domain is not None:
             pulumi.set(__self__, "domain", domain)
+        if domain_verification is not None:
+            pulumi.set(__self__, "domain_verification", domain_verification)
         if members is not None:
             pulumi.set(__self__, "members", members)
         if monthly_credit is not None:
@@ -163,6 +168,18 @@ class TenantArgs:
     @domain.setter
     def domain(self, value: pulumi.Input[Optional['TenantDomainArgs']]):
         pulumi.set(self, "domain", value)
+
+    @_builtins.property
+    @pulumi.getter(name="domainVerification")
+    def domain_verification(self) -> pulumi.Input[Optional['TenantDomainVerificationArgs']]:
+        """
+        Wait, in each `up`, until the service sees the domain's DNS records: for tenants whose records are published elsewhere (`txmail-fleet dns` hands them over). To publish them in the same program, make your own DomainVerification, depending on the records, with the tenant's `connection`.
+        """
+        return pulumi.get(self, "domain_verification")
+
+    @domain_verification.setter
+    def domain_verification(self, value: pulumi.Input[Optional['TenantDomainVerificationArgs']]):
+        pulumi.set(self, "domain_verification", value)
 
     @_builtins.property
     @pulumi.getter
@@ -272,6 +289,7 @@ class Tenant(pulumi.ComponentResource):
                  connection: pulumi.Input[Optional[Union['ConnectionArgs', 'ConnectionArgsDict', 'outputs.Connection']]] = None,
                  display_name: pulumi.Input[Optional[_builtins.str]] = None,
                  domain: pulumi.Input[Optional[Union['TenantDomainArgs', 'TenantDomainArgsDict']]] = None,
+                 domain_verification: pulumi.Input[Optional[Union['TenantDomainVerificationArgs', 'TenantDomainVerificationArgsDict']]] = None,
                  members: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['TenantMemberArgs', 'TenantMemberArgsDict']]]]] = None,
                  monthly_credit: pulumi.Input[Optional[_builtins.int]] = None,
                  routes: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['TenantRouteArgs', 'TenantRouteArgsDict']]]]] = None,
@@ -292,6 +310,7 @@ class Tenant(pulumi.ComponentResource):
         :param pulumi.Input[Union['ConnectionArgs', 'ConnectionArgsDict', 'outputs.Connection']] connection: Parent credentials override (default: the provider's configuration).
         :param pulumi.Input[_builtins.str] display_name: Sub account display name; default: the resource name.
         :param pulumi.Input[Union['TenantDomainArgs', 'TenantDomainArgsDict']] domain: The sending domain.
+        :param pulumi.Input[Union['TenantDomainVerificationArgs', 'TenantDomainVerificationArgsDict']] domain_verification: Wait, in each `up`, until the service sees the domain's DNS records: for tenants whose records are published elsewhere (`txmail-fleet dns` hands them over). To publish them in the same program, make your own DomainVerification, depending on the records, with the tenant's `connection`.
         :param pulumi.Input[Mapping[str, pulumi.Input[Union['TenantMemberArgs', 'TenantMemberArgsDict']]]] members: People who may log in to the tenant's sub account, by name: `{ alice: { email, role } }`.
         :param pulumi.Input[_builtins.int] monthly_credit: Monthly credit cap, 0 = no cap. Updated in place.
         :param pulumi.Input[Mapping[str, pulumi.Input[Union['TenantRouteArgs', 'TenantRouteArgsDict']]]] routes: Inbound routes by name.
@@ -331,6 +350,7 @@ class Tenant(pulumi.ComponentResource):
                  connection: pulumi.Input[Optional[Union['ConnectionArgs', 'ConnectionArgsDict', 'outputs.Connection']]] = None,
                  display_name: pulumi.Input[Optional[_builtins.str]] = None,
                  domain: pulumi.Input[Optional[Union['TenantDomainArgs', 'TenantDomainArgsDict']]] = None,
+                 domain_verification: pulumi.Input[Optional[Union['TenantDomainVerificationArgs', 'TenantDomainVerificationArgsDict']]] = None,
                  members: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['TenantMemberArgs', 'TenantMemberArgsDict']]]]] = None,
                  monthly_credit: pulumi.Input[Optional[_builtins.int]] = None,
                  routes: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['TenantRouteArgs', 'TenantRouteArgsDict']]]]] = None,
@@ -356,6 +376,7 @@ class Tenant(pulumi.ComponentResource):
             __props__.__dict__["connection"] = connection
             __props__.__dict__["display_name"] = display_name
             __props__.__dict__["domain"] = domain
+            __props__.__dict__["domain_verification"] = domain_verification
             __props__.__dict__["members"] = members
             __props__.__dict__["monthly_credit"] = monthly_credit
             __props__.__dict__["routes"] = routes
@@ -409,6 +430,14 @@ class Tenant(pulumi.ComponentResource):
         The sending domain, when declared.
         """
         return pulumi.get(self, "domain")
+
+    @_builtins.property
+    @pulumi.getter(name="domainVerification")
+    def domain_verification(self) -> pulumi.Output[Optional['DomainVerification']]:
+        """
+        The domain's verification, when `domainVerification` is given.
+        """
+        return pulumi.get(self, "domain_verification")
 
     @_builtins.property
     @pulumi.getter

@@ -88,6 +88,21 @@ describe("tenants file", () => {
     expect(args.displayName).toBe("t");
   });
 
+  it("passes a domain's verification to the Tenant, and refuses one without a domain or with a bad timeout", () => {
+    const f = parseTenants(
+      "tenants:\n  - name: t\n    website: t.example.com\n    domain: mail.t.example.com\n    domainVerification: {timeoutSeconds: 900}\n",
+    );
+    expect(tenantArgs(f.tenants[0]!).domainVerification).toEqual({ timeoutSeconds: 900 });
+    expect(() =>
+      parseTenants("tenants:\n  - {name: t, website: t.example.com, domainVerification: {}}", "v.yaml"),
+    ).toThrow(/v\.yaml:2:\d+: tenants\.0\.domainVerification: needs a domain to verify/);
+    expect(() =>
+      parseTenants(
+        "tenants:\n  - {name: t, website: t.example.com, domain: m.t.example.com, domainVerification: {timeoutSeconds: 0}}",
+      ),
+    ).toThrow(/tenants\.0\.domainVerification\.timeoutSeconds: /);
+  });
+
   it("turns former names into the Tenant's aliases; an entry without them gets no options", () => {
     const f = parseTenants(
       [
