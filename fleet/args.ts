@@ -11,7 +11,7 @@ import {
   MAX_SHARD_SIZE,
 } from "./defaults";
 
-export const OPERATIONS = ["up", "preview", "refresh", "destroy", "place", "output", "drift"] as const;
+export const OPERATIONS = ["up", "preview", "refresh", "destroy", "place", "output", "drift", "dns"] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 export interface FleetOptions {
@@ -45,8 +45,14 @@ export interface FleetOptions {
   showSecrets: boolean;
   /** Said once on stderr before the run (a deprecated flag, with the one that replaces it). */
   warnings: string[];
-  /** drift: the report as JSON on stdout (progress goes to stderr). */
+  /** drift, dns: the report as JSON on stdout (progress goes to stderr). */
   json: boolean;
+  /** dns: the records as a BIND zone-file fragment on stdout (progress goes to stderr). */
+  zone: boolean;
+  /** dns: only the records the service requires, not the optional ones. */
+  requiredOnly: boolean;
+  /** dns: ask the service to check each domain's DNS once (`check-dns`, a write) before reading it. */
+  checkDns: boolean;
   /** drift: also write the report as Markdown here (e.g. $GITHUB_STEP_SUMMARY). */
   markdownFile?: string;
   /** drift: run `up` on the drifted resources afterwards. */
@@ -61,7 +67,7 @@ export class UsageError extends Error {
   override readonly name = "UsageError";
 }
 
-export const USAGE = `usage: txmail-fleet <up|preview|refresh|destroy|place|output|drift> [options]
+export const USAGE = `usage: txmail-fleet <up|preview|refresh|destroy|place|output|drift|dns> [options]
 
   --tenants FILE             the tenants file (default ./tenants.yaml)
   --placement FILE           tenant → shard record (default: beside the tenants file, <name>.placement.json)
@@ -86,16 +92,25 @@ export const USAGE = `usage: txmail-fleet <up|preview|refresh|destroy|place|outp
                              default (2-3x slower); without it the fleet saves state once per run
                              (PULUMI_SKIP_CHECKPOINTS), which its idempotency keys make safe
   --show-secrets             output: the tenant's credentials in plain text (default: "[secret]")
-  --json                     drift: the report as JSON on stdout (progress on stderr)
+  --json                     drift, dns: the report as JSON on stdout (progress on stderr)
   --markdown FILE            drift: also write the report as Markdown to FILE (a CI job summary)
   --remediate                drift: then run up on the drifted resources only (refreshed first)
   --no-inventory             drift: skip listing the objects no shard stack manages
   --ignore ID                drift: an object the inventory must not report, e.g. a parent account
                              key managed elsewhere (repeatable)
+  --zone                     dns: the records as a BIND zone-file fragment on stdout (progress on stderr)
+  --required-only            dns: only the records the service requires (default: optional ones too)
+  --check-dns                dns: first ask the service to check each domain's DNS, once (check-dns
+                             is a write, rate-limited and not retried); default: what it saw last
 
 'drift' reads every shard's resources from the service and lists what no stack manages, writing
 nothing; exit 0: no drift, 1: not everything could be checked, 2: bad usage, 3: drift or unmanaged
 objects found (docs/guide/fleets.md#drift).
+
+'dns' prints each tenant's domain records as the service holds them, read with the tenant's own key,
+and whether the service has seen them; for a DNS team: --zone (or --json). Exit 0: every domain
+verified, 1: a shard or domain could not be read, 2: bad usage, 3: a required record not seen yet
+(docs/guide/fleets.md#handing-dns-to-another-team).
 
 'output --tenant NAME' prints that tenant's summary and credentials (keys, SMTP passwords, signing
 secrets) from its shard stack, as JSON.
@@ -151,6 +166,9 @@ function defaultOptions(operation: Operation, cwd: string): FleetOptions {
     showSecrets: false,
     warnings: [],
     json: false,
+    zone: false,
+    requiredOnly: false,
+    checkDns: false,
     remediate: false,
     noInventory: false,
     ignore: [],
@@ -160,7 +178,16 @@ function defaultOptions(operation: Operation, cwd: string): FleetOptions {
 /** Flags that take no value, and the option each turns on. */
 const SWITCHES = new Map<
   string,
-  "frozen" | "debug" | "saveEveryStep" | "showSecrets" | "json" | "remediate" | "noInventory"
+  | "frozen"
+  | "debug"
+  | "saveEveryStep"
+  | "showSecrets"
+  | "json"
+  | "remediate"
+  | "noInventory"
+  | "zone"
+  | "requiredOnly"
+  | "checkDns"
 >([
   ["--frozen", "frozen"],
   ["--debug", "debug"],
@@ -169,6 +196,9 @@ const SWITCHES = new Map<
   ["--json", "json"],
   ["--remediate", "remediate"],
   ["--no-inventory", "noInventory"],
+  ["--zone", "zone"],
+  ["--required-only", "requiredOnly"],
+  ["--check-dns", "checkDns"],
 ]);
 
 /** Sets the option of `flag`; `value` reads its value (inline after `=`, else the next argument). */
@@ -242,8 +272,10 @@ function checkCombinations(opts: FleetOptions): void {
   if (opts.showSecrets && opts.operation !== "output") {
     throw new UsageError(`--show-secrets: only output shows secrets, not ${opts.operation}`);
   }
+  if (opts.json && opts.operation !== "drift" && opts.operation !== "dns") {
+    throw new UsageError(`--json: only drift and dns take it, not ${opts.operation}`);
+  }
   const driftOnly: Array<[string, boolean]> = [
-    ["--json", opts.json],
     ["--markdown", opts.markdownFile !== undefined],
     ["--remediate", opts.remediate],
     ["--no-inventory", opts.noInventory],
@@ -253,6 +285,15 @@ function checkCombinations(opts: FleetOptions): void {
     if (given && opts.operation !== "drift")
       throw new UsageError(`${flag}: only drift takes it, not ${opts.operation}`);
   }
+  const dnsOnly: Array<[string, boolean]> = [
+    ["--zone", opts.zone],
+    ["--required-only", opts.requiredOnly],
+    ["--check-dns", opts.checkDns],
+  ];
+  for (const [flag, given] of dnsOnly) {
+    if (given && opts.operation !== "dns") throw new UsageError(`${flag}: only dns takes it, not ${opts.operation}`);
+  }
+  if (opts.zone && opts.json) throw new UsageError("--zone, --json: one document on stdout, choose one");
   if (opts.policyPackConfigs.length > 0 && opts.policyPacks.length === 0) {
     throw new UsageError(`--policy-pack-config: needs a --policy-pack`);
   }

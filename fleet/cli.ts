@@ -19,8 +19,9 @@ async function main(argv: string[]): Promise<number> {
   const opts = parseArgs(argv);
   for (const warning of opts.warnings) process.stderr.write(`txmail-fleet: warning: ${warning}\n`);
   const print = (line: string) => process.stdout.write(`${line}\n`);
-  // drift --json: stdout is the report alone (for jq); what the run says as it goes is on stderr.
-  const progress = opts.json ? (line: string) => process.stderr.write(`${line}\n`) : print;
+  // drift/dns --json, dns --zone: stdout is the document alone (for jq, for a DNS team's file); what
+  // the run says as it goes is on stderr.
+  const progress = opts.json || opts.zone ? (line: string) => process.stderr.write(`${line}\n`) : print;
   return runFleet(opts, { out: progress, result: print, interrupted: () => interrupted });
 }
 

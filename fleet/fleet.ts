@@ -15,6 +15,7 @@ import { leftoversLine, runningLine, shardDoneLine, summaryTable } from "./repor
 import { selectShards } from "./selection";
 import type { StepCounts } from "./stepCounts";
 import { packageModulesDir, prepareWorkDir } from "./workDir";
+import type * as DnsRun from "./dns/run";
 import type * as DriftRun from "./drift/run";
 import { type ShardListener, type ShardResult, WorkerLane } from "./workerLane";
 
@@ -45,6 +46,7 @@ export async function runFleet(opts: FleetOptions, io: FleetIo): Promise<number>
   if (opts.operation === "place") return listShards(fleet, io);
   // Loaded only for drift: its inventory brings the policy pack's rules.
   if (opts.operation === "drift") return (require("./drift/run") as typeof DriftRun).runDrift(opts, fleet, io);
+  if (opts.operation === "dns") return (require("./dns/run") as typeof DnsRun).runDns(opts, fleet, io);
   return runShards(opts, fleet, io);
 }
 
@@ -165,7 +167,8 @@ export async function runInWorkers(
   jobs: ShardJob[],
   started: number,
   io: FleetIo,
-  onDrift?: ShardListener["onDrift"],
+  /** What drift and dns read, as each shard's worker sends it. */
+  findings: Pick<ShardListener, "onDrift" | "onDns"> = {},
 ): Promise<(ShardResult | undefined)[]> {
   const running = new Map<string, StepCounts>();
   const finished: ShardResult[] = [];
@@ -188,7 +191,7 @@ export async function runInWorkers(
         onError: (j, message) => io.out(`[${j.stackName}] error: ${message}`),
         onPolicy: (j, message) => io.out(`[${j.stackName}] ${message}`),
         onNotice: (j, message) => io.out(`[${j.stackName}] ${message}`),
-        onDrift,
+        ...findings,
       });
       running.delete(job.stackName);
       finished.push(result);

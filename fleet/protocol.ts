@@ -4,10 +4,11 @@
 // crash — cannot be counted against the shards running beside it.
 import type { Face } from "../sdk/nodejs/internal/face";
 import type { TenantEntry } from "../sdk/nodejs/tenantsFile";
+import type { ShardDns } from "./dns/types";
 import type { ShardDrift } from "./drift/types";
 import type { StepCounts } from "./stepCounts";
 
-export type ShardOperation = "up" | "preview" | "refresh" | "destroy" | "drift";
+export type ShardOperation = "up" | "preview" | "refresh" | "destroy" | "drift" | "dns";
 
 export interface ShardJob {
   operation: ShardOperation;
@@ -38,6 +39,8 @@ export interface ShardJob {
    * the service's changes are read, then undone; a resource deleted at the service is made again.
    */
   remediate?: string[];
+  /** dns: ask the service to check each domain's DNS once (`check-dns`) before reading it. */
+  checkDns?: boolean;
 }
 
 export type WorkerMessage =
@@ -48,5 +51,7 @@ export type WorkerMessage =
   | { type: "notice"; message: string }
   /** What a drift check found (sent before its `done`). */
   | { type: "drift"; report: ShardDrift }
+  /** What a dns read found (sent before its `done`): records and states, never a key. */
+  | { type: "dns"; report: ShardDns }
   /** `leftovers`: what the provider reported as likely leftovers (`<Kind> <id>`, provider/core/leftovers.ts). */
   | { type: "done"; ok: boolean; counts: StepCounts; error?: string; leftovers?: string[] };

@@ -24,6 +24,7 @@ import { leftoversIn } from "../provider/core/leftovers";
 import { pinSalt } from "../sdk/nodejs/internal/pinSalt";
 import { sdkDebugMessages } from "./sdkDebugMessages";
 import type * as ShardCheck from "./drift/shardCheck";
+import type * as ShardDns from "./dns/shardDns";
 
 function send(message: WorkerMessage): Promise<void> {
   // The fleet command may be gone (killed): the run still finishes, unreported.
@@ -98,6 +99,13 @@ async function runOperation(stack: Stack, job: ShardJob, common: CommonOptions):
         inventory: job.inventory ?? true,
       });
       await send({ type: "drift", report });
+      break;
+    }
+    case "dns": {
+      // Loaded only here, as drift's check: other runs never need the service's client in the worker.
+      const { readShardDns, stackSource } = require("./dns/shardDns") as typeof ShardDns;
+      const report = await readShardDns(stackSource(stack), job.entries, { checkDns: job.checkDns ?? false });
+      await send({ type: "dns", report });
       break;
     }
   }
@@ -258,8 +266,8 @@ async function runOnStack(job: ShardJob, common: CommonOptions): Promise<void> {
     await operate(stack);
   } catch (e) {
     if (!(e instanceof StackNotFoundError)) throw e;
-    // A check never creates what it checks.
-    if (job.operation === "drift") {
+    // A check never creates what it checks (dns reports a shard never applied before it gets here).
+    if (job.operation === "drift" || job.operation === "dns") {
       throw new Error(`error: ${job.stackName} does not exist yet: run 'txmail-fleet up' first`, { cause: e });
     }
     // The shard's first run: create its stack (`stack init`), pin its salt, then run the operation on it.

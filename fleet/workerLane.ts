@@ -5,6 +5,7 @@
 // shard failed, never hangs, and forks a fresh worker for its next shard.
 import { type ChildProcess, fork } from "node:child_process";
 import * as path from "node:path";
+import type { ShardDns } from "./dns/types";
 import type { ShardDrift } from "./drift/types";
 import type { ShardJob, WorkerMessage } from "./protocol";
 import { type StepCounts, zeroCounts } from "./stepCounts";
@@ -28,6 +29,8 @@ export interface ShardListener {
   onNotice(job: ShardJob, message: string): void;
   /** A drift check's findings (fleet/drift). */
   onDrift?(job: ShardJob, report: ShardDrift): void;
+  /** A dns read's answer (fleet/dns). */
+  onDns?(job: ShardJob, report: ShardDns): void;
 }
 
 const WORKER = path.join(__dirname, "worker.js");
@@ -84,6 +87,7 @@ export class WorkerLane {
         else if (m.type === "policy") listener.onPolicy(job, m.message);
         else if (m.type === "notice") listener.onNotice(job, m.message);
         else if (m.type === "drift") listener.onDrift?.(job, m.report);
+        else if (m.type === "dns") listener.onDns?.(job, m.report);
         else finish({ ...base(), ok: m.ok, counts: m.counts, error: m.error, leftovers: m.leftovers });
       };
       // The lane forgets the dead worker itself (start()).

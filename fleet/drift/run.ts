@@ -18,7 +18,9 @@ export async function runDrift(opts: FleetOptions, fleet: PlacedFleet, io: Fleet
   const total = fleet.change.placement.shards.length;
   io.out(`drift: ${jobs.length} of ${total} shards, ${opts.parallel} at a time (reads only: nothing is written)`);
   const reports = new Map<string, ShardDrift>();
-  const results = await runInWorkers(opts, jobs, Date.now(), io, (job, report) => reports.set(job.stackName, report));
+  const results = await runInWorkers(opts, jobs, Date.now(), io, {
+    onDrift: (job, report) => reports.set(job.stackName, report),
+  });
   const unchecked = jobs.flatMap((job, i) =>
     reports.has(job.stackName) ? [] : [{ shard: job.stackName, error: results[i]?.error ?? "not run (interrupted)" }],
   );

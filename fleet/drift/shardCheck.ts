@@ -8,6 +8,7 @@ import { resolveConnection } from "../../provider/core/connection";
 import { DriftCollector } from "./findings";
 import { runBounded } from "../pool";
 import { type Listing, listUnmanaged, SUB_ACCOUNT_KINDS } from "./inventory";
+import { readShardOutputs, TENANT_LANES, tenantApi } from "../shardOutputs";
 import type { ShardDrift } from "./types";
 
 export interface CheckOptions {
@@ -30,7 +31,7 @@ export async function checkShard(stack: Stack, tenants: string[], o: CheckOption
   };
   // The keys are read (`pulumi stack output`, ~1 core-second) while the engine refreshes: both
   // only read the stack. Awaited after the refresh; a failure then is the shard's error.
-  const keysRead = o.inventory ? bootstrapKeys(stack) : undefined;
+  const keysRead = o.inventory ? readShardOutputs(stack).then((outputs) => outputs.bootstrapKeys) : undefined;
   keysRead?.catch(() => undefined);
   try {
     await stack.previewRefresh({
@@ -51,26 +52,24 @@ export async function checkShard(stack: Stack, tenants: string[], o: CheckOption
   return result;
 }
 
-/**
- * Sub accounts listed at once: each tenant's own key has its own rate limit at the service, so a
- * shard's tenants need not wait for one another (the parent key's lists are paced by the client).
- */
-const INVENTORY_LANES = 8;
-
 /** Each tenant's sub account: its keys (listed with the parent key), and its objects (with its own). */
-async function inventory(keys: Record<string, string>, collector: DriftCollector, result: ShardDrift): Promise<void> {
+async function inventory(
+  keys: ReadonlyMap<string, string>,
+  collector: DriftCollector,
+  result: ShardDrift,
+): Promise<void> {
   const parent = resolveConnection();
   const managed = new Set(collector.managed.map((m) => `${m.kind}:${m.id}`));
   const gone = (sub: string) =>
     result.drift.some((d) => d.kind === "SubAccount" && d.id === sub && d.status !== "changed");
   const subs = [...collector.subAccounts].filter(([, sub]) => !gone(sub.id));
-  const listed = await runBounded(subs, INVENTORY_LANES, async ([tenant, sub]): Promise<Listing[]> => {
+  const listed = await runBounded(subs, TENANT_LANES, async ([tenant, sub]): Promise<Listing[]> => {
     const keyListing = listUnmanaged(
       apiFor(parent),
       { accountId: parent.accountId, kinds: ["SubAccountApiKey"], props: { subAccountId: sub.id }, tenant },
       managed,
     );
-    const key = keys[tenant];
+    const key = keys.get(tenant);
     if (!key) {
       const reason = "the stack holds no bootstrap key of this tenant (adopted key?)";
       return [
@@ -78,9 +77,8 @@ async function inventory(keys: Record<string, string>, collector: DriftCollector
         { unmanaged: [], listCalls: 0, notListed: SUB_ACCOUNT_KINDS.map((kind) => ({ tenant, kind, reason })) },
       ];
     }
-    const own = { apiKey: key, accountId: sub.id, baseUrl: parent.baseUrl };
     const objects = listUnmanaged(
-      apiFor(own),
+      tenantApi(key, sub.id),
       {
         accountId: sub.id,
         kinds: SUB_ACCOUNT_KINDS,
@@ -100,15 +98,4 @@ async function inventory(keys: Record<string, string>, collector: DriftCollector
     result.notListed.push(...l.notListed);
     result.listCalls += l.listCalls;
   }
-}
-
-/** Each tenant's bootstrap key, from the shard program's `credentials` output (a Pulumi secret). */
-async function bootstrapKeys(stack: Stack): Promise<Record<string, string>> {
-  const outputs = await stack.workspace.stackOutputs(stack.name);
-  const credentials = (outputs.credentials?.value ?? {}) as Record<string, { bootstrapKey?: string }>;
-  return Object.fromEntries(
-    Object.entries(credentials)
-      .filter(([, c]) => typeof c?.bootstrapKey === "string" && c.bootstrapKey !== "")
-      .map(([tenant, c]) => [tenant, c.bootstrapKey!]),
-  );
 }

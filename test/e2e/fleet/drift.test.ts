@@ -5,7 +5,10 @@
 // the service and no secret in any output; `--remediate` sets back what the tenants file sets (with
 // no twin for what was deleted), keeps the values made by hand in the fields it leaves to the service
 // (docs/guide/fleets.md, Remediation) exactly as the report gave them, and the next check finds only
-// the hand-made objects (which no stack manages until someone adopts them).
+// the hand-made objects (which no stack manages until someone adopts them). Beside it, on the same
+// fleet, `txmail-fleet dns` (docs/guide/fleets.md#handing-dns-to-another-team): each tenant's domain
+// records as the service holds them, one domain verified and one not, as a table, JSON and a zone
+// file, with no write (but --check-dns's one per domain) and no secret.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -16,6 +19,8 @@ import { runFleet, type FleetRun } from "../../../support/fleetCli";
 import { FACES } from "../harness";
 import { onFace } from "../onFace";
 import type { DriftReport } from "../../../fleet/drift/report";
+import type { TenantDns } from "../../../fleet/dns/types";
+import type { Domain } from "../../../provider/api";
 
 jest.setTimeout(10 * 60_000);
 
@@ -34,12 +39,19 @@ const TENANTS = [
     smtpCredentials: { crm: {} },
     suppressions: { bob: { email: "bob@example.com", expiresAt: "2030-01-01T00:00:00Z" } },
   },
-  // A second tenant, untouched: nothing of it may be reported.
+  // A second tenant, untouched: nothing of it may be reported. It has no domain (for dns).
   {
     name: "globex",
     website: "globex.example.com",
     bootstrapKey: { ipAllowList: ["127.0.0.1"] },
     webhooks: { events: { url: "https://globex.example.com/ev", events: ["bounced"] } },
+  },
+  // A third, untouched too: a domain of its own (for dns: verified while acme's is not).
+  {
+    name: "initech",
+    website: "initech.example.com",
+    domain: "mail.initech.example.com",
+    bootstrapKey: { ipAllowList: ["127.0.0.1"] },
   },
 ];
 
@@ -98,10 +110,139 @@ describe.each(FACES)("txmail-fleet drift on the real engine, %s face", (face) =>
   onFace(face, "native")("a fleet just deployed has no drift, and the check writes nothing", async () => {
     await control.clearRequests();
     const { run, report } = await drift();
-    expect(report).toMatchObject({ drift: [], unmanaged: [], unchecked: [], exitCode: 0, tenantsChecked: 2 });
+    expect(report).toMatchObject({ drift: [], unmanaged: [], unchecked: [], exitCode: 0, tenantsChecked: 3 });
     expect(run.code).toBe(0);
     expect(await writes()).toEqual([]);
   });
+
+  // dns reads what drift's inventory reads (the shard's outputs, each tenant's own key: fleet/shardOutputs.ts)
+  // and runs no program, the same on both faces: one face. Before the changes by hand below.
+  onFace(face, "native")(
+    "dns: each tenant's records as the service holds them — a table, JSON, a zone file — one verified, one not; a shard never applied said; nothing written, no secret",
+    async () => {
+      const d = await control.dumpState();
+      const accountOf = (name: string) => d.accounts.find((a) => a.name === name)!.id;
+      // initech's DNS is published and the service has checked; acme's is published, and the service
+      // has not looked yet (--check-dns below asks it to).
+      const initech = await control.setDomainVerified("mail.initech.example.com", true, {
+        accountId: accountOf("initech"),
+      });
+      const acmeDomain = await control.setDomainVerified("mail.acme.example.com", true, {
+        accountId: acme,
+        apply: false,
+      });
+      // A tenant added to the file and placed in a new shard (a smaller shard size for new tenants),
+      // which no up has made yet.
+      const more = path.join(dir, "more.yaml");
+      const hooli = { name: "hooli", website: "hooli.example.com", domain: "mail.hooli.example.com" };
+      fs.writeFileSync(more, stringify({ tenants: [...TENANTS, hooli] }));
+      const placed = ["--placement", path.join(dir, "tenants.placement.json")];
+      const dns = async (...args: string[]) => {
+        const run = await fleet("dns", ...args);
+        expect(`${run.stdout}${run.stderr}`).not.toMatch(KEY_SECRET);
+        return run;
+      };
+      await control.clearRequests();
+
+      const table = await dns("--tenants", more, ...placed, "--shard-size", "1");
+      expect(table.code).toBe(3);
+      const lines = table.stdout.split("\n");
+      expect(lines).toEqual(
+        expect.arrayContaining([
+          "4 tenants in 2 shards: 1 domain verified, 1 not verified, 1 tenant without a domain, 1 not applied yet",
+          "acme (shard-001) mail.acme.example.com: verified no, last checked never; required, not seen: DKIM, Return-Path",
+          `initech (shard-001) mail.initech.example.com: verified yes, last checked ${initech.last_dns_check_at}`,
+          "globex (shard-001): no domain",
+          "hooli (shard-002): not applied — shard-002 was never applied: txmail-fleet up",
+          "globex   no domain",
+          "hooli    (not applied)",
+          "exit 3",
+        ]),
+      );
+      const row = (tenant: string, domain: string, r: Domain["dns_records"][number]) =>
+        new RegExp(
+          `^${tenant} +${domain} +${r.label} +${r.type} +${r.host} +${r.required ? "yes" : "no"} +${r.propagated ? "yes" : "no"} +${r.content}$`.replace(
+            /\./g,
+            "\\.",
+          ),
+        );
+      for (const r of initech.dns_records)
+        expect(lines.some((l) => row("initech", initech.domain, r).test(l))).toBe(true);
+      for (const r of acmeDomain.dns_records)
+        expect(lines.some((l) => row("acme", acmeDomain.domain, r).test(l))).toBe(true);
+      // A read never creates the shard it reads.
+      expect(fs.existsSync(path.join(dir, "state", ".pulumi", "stacks", "txmail-fleet", "shard-002.json"))).toBe(false);
+
+      const json = await dns("--json");
+      expect(json.code).toBe(3);
+      const tenants = JSON.parse(json.stdout) as TenantDns[];
+      const records = (domain: Domain) =>
+        domain.dns_records.map((r) => ({
+          label: r.label ?? null,
+          type: r.type,
+          host: r.host,
+          value: r.content,
+          required: r.required,
+          propagated: r.propagated,
+        }));
+      expect(tenants).toEqual([
+        {
+          tenant: "acme",
+          shard: "shard-001",
+          status: "read",
+          domain: "mail.acme.example.com",
+          dnsValid: false,
+          lastCheckedAt: null,
+          records: records(acmeDomain),
+        },
+        {
+          tenant: "globex",
+          shard: "shard-001",
+          status: "no-domain",
+          domain: null,
+          dnsValid: null,
+          lastCheckedAt: null,
+          records: [],
+        },
+        {
+          tenant: "initech",
+          shard: "shard-001",
+          status: "read",
+          domain: "mail.initech.example.com",
+          dnsValid: true,
+          lastCheckedAt: initech.last_dns_check_at,
+          records: records(initech),
+        },
+      ]);
+      expect(json.stderr).toContain("3 tenants in 1 shard: 1 domain verified, 1 not verified");
+
+      const zone = await dns("--zone", "--required-only");
+      expect(zone.code).toBe(3);
+      expect(zone.stdout).toMatch(/^; txmail-fleet dns --zone: /);
+      const written = zone.stdout.split("\n").filter((l) => / IN /.test(l));
+      expect(written).toEqual(
+        [acmeDomain, initech].flatMap((domain) =>
+          domain.dns_records
+            .filter((r) => r.required)
+            .map((r) => `${r.host}. IN ${r.type} ${r.type === "TXT" ? `"${r.content}"` : `${r.content}.`}`),
+        ),
+      );
+      expect(zone.stdout).toContain(
+        "; tenant acme (shard-001), domain mail.acme.example.com: not verified, last checked never",
+      );
+      expect(zone.stdout).not.toContain("globex");
+      expect(await writes()).toEqual([]);
+
+      // --check-dns: the service checks acme's domain once, and now sees its records.
+      const checked = await dns("--check-dns", "--tenant", "acme");
+      expect(checked.code).toBe(0);
+      expect(await writes()).toEqual([`POST /v2/accounts/${acme}/domains/mail.acme.example.com/check-dns`]);
+      expect(checked.stdout).toMatch(
+        /^acme \(shard-001\) mail\.acme\.example\.com: verified yes, last checked \S+; checked now \(--check-dns\)$/m,
+      );
+      expect(checked.stdout).not.toMatch(/initech|globex/);
+    },
+  );
 
   it("reports exactly what was changed, deleted and made by hand, with 0 writes and no secret", async () => {
     const d = await control.dumpState();

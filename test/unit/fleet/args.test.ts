@@ -87,13 +87,13 @@ describe("txmail-fleet arguments", () => {
   });
 
   it.each([
-    [["deploy"], /the command must be one of up, preview, refresh, destroy, place, output, drift, got 'deploy'/],
+    [["deploy"], /the command must be one of up, preview, refresh, destroy, place, output, drift, dns, got 'deploy'/],
     [["output"], /output: needs exactly one --tenant NAME, got 0/],
     [["output", "--tenant", "a", "--tenant", "b"], /output: needs exactly one --tenant NAME, got 2/],
     [["up", "--show-secrets"], /--show-secrets: only output shows secrets, not up/],
     [["output", "--tenant", "a", "--show-secrets=yes"], /--show-secrets: takes no value/],
     [["up", "--remediate"], /--remediate: only drift takes it, not up/],
-    [["preview", "--json"], /--json: only drift takes it, not preview/],
+    [["preview", "--json"], /--json: only drift and dns take it, not preview/],
     [["refresh", "--markdown", "r.md"], /--markdown: only drift takes it, not refresh/],
     [["up", "--ignore", "k"], /--ignore: only drift takes it, not up/],
     [["drift", "--markdown"], /--markdown: needs a value/],
