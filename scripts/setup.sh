@@ -7,6 +7,7 @@
 #   bash scripts/setup.sh --with sdkgen # also the Go/Python SDK generator and the Python venv
 #   bash scripts/setup.sh --with python # also the Python venv alone (tools/python/requirements.txt)
 #   bash scripts/setup.sh --with release # also the registry servers of the release rehearsal (below)
+#   bash scripts/setup.sh --with dns    # also PowerDNS, the DNS server the emulator's DNS tests start
 #   (--with is repeatable: --with yaml --with sdkgen)
 #
 # It builds only what is missing, and starts the longest build first so the rest overlaps it:
@@ -31,7 +32,12 @@
 #      uplink; a wheelhouse of the Python SDK's dependencies (pip download of
 #      tools/python/requirements.txt). Each keyed by its inputs, linked under .tools/registry/
 #      (~1 min cold, once). The Go modules come from Go's own module cache (the SDK's are there).
-#   8. Links in .tools/bin: pulumi, the dynamic-provider plugin shipped in @pulumi/pulumi; the native
+#   8. With --with dns (or --with sdkgen, which the test command passes): the PowerDNS Authoritative
+#      Server with its SQLite backend (support/dnsServer.ts), pinned Debian bookworm packages fetched
+#      with `apt-get download` and unpacked (never installed: the package's postinst would start a
+#      daemon on port 53), linked as .tools/pdns (.tools/pdns/bin/pdns_server; 2.6 MB fetched, 13 MB
+#      unpacked, ~1 s, once).
+#   9. Links in .tools/bin: pulumi, the dynamic-provider plugin shipped in @pulumi/pulumi; the native
 #      provider bin/pulumi-resource-txmail installed in .tools/pulumi-home; its single executable
 #      (scripts/build-plugin.sh --binary, cached) linked as .tools/plugin/pulumi-resource-txmail; the env file.
 #
@@ -50,14 +56,16 @@ with_yaml=false
 with_sdkgen=false
 with_python=false
 with_release=false
+with_dns=false
 while [ $# -gt 0 ]; do
   case "$1:${2:-}" in
     --with:yaml) with_yaml=true ;;
-    --with:sdkgen) with_sdkgen=true; with_python=true; with_release=true ;;
+    --with:sdkgen) with_sdkgen=true; with_python=true; with_release=true; with_dns=true ;;
     --with:release) with_release=true; with_python=true ;;
     --with:python) with_python=true ;;
-    --with:*) echo "setup.sh: --with takes 'yaml', 'sdkgen', 'python' or 'release'" >&2; exit 2 ;;
-    *) echo "usage: setup.sh [--with yaml|sdkgen|python|release]..." >&2; exit 2 ;;
+    --with:dns) with_dns=true ;;
+    --with:*) echo "setup.sh: --with takes 'yaml', 'sdkgen', 'python', 'release' or 'dns'" >&2; exit 2 ;;
+    *) echo "usage: setup.sh [--with yaml|sdkgen|python|release|dns]..." >&2; exit 2 ;;
   esac
   shift 2
 done
@@ -334,7 +342,53 @@ if $with_release; then
   ln -sfn "$pulumi_dir" "$tools/registry/cli"
 fi
 
-# --- 8. Plugins and env file ---------------------------------------------------------------------
+# --- 8. PowerDNS (on request) -------------------------------------------------------------------------
+if $with_dns; then
+  # Pinned: the version the DNS tests were written against. libluajit is the one library pdns_server
+  # links that a Debian machine without PowerDNS lacks (the first alternative of its Depends); its
+  # other libraries (boost, curl, sodium, sqlite, ssl, systemd) are checked below with ldd.
+  PDNS_DEBS="pdns-server=4.7.3-2 pdns-backend-sqlite3=4.7.3-2 libluajit-5.1-2=2.1.0~beta3+git20220320+dfsg-4.1+deb12u1"
+  pdns_dir="$cache/pdns-$(printf '%s' "$PDNS_DEBS" | sha256sum | cut -c1-16)"
+  if [ ! -f "$pdns_dir/.complete" ]; then
+    started=$(date +%s)
+    say "fetching PowerDNS ($PDNS_DEBS) with apt-get download into $pdns_dir"
+    command -v apt-get >/dev/null && command -v dpkg-deb >/dev/null ||
+      die "--with dns needs apt-get and dpkg-deb (Debian bookworm) to fetch PowerDNS 4.7.3"
+    rm -rf "$pdns_dir" && mkdir -p "$pdns_dir/debs" "$pdns_dir/root" "$pdns_dir/bin"
+    # shellcheck disable=SC2086 # one word per package
+    if ! (cd "$pdns_dir/debs" && apt-get download -q $PDNS_DEBS >"$pdns_dir/apt.log" 2>&1); then
+      cat "$pdns_dir/apt.log" >&2
+      die "apt-get download of PowerDNS failed (packages: $PDNS_DEBS). It needs Debian bookworm's package lists (run 'apt-get update' as root) and its mirror."
+    fi
+    for deb in "$pdns_dir"/debs/*.deb; do dpkg-deb -x "$deb" "$pdns_dir/root"; done
+    server="$pdns_dir/root/usr/sbin/pdns_server"
+    libs="$(dirname "$(find "$pdns_dir/root/usr/lib" -name 'libgsqlite3backend.so' -print -quit)")"
+    [ -x "$server" ] && [ "$libs" != "." ] || die "the PowerDNS packages hold no pdns_server or gsqlite3 backend"
+    libs="$(dirname "$libs")"
+    missing="$(LD_LIBRARY_PATH="$libs" ldd "$server" "$libs/pdns/libgsqlite3backend.so" | grep 'not found' || true)"
+    [ -z "$missing" ] || die "pdns_server needs libraries this machine lacks (install them, or add their packages to PDNS_DEBS):
+$missing"
+    # The wrapper the tests run: the unpacked libraries first, nothing installed on the machine.
+    cat >"$pdns_dir/bin/pdns_server" <<WRAPPER
+#!/bin/sh
+# Generated by scripts/setup.sh: PowerDNS from the unpacked Debian packages beside it.
+LD_LIBRARY_PATH="$libs\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}" exec "$server" --module-dir="$libs/pdns" "\$@"
+WRAPPER
+    chmod 755 "$pdns_dir/bin/pdns_server"
+    # `--version` prints the banner and exits 99 in 4.7; the banner is what counts.
+    banner="$("$pdns_dir/bin/pdns_server" --version 2>&1 || true)"
+    case "$banner" in
+      *"PowerDNS Authoritative Server 4.7.3"*) ;;
+      *) die "the unpacked pdns_server does not run: $(printf '%s\n' "$banner" | tail -3)" ;;
+    esac
+    rm -rf "$pdns_dir/debs" "$pdns_dir/root/usr/share/doc" "$pdns_dir/root/usr/share/man"
+    touch "$pdns_dir/.complete"
+    say "PowerDNS 4.7.3 ready in $(since "$started")"
+  fi
+  ln -sfn "$pdns_dir" "$tools/pdns"
+fi
+
+# --- 9. Plugins and env file ---------------------------------------------------------------------
 ln -sf "$root/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs" "$tools/bin/pulumi-resource-pulumi-nodejs"
 # The native provider plugin, for development: this checkout's bin/pulumi-resource-txmail (node on
 # dist/native) installed in the project's Pulumi home, where the engine finds it as it finds a
