@@ -14,7 +14,7 @@ export interface Bootstrap {
 }
 
 export function bootstrap(
-  svc: Omit<Services, "parentAccountId">,
+  svc: Omit<Services, "parentAccountId" | "dns">,
   opts: { accountId?: string; apiKey?: string },
 ): Bootstrap {
   const { db, objects, sealer, clock } = svc;
@@ -67,7 +67,7 @@ export function bootstrap(
 }
 
 /** The parent account's owner: a synthetic `owner@<website>` user and its Administrator membership. */
-function ensureOwner(svc: Omit<Services, "parentAccountId">, accountId: string, now: string): string {
+function ensureOwner(svc: Omit<Services, "parentAccountId" | "dns">, accountId: string, now: string): string {
   const row = svc.objects.get<AccountData>("account", accountId)!;
   if (row.data.owner_user_id) return row.data.owner_user_id;
   const owner = userFor(svc.objects, `owner@${row.data.website}`);

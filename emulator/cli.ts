@@ -16,7 +16,7 @@ process.emitWarning = ((w: string | Error, ...rest: unknown[]) => {
 
 const USAGE = `usage: txmail-emulator [--port N] [--host H] [--data DIR] [--account-id UUID] [--api-key KEY]
                        [--control-token TOKEN] [--trust-forwarded-for] [--rate-limit RPS:BURST]
-                       [--shapes contract|public]`;
+                       [--shapes contract|public] [--dns-server HOST:PORT] [--dns-cache-seconds N]`;
 
 function fail(msg: string): never {
   process.stderr.write(`txmail-emulator: ${msg}\n${USAGE}\n`);
@@ -67,6 +67,16 @@ function parseArgs(argv: string[]): EmulatorOptions {
         const s = val();
         if (!SHAPES.includes(s as Shapes)) fail(`--shapes must be one of ${SHAPES.join(", ")}`);
         o.shapes = s as Shapes;
+        break;
+      }
+      case "--dns-server":
+        // Checked (an IP address and a port) when the emulator starts.
+        o.dnsServer = val();
+        break;
+      case "--dns-cache-seconds": {
+        const n = Number(val());
+        if (!Number.isInteger(n) || n < 0) fail("--dns-cache-seconds must be a whole number >= 0");
+        o.dnsCacheSeconds = n;
         break;
       }
       case "--help":

@@ -2,6 +2,7 @@
 import type { EndpointName } from "../provider/api/endpoints";
 import type { Clock } from "./clock";
 import type { Sealer } from "./crypto";
+import type { DnsSettings } from "./dns";
 import { parseJson } from "./http/body";
 import type { Reply } from "./http/errors";
 import type { AccountData, KeyData } from "./records";
@@ -17,6 +18,8 @@ export interface Services {
   sealer: Sealer;
   /** The bootstrap parent account. */
   parentAccountId: string;
+  /** How `check-dns` checks: the cache, and the DNS server when it resolves for real. */
+  dns: DnsSettings;
 }
 
 /** A scope the endpoint needs before the idempotency step: a fixed scope, or any scope of a family verb. */
@@ -38,12 +41,20 @@ export interface Endpoint {
   body?: "none" | "json";
   /** Unauthenticated endpoint (none in v2 today). */
   public?: boolean;
+  /**
+   * Asynchronous work before the handler (which runs synchronously inside the store's transaction),
+   * e.g. check-dns's DNS lookups: its result is `ctx.prepared`. It stores nothing; what it throws is
+   * the answer (pipeline/prepare.ts).
+   */
+  prepare?(ctx: Ctx): Promise<unknown>;
   handler(ctx: Ctx): Reply;
 }
 
 export class Ctx {
   key!: KeyData;
   account!: AccountData;
+  /** What the endpoint's `prepare` returned (undefined without one); the handler narrows it. */
+  prepared: unknown;
   private parsed: { v: unknown } | undefined;
   constructor(
     readonly svc: Services,

@@ -5,12 +5,13 @@
 // never stored (authentication rule 7); validation and other handler 4xx are stored (idempotency rule 5).
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, isIP } from "node:net";
 import { bootstrap, type Bootstrap } from "./bootstrap";
 import { Clock } from "./clock";
 import type { Services } from "./context";
 import { Counters } from "./counters";
 import { Sealer, loadServerSecret } from "./crypto";
+import { type DnsSettings, SERVICE_DNS_CACHE_MS } from "./dns";
 import { Faults } from "./faults";
 import { endpoints } from "./handlers";
 import { controlEndpoints } from "./handlers/control";
@@ -41,6 +42,13 @@ export interface EmulatorOptions {
   control?: boolean | { token: string };
   /** Response shapes: the service contract (default) or the public description's alternatives (shapes.ts). */
   shapes?: Shapes;
+  /**
+   * "HOST:PORT" of a DNS server: check-dns resolves each record through it (emulator/dns.ts) instead
+   * of reading the control surface's flag, and the flag's control endpoint answers 409.
+   */
+  dnsServer?: string;
+  /** check-dns's cache in seconds (the service's is 60, the default); shorter so tests need not wait. */
+  dnsCacheSeconds?: number;
 }
 
 export interface RunningEmulator {
@@ -109,7 +117,8 @@ function openRuntime(db: Db, opts: EmulatorOptions): { rt: Runtime; boot: Bootst
   const objects = new Objects(db);
   const receptions = new Receptions(db);
   const boot = bootstrap({ db, objects, receptions, clock, sealer }, opts);
-  const svc: Services = { db, objects, receptions, clock, sealer, parentAccountId: boot.accountId };
+  const dns = dnsSettings(opts);
+  const svc: Services = { db, objects, receptions, clock, sealer, parentAccountId: boot.accountId, dns };
   const idemStore = new IdemStore(db);
   const idem = new Idempotency(idemStore, sealer, clock);
   const rt: Runtime = {
@@ -121,6 +130,24 @@ function openRuntime(db: Db, opts: EmulatorOptions): { rt: Runtime; boot: Bootst
     idemStore,
   };
   return { rt, boot };
+}
+
+function dnsSettings(opts: EmulatorOptions): DnsSettings {
+  const seconds = opts.dnsCacheSeconds ?? SERVICE_DNS_CACHE_MS / 1000;
+  if (!Number.isFinite(seconds) || seconds < 0)
+    throw new Error("dnsCacheSeconds (--dns-cache-seconds) must be a number >= 0");
+  if (opts.dnsServer !== undefined && !isHostPort(opts.dnsServer)) {
+    throw new Error(
+      `dnsServer (--dns-server) must be HOST:PORT with an IP address (127.0.0.1:5353, [::1]:5353), not ${opts.dnsServer}`,
+    );
+  }
+  return { server: opts.dnsServer, cacheMs: seconds * 1000 };
+}
+
+/** An IP address and a port, as node's resolver takes a server (no name: it would need DNS itself). */
+function isHostPort(s: string): boolean {
+  const m = /^(?:\[([0-9a-fA-F:.]+)\]|(\d+\.\d+\.\d+\.\d+)):(\d{1,5})$/.exec(s);
+  return !!m && isIP(m[1] ?? m[2]!) !== 0 && Number(m[3]) > 0 && Number(m[3]) <= 65535;
 }
 
 /** The control surface with its token (a random one for `true`), or undefined when it is off. */

@@ -1,6 +1,6 @@
 // A real emulator on loopback for e2e tests and benchmarks, plus a client to assert on the service's records
 // (not only on Pulumi outputs).
-import { startEmulator } from "../emulator/server";
+import { type EmulatorOptions, startEmulator } from "../emulator/server";
 import type { Shapes } from "../emulator/shapes";
 import { createClient, type TxmailClient } from "../provider/client";
 
@@ -16,9 +16,19 @@ export interface TestService {
 }
 
 export async function startService(
-  opts: { dataDir?: string; port?: number; shapes?: Shapes } = {},
+  opts: { dataDir?: string; port?: number; shapes?: Shapes } & Pick<
+    EmulatorOptions,
+    "dnsServer" | "dnsCacheSeconds"
+  > = {},
 ): Promise<TestService> {
-  const emu = await startEmulator({ port: opts.port ?? 0, control: true, dataDir: opts.dataDir, shapes: opts.shapes });
+  const emu = await startEmulator({
+    port: opts.port ?? 0,
+    control: true,
+    dataDir: opts.dataDir,
+    shapes: opts.shapes,
+    dnsServer: opts.dnsServer,
+    dnsCacheSeconds: opts.dnsCacheSeconds,
+  });
   const client = createClient({ apiKey: emu.apiKey, accountId: emu.accountId, baseUrl: emu.baseUrl, rateLimit: false });
   return {
     baseUrl: emu.baseUrl,

@@ -1,18 +1,20 @@
 // Domains, addressed by name. DNS records are generated deterministically from the account, the
-// name and the settings. Verification: the "world" DNS state is a flag the control surface flips;
+// name and the settings. Verification: without a DNS server the "world" DNS state is a flag the
+// control surface flips; with one (--dns-server) each record is resolved through it (../dns.ts).
 // `dns_valid`, `propagated` and `last_dns_check_at` reflect the last check. `check-dns` re-checks,
-// but answers from a 60-second cache when the last check is more recent.
+// but answers from the service's 60-second cache (--dns-cache-seconds) when the last check is more
+// recent (docs/contract/endpoints/domains.md#endpoints).
 import { createPrivateKey, createPublicKey } from "node:crypto";
 import { CreateDomain, type DnsRecord, type Domain, UpdateDomain } from "../../provider/api";
 import { requireDomains } from "../authz";
 import type { Ctx, EmulatedEndpoints, Services } from "../context";
 import { sha256, uuid } from "../crypto";
-import { badRequest, conflict, notFound } from "../http/errors";
+import { DNS_UNAVAILABLE, propagationKey, resolvePropagated } from "../dns";
+import { HttpError, badRequest, conflict, notFound } from "../http/errors";
 import { PAGE_QUERY, listPage } from "../pagination";
 import { parseBody } from "../validate";
 import { DELETED, created, ok } from "./common";
 
-export const DNS_CACHE_MS = 60_000;
 const SERVICE_HOST = "txmail.test";
 
 export interface DomainData extends Omit<Domain, "dns_records"> {
@@ -20,12 +22,17 @@ export interface DomainData extends Omit<Domain, "dns_records"> {
   world_verified: boolean;
   /** Base64 SPKI of a customer-supplied DKIM key (the private key is never stored). */
   dkim_public_key: string | null;
+  /**
+   * The records (propagationKey) the last check through a DNS server found. Absent when the last
+   * check read the flag, or came before this field (stored rows of older emulators): then every
+   * record's `propagated` is `dns_valid`, as it always was.
+   */
+  dns_propagated?: string[];
 }
 
 export function dnsRecords(d: DomainData): DnsRecord[] {
   const h = sha256(`${d.account_id}|${d.domain}`).slice(0, 12);
   const sel = d.dkim_selector || "txm1";
-  const p = d.dns_valid;
   const recs: DnsRecord[] = [
     d.dkim_public_key
       ? {
@@ -34,7 +41,7 @@ export function dnsRecords(d: DomainData): DnsRecord[] {
           host: `${sel}._domainkey.${d.domain}`,
           content: `v=DKIM1; k=rsa; p=${d.dkim_public_key}`,
           required: true,
-          propagated: p,
+          propagated: false,
         }
       : {
           type: "CNAME",
@@ -42,7 +49,7 @@ export function dnsRecords(d: DomainData): DnsRecord[] {
           host: `${sel}._domainkey.${d.domain}`,
           content: `${sel}.${h}.dkim.${SERVICE_HOST}`,
           required: true,
-          propagated: p,
+          propagated: false,
         },
     {
       type: "CNAME",
@@ -50,7 +57,7 @@ export function dnsRecords(d: DomainData): DnsRecord[] {
       host: `${d.return_path_subdomain ?? "rp"}.${d.domain}`,
       content: `rp.${SERVICE_HOST}`,
       required: true,
-      propagated: p,
+      propagated: false,
     },
     {
       type: "TXT",
@@ -58,7 +65,7 @@ export function dnsRecords(d: DomainData): DnsRecord[] {
       host: `_dmarc.${d.domain}`,
       content: "v=DMARC1; p=none;",
       required: false,
-      propagated: p,
+      propagated: false,
     },
     {
       type: "CNAME",
@@ -66,7 +73,7 @@ export function dnsRecords(d: DomainData): DnsRecord[] {
       host: `${d.tracking_subdomain ?? "track"}.${d.domain}`,
       content: `track.${SERVICE_HOST}`,
       required: false,
-      propagated: p,
+      propagated: false,
     },
   ];
   if (d.subscription_subdomain) {
@@ -76,7 +83,7 @@ export function dnsRecords(d: DomainData): DnsRecord[] {
       host: `${d.subscription_subdomain}.${d.domain}`,
       content: `subscribe.${SERVICE_HOST}`,
       required: false,
-      propagated: p,
+      propagated: false,
     });
   }
   if (d.media_subdomain) {
@@ -86,14 +93,17 @@ export function dnsRecords(d: DomainData): DnsRecord[] {
       host: `${d.media_subdomain}.${d.domain}`,
       content: `media.${SERVICE_HOST}`,
       required: false,
-      propagated: p,
+      propagated: false,
     });
   }
-  return recs;
+  // `propagated` is filled in here, from the last check: per record after a check through a DNS
+  // server, else the domain's one flag.
+  const seen = d.dns_propagated && new Set(d.dns_propagated);
+  return recs.map((r) => ({ ...r, propagated: seen ? seen.has(propagationKey(r)) : d.dns_valid }));
 }
 
 export function domainRecord(d: DomainData): Domain {
-  const { world_verified: _w, dkim_public_key: _k, ...rest } = d;
+  const { world_verified: _w, dkim_public_key: _k, dns_propagated: _p, ...rest } = d;
   return { ...rest, dns_records: dnsRecords(d) };
 }
 
@@ -201,23 +211,70 @@ function remove(ctx: Ctx) {
   return ok({ message: DELETED });
 }
 
-/** Re-checks DNS against the world state unless the last check is under 60 s old. */
-export function checkDns(svc: Services, d: DomainData, now: number, force = false): DomainData {
+/** Whether a check at `now` answers the stored result: the last check is within the cache. */
+function cached(svc: Services, d: DomainData, now: number): boolean {
   const last = d.last_dns_check_at ? Date.parse(d.last_dns_check_at) : -Infinity;
-  if (!force && now - last < DNS_CACHE_MS) return d;
-  const next: DomainData = { ...d, dns_valid: d.world_verified, last_dns_check_at: new Date(now).toISOString() };
+  return now - last < svc.dns.cacheMs;
+}
+
+/**
+ * Records a check at `now` unless the last one is within the cache. `propagated`: what the DNS
+ * server was found to hold (resolvePropagated), when there is one; without one the flag decides.
+ */
+export function checkDns(
+  svc: Services,
+  d: DomainData,
+  now: number,
+  opts: { force?: boolean; propagated?: string[] } = {},
+): DomainData {
+  if (!opts.force && cached(svc, d, now)) return d;
+  const checked_at = new Date(now).toISOString();
+  let next: DomainData;
+  if (svc.dns.server) {
+    // Looked up by prepareCheck for this domain; missing only if the domain was replaced meanwhile
+    // (deleted and created again): the check cannot say, as when DNS is down.
+    if (!opts.propagated) throw new HttpError(503, DNS_UNAVAILABLE);
+    const seen = new Set(opts.propagated);
+    const valid = dnsRecords(d).every((r) => !r.required || seen.has(propagationKey(r)));
+    next = { ...d, dns_valid: valid, dns_propagated: opts.propagated, last_dns_check_at: checked_at };
+  } else {
+    const { dns_propagated: _stale, ...flagOnly } = d;
+    next = { ...flagOnly, dns_valid: d.world_verified, last_dns_check_at: checked_at };
+  }
   svc.objects.update(d.id, next);
   return next;
 }
 
+/** check-dns's lookups, before its transaction: none when there is no DNS server or the cache answers. */
+async function prepareCheck(ctx: Ctx): Promise<{ domainId: string; propagated: string[] } | undefined> {
+  const server = ctx.svc.dns.server;
+  const d = findDomain(ctx.svc, ctx.account.id, ctx.params.domain!);
+  // An unknown domain is the handler's 404.
+  if (!server || !d || cached(ctx.svc, d, ctx.now)) return undefined;
+  return { domainId: d.id, propagated: await resolvePropagated(server, dnsRecords(d)) };
+}
+
+function checkDomainDns(ctx: Ctx) {
+  const d = target(ctx);
+  const prepared = ctx.prepared as Awaited<ReturnType<typeof prepareCheck>>;
+  const propagated = prepared?.domainId === d.id ? prepared.propagated : undefined;
+  return ok(domainRecord(checkDns(ctx.svc, d, ctx.now, { propagated })));
+}
+
 /** Control surface: flips the world's DNS state; `apply` also records a check at once. */
 export function setVerified(svc: Services, accountId: string, name: string, verified: boolean, apply: boolean): Domain {
+  if (svc.dns.server) {
+    throw conflict(
+      `this emulator resolves DNS through ${svc.dns.server} (--dns-server): publish the domain's records ` +
+        "there instead of setting the verification flag",
+    );
+  }
   return svc.db.tx(() => {
     const d = findDomain(svc, accountId, name);
     if (!d) throw notFound("domain not found");
     const next = { ...d, world_verified: verified };
     svc.objects.update(d.id, next);
-    return domainRecord(apply ? checkDns(svc, next, svc.clock.now(), true) : next);
+    return domainRecord(apply ? checkDns(svc, next, svc.clock.now(), { force: true }) : next);
   });
 }
 
@@ -230,6 +287,7 @@ export const domains: EmulatedEndpoints = {
   checkDomainDns: {
     scope: { fixed: "domains:write" },
     body: "none",
-    handler: (ctx) => ok(domainRecord(checkDns(ctx.svc, target(ctx), ctx.now))),
+    prepare: prepareCheck,
+    handler: checkDomainDns,
   },
 };

@@ -17,7 +17,8 @@ export function execute(db: Db, idem: Idempotency, ctx: Ctx, endpoint: Endpoint,
   }
 }
 
-function failureReply(e: unknown, db: Db, idem: Idempotency, ctx: Ctx, claim: Claim | undefined): Reply {
+/** The answer to a failure of the request's work: a 4xx is stored with the claim (rule 5), anything else releases it (rule 6). */
+export function failureReply(e: unknown, db: Db, idem: Idempotency, ctx: Ctx, claim: Claim | undefined): Reply {
   if (e instanceof HttpError && e.status < 500) {
     const reply = errorReply(e);
     if (claim) db.tx(() => idem.record(claim, reply));

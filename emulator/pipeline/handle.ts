@@ -1,8 +1,9 @@
 // One request pipeline for every v2 endpoint, as named stages:
 //   parse → [control surface] → find endpoint (404/405, counted) → faults before → authenticate +
 //   IP allow list (401/403) → account in path → parent-only → suspension → rate limit (429) →
-//   query + scope + body checks → Idempotency-Key (400/409/422/replay) → [delay fault] → execute
-//   (handler + stored response in one transaction) → [error-after fault] → end the claim →
+//   query + scope + body checks → Idempotency-Key (400/409/422/replay) → [delay fault] → prepare
+//   (an endpoint's asynchronous work, e.g. check-dns's lookups) → execute (handler + stored
+//   response in one transaction) → [error-after fault] → end the claim →
 //   [drop-after / delay-after faults] → respond.
 // An HttpError thrown by any stage before execution becomes the reply; those are never stored.
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -17,9 +18,9 @@ import { authenticateCaller, rateLimit, type Limiters } from "./admit";
 import { checkRequest } from "./checks";
 import { claimKey } from "./claim";
 import { answerControl, isControlPath, type ControlSurface } from "./control";
-import { execute } from "./execute";
 import { answerAfter, delayBefore, errorAfter, faultBefore } from "./faults";
 import { findEndpoint } from "./endpoint";
+import { prepareAndExecute } from "./prepare";
 
 export interface Pipeline {
   svc: Services;
@@ -77,7 +78,7 @@ async function handle(p: Pipeline, req: IncomingMessage, res: ServerResponse): P
   let reply: Reply;
   try {
     ctx.now = (await delayBefore(fault, svc.clock)) ?? ctx.now;
-    reply = execute(svc.db, rt.idem, ctx, endpoint, claim);
+    reply = await prepareAndExecute(svc.db, rt.idem, ctx, endpoint, claim);
     reply = errorAfter(fault, reply, claim, svc.db, rt.idem);
   } finally {
     // Committed and stored (or released): from here a retry with the same key sees the replay, not
