@@ -82,9 +82,10 @@ describe("DomainVerification", () => {
   it("fails after its timeout naming each record not seen, and changes nothing", async () => {
     await newDomain("never.example.com");
     const before = await client.get(paths.domain(emu.accountId, "never.example.com"), Domain);
-    const error = await verifications
-      .create(await checked({ domain: "never.example.com", timeoutSeconds: 1 }))
-      .then(() => undefined, (e: Error) => e.message);
+    const error = await verifications.create(await checked({ domain: "never.example.com", timeoutSeconds: 1 })).then(
+      () => undefined,
+      (e: Error) => e.message,
+    );
     expect(error).toMatch(/domain never\.example\.com: DNS not verified within 1 s/);
     for (const r of before.dns_records.filter((d) => d.required)) expect(error).toContain(`${r.type} ${r.host}`);
     // Optional records are not what "required" waits for.
@@ -96,9 +97,10 @@ describe("DomainVerification", () => {
 
   it("names a domain the key's account does not have, and checks nothing", async () => {
     await control.resetCounters();
-    const error = await verifications
-      .create(await checked({ domain: "elsewhere.example.com" }))
-      .then(() => undefined, (e: Error) => e.message);
+    const error = await verifications.create(await checked({ domain: "elsewhere.example.com" })).then(
+      () => undefined,
+      (e: Error) => e.message,
+    );
     expect(error).toMatch(/domain "elsewhere\.example\.com" is not a domain of account .*same connection/);
     expect(await checks()).toBe(0);
   });
@@ -108,18 +110,22 @@ describe("DomainVerification", () => {
     const keys = makeProvider(apiKeySpec, apiFor);
     const key = await keys.create(
       (
-        await keys.check({}, {
-          label: "read only",
-          scopes: ["domains:read"],
-          __urn: urn("ApiKey", "ro"),
-          __stackSalt: "s".repeat(20),
-        })
+        await keys.check(
+          {},
+          {
+            label: "read only",
+            scopes: ["domains:read"],
+            __urn: urn("ApiKey", "ro"),
+            __stackSalt: "s".repeat(20),
+          },
+        )
       ).inputs!,
     );
     const connection = { apiKey: String(key.outs.secretKey), accountId: emu.accountId, baseUrl: emu.baseUrl };
-    const error = await verifications
-      .create({ ...(await checked({ domain: "scoped.example.com" })), connection })
-      .then(() => undefined, (e: Error) => e.message);
+    const error = await verifications.create({ ...(await checked({ domain: "scoped.example.com" })), connection }).then(
+      () => undefined,
+      (e: Error) => e.message,
+    );
     expect(error).toMatch(/domains:write/);
   });
 
