@@ -7,6 +7,7 @@
 #   bash scripts/bench.sh fleet-backends  # file and PostgreSQL, 1 and 2 runners, beside fleet floors
 #   bash scripts/bench.sh fleet-levers    # engine settings (PULUMI_PARALLEL_DIFF) on a fleet, A vs B
 #   bash scripts/bench.sh fleet-drift     # `txmail-fleet drift` vs a no-op preview, 1 000 tenants
+#   bash scripts/bench.sh domain-verification   # N domains verified in one up vs one domain
 #   BENCH_TENANTS=10 BENCH_REPS=1 bash scripts/bench.sh   # quicker (each script's header lists its knobs)
 #   BENCH_FLEET_COMPARE=20 BENCH_FLEET_TENANTS=60 BENCH_FLEET_ONE_STACK=0 bash scripts/bench.sh fleet   # quicker
 #   BENCH_FLEET_SHARD_SIZE=50 BENCH_FLEET_PARALLEL=3 bash scripts/bench.sh fleet   # other fleet settings
@@ -17,9 +18,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${1:-report}"
 case "$target" in
-  report | checkpoints | fleet | fleet-backends | fleet-levers | fleet-drift) ;;
+  report | checkpoints | fleet | fleet-backends | fleet-levers | fleet-drift | domain-verification) ;;
   *)
-    echo "bench.sh: unknown target '$target' (report, checkpoints, fleet, fleet-backends, fleet-levers, fleet-drift)" >&2
+    echo "bench.sh: unknown target '$target' (report, checkpoints, fleet, fleet-backends, fleet-levers, fleet-drift, domain-verification)" >&2
     exit 2
     ;;
 esac
@@ -33,5 +34,6 @@ case "$target" in
   fleet-backends) node bench/out/bench/fleetBackends.js ;;
   fleet-levers) node bench/out/bench/fleetLevers.js ;;
   fleet-drift) node bench/out/bench/fleetDrift.js ;;
+  domain-verification) node bench/out/bench/domainVerification.js ;;
   *) node "bench/out/bench/$target.js" ;;
 esac
