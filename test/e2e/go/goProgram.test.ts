@@ -3,18 +3,26 @@
 // language host: the CLI talks to the program's own process), on a file backend with the
 // passphrase secrets provider, and no Node anywhere: the program's and the engine's PATH is only the
 // CLI (support/plugin.ts nodeFreeTools), and the txmail plugin is its single executable, installed in
-// the program's Pulumi home as `pulumi plugin install` would. It declares a
-// Tenant (domain, bootstrap key, a route) through an explicit provider, a plain key fed by the
-// tenant's outputs through the default provider, and a data function call whose result it exports.
-// Up creates the objects; a preview is a no-op that writes nothing; relabelling the key is one
-// in-place update and one write; secrets stay ciphertext in state and out of every output; destroy
-// leaves nothing. The program is built once (`go build -mod=readonly`) into a temp dir.
+// the program's Pulumi home as `pulumi plugin install` would (beside it the test-only DNS provider
+// txmaildns, support/dnsPlugin.ts, whose launcher runs Node by absolute path: the stand-in for the
+// user's DNS provider, not part of what a Go user runs). It declares a Tenant (domain, bootstrap
+// key, a route) through an explicit provider, its domain's required records published with that
+// DNS provider into a real DNS server on loopback (support/dnsServer.ts, the emulator's
+// --dns-server) and a DomainVerification depending on them, a plain key fed by the tenant's outputs
+// through the default provider, and a data function call whose result it exports.
+// Up creates the objects and verifies the domain (≤ 2 checks); a preview is a no-op that writes
+// nothing; relabelling the key is one in-place update and one write; secrets stay ciphertext in
+// state and out of every output; destroy leaves nothing, at the service nor in DNS. The program is
+// built once (`go build -mod=readonly`) into a temp dir.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { execFile } from "node:child_process";
+import { Resolver } from "node:dns/promises";
 import { promisify } from "node:util";
 import { controlClient, serviceObjects } from "../../../support/control";
+import { dnsPluginEnv, installDnsPlugin } from "../../../support/dnsPlugin";
+import { type DnsServer, startDnsServer } from "../../../support/dnsServer";
 import { PASSPHRASE, REPO_ROOT, TOOLS_DIR } from "../harness";
 import { installCheckoutPlugin, nodeFreeTools, resolvable } from "../../../support/plugin";
 import { startService, type TestService } from "../../../support/service";
@@ -26,6 +34,11 @@ const execFileAsync = promisify(execFile);
 jest.setTimeout(20 * 60_000);
 
 const programDir = path.join(REPO_ROOT, "test", "e2e", "go");
+const DOMAIN = "mail.gopher.example.com";
+const CHECK = "/v2/accounts/{account_id}/domains/{domain}/check-dns";
+/** The emulator's check-dns cache, and the provider's interval matched to it (the service's: 60 s). */
+const CACHE_SECONDS = 1;
+let server: DnsServer;
 let svc: TestService;
 let dir: string;
 let bin: string;
@@ -54,6 +67,8 @@ function stepEnv(): NodeJS.ProcessEnv {
     TXMAIL_BASE_URL: svc.baseUrl,
     TXMAIL_ACCOUNT_ID: svc.accountId,
     TXMAIL_API_KEY: svc.apiKey,
+    ...dnsPluginEnv(server),
+    TXMAIL_DNS_CHECK_INTERVAL_MS: String(CACHE_SECONDS * 1000),
   };
 }
 
@@ -110,12 +125,22 @@ async function objects(): Promise<Record<string, string[]>> {
   return byKind(serviceObjects(await controlClient(svc).dumpState()).filter((o) => !baseline.has(o.id)));
 }
 
+/** What the DNS server answers for a CNAME: its targets, or the error's code (ENOTFOUND, ENODATA). */
+async function cname(host: string): Promise<string[] | string> {
+  const resolver = new Resolver({ timeout: 2000, tries: 1 });
+  resolver.setServers([server.address]);
+  return resolver.resolveCname(host).catch((e: NodeJS.ErrnoException) => e.code ?? String(e));
+}
+
 beforeAll(async () => {
-  svc = await startService();
+  server = await startDnsServer();
+  await server.createZone("example.com");
+  svc = await startService({ dnsServer: server.address, dnsCacheSeconds: CACHE_SECONDS });
   baseline = new Set(serviceObjects(await controlClient(svc).dumpState()).map((o) => o.id));
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-go-"));
   bin = path.join(dir, "txmail-go");
   installCheckoutPlugin(path.join(dir, "home"), "binary");
+  installDnsPlugin(path.join(dir, "home"));
   expect(resolvable("node", stepEnv().PATH ?? "")).toEqual([]);
   // One build; Go's build cache makes the next runs' builds fast.
   await execFileAsync("go", ["build", "-mod=readonly", "-ldflags=-w", "-o", bin, "."], {
@@ -127,6 +152,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (dir && !destroyed) await step("destroy").catch(() => undefined);
   await svc?.close();
+  await server?.close();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -134,16 +160,30 @@ describe("a Go program on the generated SDK (Automation API, inline program)", (
   let subAccountId = "";
   let ciKeyId = "";
 
-  it("up creates the tenant's objects, the key fed by its outputs, and exports the data call's answer", async () => {
+  it("up creates the tenant's objects, verifies its domain, makes the key fed by its outputs, and exports the data call's answer", async () => {
     const control = controlClient(svc);
     await control.resetCounters();
+    await control.clearRequests();
     const up = await step("up");
     const counters = await control.counters();
     // The stack, the explicit provider, the tenant, its sub account, domain, route and bootstrap
-    // key, and the CI key (the default provider is not counted).
-    expect(up.changes).toEqual({ create: 8 });
-    // One write per object (sub account, domain, route, two keys); one read: the data call.
-    expect(counters.writes).toBe(5);
+    // key, the domain's two DNS records and its verification, and the CI key (the default
+    // providers are not counted).
+    expect(up.changes).toEqual({ create: 11 });
+    // The records were published before the verification asked: one check when the first sees
+    // them (docs/guide/verifying-a-domain.md), two at most.
+    const { requests: log } = await control.requests();
+    const checks = log.filter((r) => r.template === CHECK && r.path.includes(`/domains/${DOMAIN}/`));
+    expect(checks.length).toBeGreaterThanOrEqual(1);
+    expect(checks.length).toBeLessThanOrEqual(2);
+    expect(counters.endpoints[`POST ${CHECK}`]).toBe(checks.length);
+    // One write per object (sub account, domain, route, two keys) and the checks; the DNS records
+    // are written at the DNS server, not the service. Two reads: the verification's read of the
+    // domain (with the tenant's key) and the data call.
+    expect(counters.writes).toBe(5 + checks.length);
+    expect(counters.reads).toBe(2);
+    // Published, as the domain lists them.
+    expect(await cname(`txm1._domainkey.${DOMAIN}`)).toEqual([expect.stringMatching(/\.dkim\./)]);
 
     const d = await control.dumpState();
     const subs = d.accounts.filter((a) => a.parent_account_id !== null && a.status !== "deleted");
@@ -174,6 +214,7 @@ describe("a Go program on the generated SDK (Automation API, inline program)", (
       ciKeySecret: "[secret]",
       usageCurrency: "usd",
       usageTenantName: "gopher",
+      verified: true,
     });
     expect(up.outputs!.dnsRecordCount).toBeGreaterThan(0);
     console.log(`up: ${counters.reads} reads, ${counters.writes} writes`);
@@ -184,9 +225,14 @@ describe("a Go program on the generated SDK (Automation API, inline program)", (
     await control.resetCounters();
     const preview = await step("preview");
     const counters = await control.counters();
-    expect(preview.changes).toEqual({ same: 8 });
+    expect(preview.changes).toEqual({ same: 11 });
     expect(counters.writes).toBe(0);
-    expect(preview.outputs).toMatchObject({ subAccountId, ciKeyLabel: "gopher ci", usageTenantName: "gopher" });
+    expect(preview.outputs).toMatchObject({
+      subAccountId,
+      ciKeyLabel: "gopher ci",
+      usageTenantName: "gopher",
+      verified: true,
+    });
     console.log(`preview: ${counters.reads} reads, ${counters.writes} writes`);
   });
 
@@ -195,7 +241,7 @@ describe("a Go program on the generated SDK (Automation API, inline program)", (
     await control.resetCounters();
     const change = await step("change");
     const counters = await control.counters();
-    expect(change.changes).toEqual({ update: 1, same: 7 });
+    expect(change.changes).toEqual({ update: 1, same: 10 });
     const writes = Object.entries(counters.endpoints).filter(([k]) => !/^(GET|HEAD) /.test(k));
     expect(writes).toEqual([[expect.stringMatching(/^(PATCH|PUT) .*api-keys\/\{[a-z_]+\}$/), 1]]);
     expect(counters.writes).toBe(1);
@@ -203,7 +249,11 @@ describe("a Go program on the generated SDK (Automation API, inline program)", (
     const keys = d.api_keys.filter((k) => k.account_id === subAccountId);
     expect(keys.find((k) => k.id === ciKeyId)?.label).toBe("gopher ci, relabelled");
     expect(keys).toHaveLength(2);
-    expect(change.outputs).toMatchObject({ ciKeyLabel: "gopher ci, relabelled", ciKeySecret: "[secret]" });
+    expect(change.outputs).toMatchObject({
+      ciKeyLabel: "gopher ci, relabelled",
+      ciKeySecret: "[secret]",
+      verified: true,
+    });
     console.log(`change: ${counters.reads} reads, ${counters.writes} writes`);
   });
 
@@ -238,6 +288,7 @@ describe("a Go program on the generated SDK (Automation API, inline program)", (
     const parts = all.filter((r) => r.type.startsWith("txmail:index:") && !r.urn.endsWith("::gopher-ci"));
     expect(parts.map((r) => r.type.split(":").pop()).sort()).toEqual([
       "Domain",
+      "DomainVerification",
       "Route",
       "SubAccount",
       "SubAccountApiKey",
@@ -258,8 +309,11 @@ describe("a Go program on the generated SDK (Automation API, inline program)", (
     const destroy = await step("destroy");
     destroyed = true;
     const counters = await control.counters();
-    expect(destroy.changes).toEqual({ delete: 8 });
+    expect(destroy.changes).toEqual({ delete: 11 });
     expect(await objects()).toEqual({});
+    // The records are gone from DNS too (the zone stays: the name does not exist).
+    expect(await cname(`txm1._domainkey.${DOMAIN}`)).toBe("ENOTFOUND");
+    expect(await cname(`rp.${DOMAIN}`)).toBe("ENOTFOUND");
     expect(printed).not.toContain(svc.apiKey);
     console.log(`destroy: ${counters.reads} reads, ${counters.writes} writes`);
   });

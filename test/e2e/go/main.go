@@ -7,6 +7,10 @@
 //
 //	txmail-go up|preview|change|destroy
 //
+// The tenant's domain is verified in the same up: its DKIM and Return-Path records are published
+// with the test's DNS provider (txmaildns:index:Record, support/dnsPlugin.ts; its server from
+// TXMAILDNS_API_URL / TXMAILDNS_API_KEY) and a DomainVerification depends on them.
+//
 // `up` creates the stack (the TXMAIL_* values become its config, the key a secret) and applies
 // the program; `preview` previews it again; `change` applies it with the CI key relabelled (an
 // in-place update); `destroy` deletes everything. Each step prints one JSON line on stdout: the
@@ -21,6 +25,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
@@ -39,6 +44,12 @@ const (
 	projectName = "txmail-go"
 	stackName   = "dev"
 )
+
+// dnsRecord is a txmaildns:index:Record (the test's DNS provider; no SDK: registered by its token).
+type dnsRecord struct {
+	pulumi.CustomResourceState
+	Fqdn pulumi.StringOutput `pulumi:"fqdn"`
+}
 
 // program is the inline Pulumi program; ciLabel is what the `change` step changes.
 func program(ciLabel string) pulumi.RunFunc {
@@ -68,6 +79,40 @@ func program(ciLabel string) pulumi.RunFunc {
 				},
 			},
 		}, pulumi.Provider(account))
+		if err != nil {
+			return err
+		}
+
+		// The tenant's domain, verified in this same up: its required records published with "the
+		// user's DNS provider" (the test-only txmaildns plugin, support/dnsPlugin.ts, standing for
+		// cloudflare.DnsRecord), each found by its label, and a DomainVerification with the tenant's
+		// own connection that depends on them.
+		var records []pulumi.Resource
+		for _, label := range []string{"DKIM", "Return-Path"} {
+			record := tenant.Domain.DnsRecords().ApplyT(func(rs []txmail.DomainDnsRecord) (txmail.DomainDnsRecord, error) {
+				for _, r := range rs {
+					if r.Label != nil && *r.Label == label {
+						return r, nil
+					}
+				}
+				return txmail.DomainDnsRecord{}, fmt.Errorf("mail.gopher.example.com lists no %s record", label)
+			}).(txmail.DomainDnsRecordOutput)
+			var published dnsRecord
+			err := ctx.RegisterResource("txmaildns:index:Record", "gopher-"+strings.ToLower(label), pulumi.Map{
+				"name":  record.Host(),
+				"type":  record.Type(),
+				"value": record.Value(),
+			}, &published, pulumi.Version("0.0.1"))
+			if err != nil {
+				return err
+			}
+			records = append(records, &published)
+		}
+		verification, err := txmail.NewDomainVerification(ctx, "gopher", &txmail.DomainVerificationArgs{
+			Domain:         tenant.Domain.Domain(),
+			Connection:     tenant.Connection,
+			TimeoutSeconds: pulumi.Int(60),
+		}, pulumi.Provider(account), pulumi.DependsOn(records))
 		if err != nil {
 			return err
 		}
@@ -108,6 +153,7 @@ func program(ciLabel string) pulumi.RunFunc {
 		ctx.Export("ciKeySecret", ciKey.SecretKey)
 		ctx.Export("usageCurrency", usage.Currency())
 		ctx.Export("usageTenantName", tenantUsage)
+		ctx.Export("verified", verification.Verified)
 		return nil
 	}
 }

@@ -8,6 +8,12 @@ in the program's Pulumi home as `pulumi plugin install` would.
     TXMAIL_API_KEY=... TXMAIL_ACCOUNT_ID=... \
     TXMAIL_BASE_URL=http://127.0.0.1:PORT python program.py
 
+The tenant's domain is verified in the same up: its DKIM and Return-Path
+records are published with the test's DNS provider (txmaildns:index:Record,
+support/dnsPlugin.ts, installed in the program's Pulumi home by the test; its
+server from TXMAILDNS_API_URL / TXMAILDNS_API_KEY), and a DomainVerification
+depends on them.
+
 Steps: up, a preview that must change nothing, one in-place change (the CI
 key's label), destroy. Each step prints one JSON line on stdout: its change
 summary and the stack outputs, secrets masked. The engine's own output goes to
@@ -36,6 +42,14 @@ DOMAIN = "mail.acme.example.com"
 TOOLS = os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", ".tools"
 )
+
+
+def by_label(records, label):
+    """The domain's record with this label (DKIM, Return-Path, ...)."""
+    for record in records:
+        if record.label == label:
+            return record
+    raise ValueError(f"{DOMAIN} lists no {label} record")
 
 
 def make_program(base_url, account_id, api_key, ci_label):
@@ -68,6 +82,37 @@ def make_program(base_url, account_id, api_key, ci_label):
             opts=on_account,
         )
 
+        # The tenant's domain, verified in this same up: its required records
+        # published with "the user's DNS provider" (the test-only txmaildns
+        # plugin, standing for cloudflare.DnsRecord), each found by its
+        # label, and a DomainVerification with the tenant's own connection
+        # that depends on them.
+        records = []
+        for label in ("DKIM", "Return-Path"):
+            record = acme.domain.dns_records.apply(
+                lambda rs, label=label: by_label(rs, label)
+            )
+            records.append(
+                pulumi.CustomResource(
+                    "txmaildns:index:Record",
+                    "acme-" + label.lower(),
+                    {
+                        "name": record.host,
+                        "type": record.type,
+                        "value": record.value,
+                        "fqdn": None,
+                    },
+                    opts=pulumi.ResourceOptions(version="0.0.1"),
+                )
+            )
+        verification = txmail.DomainVerification(
+            "acme",
+            domain=acme.domain.domain,
+            connection=acme.connection,
+            timeout_seconds=60,
+            opts=pulumi.ResourceOptions(provider=account, depends_on=records),
+        )
+
         # A plain resource fed by the tenant's outputs: a sending key in its
         # sub account.
         ci_key = txmail.SubAccountApiKey(
@@ -94,6 +139,7 @@ def make_program(base_url, account_id, api_key, ci_label):
 
         pulumi.export("subAccountId", acme.sub_account.id)
         pulumi.export("ciKeyLabel", ci_key.label)
+        pulumi.export("verified", verification.verified)
         pulumi.export("ciKey", ci_key.secret_key)
         pulumi.export(
             "supportRouteSecret",

@@ -1,17 +1,24 @@
 // The Python SDK (sdk/python, generated from native/schema.json) end to end: test/e2e/python/program.py,
 // an inline Automation API program (no Python language host), run with setup's Python against the
 // emulator through the txmail plugin on PATH. It declares a Tenant and a key fed by its outputs
-// through an explicit provider, and looks the tenant's domain up. Step by step (the program waits
+// through an explicit provider, and looks the tenant's domain up; the tenant's domain is verified
+// in the same up: its required records published with the test-only DNS provider txmaildns
+// (support/dnsPlugin.ts) into a real DNS server on loopback (support/dnsServer.ts, the emulator's
+// --dns-server), and a DomainVerification that depends on them. Step by step (the program waits
 // on stdin after each step's JSON line, so the emulator's counters are read per step): up creates
-// the objects, a preview changes nothing and writes nothing, one label change is one in-place
-// update and one write, destroy leaves nothing; no secret is printed or stored in plaintext.
+// the objects and verifies the domain (≤ 2 checks), a preview changes nothing and writes nothing,
+// one label change is one in-place update and one write, destroy leaves nothing, at the service
+// nor in DNS; no secret is printed or stored in plaintext.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as readline from "node:readline";
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from "node:child_process";
+import { Resolver } from "node:dns/promises";
 import { promisify } from "node:util";
 import { controlClient, serviceObjects, type EmulatorControl } from "../../../support/control";
+import { dnsPluginEnv, installDnsPlugin } from "../../../support/dnsPlugin";
+import { type DnsServer, startDnsServer } from "../../../support/dnsServer";
 import { PASSPHRASE, TOOLS_DIR, engineEnv } from "../harness";
 import { startService, type TestService } from "../../../support/service";
 import { PYTHON, installPythonSdk } from "../sdks/sdks";
@@ -24,6 +31,9 @@ const PROGRAM = path.join(__dirname, "program.py");
 const DOMAIN = "mail.acme.example.com";
 /** One step takes seconds; a stuck one fails its test with the engine's output instead of hanging. */
 const STEP_TIMEOUT_MS = 3 * 60_000;
+const CHECK = "/v2/accounts/{account_id}/domains/{domain}/check-dns";
+/** The emulator's check-dns cache, and the provider's interval matched to it (the service's: 60 s). */
+const CACHE_SECONDS = 1;
 
 interface StepLine {
   step: string;
@@ -31,6 +41,7 @@ interface StepLine {
   outputs?: Record<string, unknown>;
 }
 
+let server: DnsServer;
 let svc: TestService;
 let control: EmulatorControl;
 let tmp: string;
@@ -88,6 +99,19 @@ async function calls() {
   return { reads: c.reads, writes: c.writes, writeRequests: writes };
 }
 
+/** The check-dns requests for the program's domain since the log was last cleared. */
+async function checks() {
+  const { requests } = await control.requests();
+  return requests.filter((r) => r.template === CHECK && r.path.includes(`/domains/${DOMAIN}/`));
+}
+
+/** What the DNS server answers for a CNAME: its targets, or the error's code (ENOTFOUND, ENODATA). */
+async function cname(host: string): Promise<string[] | string> {
+  const resolver = new Resolver({ timeout: 2000, tries: 1 });
+  resolver.setServers([server.address]);
+  return resolver.resolveCname(host).catch((e: NodeJS.ErrnoException) => e.code ?? String(e));
+}
+
 /** `pulumi stack export` of the program's stack, run in its work dir as a user would. */
 async function exportState(showSecrets = false): Promise<string> {
   const env = engineEnv(path.join(programDir, "state"), { PULUMI_HOME: path.join(programDir, "home") });
@@ -117,7 +141,9 @@ function allFiles(dir: string): string {
 }
 
 beforeAll(async () => {
-  svc = await startService();
+  server = await startDnsServer();
+  await server.createZone("example.com");
+  svc = await startService({ dnsServer: server.address, dnsCacheSeconds: CACHE_SECONDS });
   control = controlClient(svc);
   baseline = new Set(serviceObjects(await control.dumpState()).map((o) => o.id));
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-python-"));
@@ -127,6 +153,8 @@ beforeAll(async () => {
   if (!fs.existsSync(PYTHON))
     throw new Error(`no Python at ${PYTHON}: run 'bash scripts/setup.sh --with python' first`);
   const site = installPythonSdk(tmp);
+  // The test's DNS provider, beside the txmail plugin the program installs in its Pulumi home.
+  installDnsPlugin(path.join(programDir, "home"));
 
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("TXMAIL_")) env[k] = v;
@@ -140,6 +168,8 @@ beforeAll(async () => {
     TXMAIL_API_KEY: svc.apiKey,
     TXMAIL_PROGRAM_DIR: programDir,
     TXMAIL_PROGRAM_PAUSE: "1",
+    ...dnsPluginEnv(server),
+    TXMAIL_DNS_CHECK_INTERVAL_MS: String(CACHE_SECONDS * 1000),
   });
   await control.resetCounters();
   await control.clearRequests();
@@ -164,6 +194,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (proc && proc.exitCode === null) proc.kill();
   await svc?.close();
+  await server?.close();
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -171,9 +202,10 @@ describe("a Python program on the generated SDK (inline Automation API, native p
   let subAccountId: string;
   let ciKeyId: string;
 
-  it("up creates the tenant's objects and the key fed by its outputs, and exports the look-up", async () => {
+  it("up creates the tenant's objects, verifies its domain, makes the key fed by its outputs, and exports the look-up", async () => {
     const up = await nextStep();
     const at = await calls();
+    const checked = await checks();
     console.log(`up: ${at.reads} reads, ${at.writes} writes`);
     // The stack's secrets, first (the later checks need them): the provider's API key, the two
     // keys' and the route's one-time secrets.
@@ -195,8 +227,8 @@ describe("a Python program on the generated SDK (inline Automation API, native p
     for (const value of Object.values(secrets)) expect(value).toMatch(/^\S{16,}$/);
     expect(up.step).toBe("up");
     // The stack, the explicit provider, the Tenant, its sub account, bootstrap key, domain and
-    // route, and the CI key.
-    expect(up.changes).toEqual({ create: 8 });
+    // route, the domain's two DNS records and its verification, and the CI key.
+    expect(up.changes).toEqual({ create: 11 });
     expect(await objects()).toEqual({
       SubAccount: [expect.any(String)],
       SubAccountApiKey: [expect.any(String), expect.any(String)],
@@ -214,21 +246,30 @@ describe("a Python program on the generated SDK (inline Automation API, native p
     const domain = d.domains.find((x) => x.domain === DOMAIN)!;
     expect(domain.account_id).toBe(subAccountId);
     expect(d.routes.map((r) => [r.account_id, r.name])).toEqual([[subAccountId, "support"]]);
-    // One create per object; the look-up is the one read.
+    // The records were published before the verification asked: one check when the first sees
+    // them (docs/guide/verifying-a-domain.md), two at most.
+    expect(checked.length).toBeGreaterThanOrEqual(1);
+    expect(checked.length).toBeLessThanOrEqual(2);
+    // One create per object and the checks (the DNS records are written at the DNS server, not
+    // the service); two reads: the verification's read of the domain and the look-up.
     expect(at.writeRequests.sort()).toEqual([
       "POST /v2/accounts/{account_id}/domains",
+      ...checked.map(() => `POST ${CHECK}`),
       "POST /v2/accounts/{account_id}/routes",
       "POST /v2/accounts/{account_id}/sub-accounts",
       "POST /v2/accounts/{account_id}/sub-accounts/{sub_account_id}/api-keys",
       "POST /v2/accounts/{account_id}/sub-accounts/{sub_account_id}/api-keys",
     ]);
-    expect(at.reads).toBe(1);
+    expect(at.reads).toBe(2);
+    // Published, as the domain lists them.
+    expect(await cname(`txm1._domainkey.${DOMAIN}`)).toEqual([expect.stringMatching(/\.dkim\./)]);
 
     expect(up.outputs).toEqual({
       subAccountId,
       ciKeyLabel: "acme ci",
       ciKey: "[secret]",
       supportRouteSecret: "[secret]",
+      verified: true,
       // The data function's answer: the emulator's domain record.
       domain: {
         id: domain.id,
@@ -245,7 +286,7 @@ describe("a Python program on the generated SDK (inline Automation API, native p
     const at = await calls();
     console.log(`preview: ${at.reads} reads, ${at.writes} writes`);
     expect(preview.step).toBe("preview");
-    expect(preview.changes).toEqual({ same: 8 });
+    expect(preview.changes).toEqual({ same: 11 });
     expect(at.writes).toBe(0);
     expect(at.reads).toBe(1); // the look-up
   });
@@ -256,12 +297,17 @@ describe("a Python program on the generated SDK (inline Automation API, native p
     const at = await calls();
     console.log(`update: ${at.reads} reads, ${at.writes} writes (${at.writeRequests.join(", ")})`);
     expect(update.step).toBe("update");
-    expect(update.changes).toEqual({ update: 1, same: 7 });
+    expect(update.changes).toEqual({ update: 1, same: 10 });
     expect(at.writeRequests).toEqual(["PUT /v2/accounts/{account_id}/sub-accounts/{sub_account_id}/api-keys/{key_id}"]);
     const d = await control.dumpState();
     // The same key, relabelled: not replaced.
     expect(d.api_keys.find((k) => k.id === ciKeyId)?.label).toBe("acme ci (deploys)");
-    expect(update.outputs).toMatchObject({ subAccountId, ciKeyLabel: "acme ci (deploys)", ciKey: "[secret]" });
+    expect(update.outputs).toMatchObject({
+      subAccountId,
+      ciKeyLabel: "acme ci (deploys)",
+      ciKey: "[secret]",
+      verified: true,
+    });
   });
 
   it("keeps every secret encrypted in state and out of its files", async () => {
@@ -278,10 +324,13 @@ describe("a Python program on the generated SDK (inline Automation API, native p
     const at = await calls();
     console.log(`destroy: ${at.reads} reads, ${at.writes} writes`);
     expect(destroyed.step).toBe("destroy");
-    expect(destroyed.changes).toEqual({ delete: 8 });
+    expect(destroyed.changes).toEqual({ delete: 11 });
     expect(at.writes).toBe(5);
     expect(at.writeRequests.every((w) => w.startsWith("DELETE "))).toBe(true);
     expect(await objects()).toEqual({});
+    // The records are gone from DNS too (the zone stays: the name does not exist).
+    expect(await cname(`txm1._domainkey.${DOMAIN}`)).toBe("ENOTFOUND");
+    expect(await cname(`rp.${DOMAIN}`)).toBe("ENOTFOUND");
     expect(await exited).toBe(0);
   });
 
