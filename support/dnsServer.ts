@@ -15,6 +15,7 @@
 // sockets and loaded its modules — before it opens the database, which `nobody` owns. Its
 // binaries stay where setup put them (they are exec'd and loaded while still root). Nothing is
 // created on the machine (no user, no system service) and nothing listens beyond loopback.
+import { endWithThisProcess } from "./processes";
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { promises as dnsPromises } from "node:dns";
@@ -176,6 +177,8 @@ async function startOnce(pdns: string): Promise<DnsServer> {
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
+    const forget = endWithThisProcess(child.pid!);
+    child.once("exit", forget);
     let log = "";
     const keep = (s: string) => (log = (log + s).slice(-20_000));
     child.stdout!.setEncoding("utf8").on("data", keep);

@@ -51,6 +51,19 @@ export function killLiveGroups(): void {
   for (const pgid of liveGroups) killGroup(pgid);
 }
 
+/**
+ * Kills the process group `pgid` if this process exits before it ends (a server a crashed test or
+ * benchmark did not close would outlive it, holding its ports); the returned function forgets it.
+ */
+export function endWithThisProcess(pgid: number): () => void {
+  if (!exitHook) {
+    exitHook = true;
+    process.on("exit", killLiveGroups);
+  }
+  liveGroups.add(pgid);
+  return () => liveGroups.delete(pgid);
+}
+
 export interface BoundedRun {
   code: number | null;
   signal: NodeJS.Signals | null;
