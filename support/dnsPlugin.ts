@@ -17,7 +17,7 @@
 // plugin acquisition is off in tests, so the plugin installed here is the only one; the engine
 // found it without a version too (YAML, TypeScript), but a pinned version keeps the default
 // provider's name stable (`default_0_0_1`). The forms below are what worked (CLI 3.274.1; the Go and
-// Python SDKs 3.274.1; YAML in test/e2e/dnsPlugin.test.ts, the others checked by hand):
+// Python SDKs 3.274.1; each in test/e2e/domainVerification.test.ts or the Go and Python SDK e2e programs):
 //
 //   YAML        dkim:
 //                 type: txmaildns:index:Record
