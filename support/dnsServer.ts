@@ -15,6 +15,7 @@
 // sockets and loaded its modules — before it opens the database, which `nobody` owns. Its
 // binaries stay where setup put them (they are exec'd and loaded while still root). Nothing is
 // created on the machine (no user, no system service) and nothing listens beyond loopback.
+import { txtStrings } from "../provider/api/dnsText";
 import { endWithThisProcess } from "./processes";
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -49,24 +50,7 @@ export interface DnsServer {
 }
 
 /** PowerDNS's record content for one raw TXT value: quoted strings of at most 255 bytes each. */
-export function txtContent(value: string): string {
-  const bytes = Buffer.from(value, "utf8");
-  const strings: string[] = [];
-  // An empty value is one empty string, as a TXT record always holds at least one.
-  for (let at = 0; at === 0 || at < bytes.length; at += 255) strings.push(quoteTxt(bytes.subarray(at, at + 255)));
-  return strings.join(" ");
-}
-
-/** One character-string in zone-file syntax: `"` and `\` escaped, bytes outside printable ASCII as \DDD. */
-function quoteTxt(bytes: Buffer): string {
-  let out = '"';
-  for (const b of bytes) {
-    if (b === 0x22 || b === 0x5c) out += `\\${String.fromCharCode(b)}`;
-    else if (b >= 0x20 && b < 0x7f) out += String.fromCharCode(b);
-    else out += `\\${String(b).padStart(3, "0")}`;
-  }
-  return `${out}"`;
-}
+export const txtContent = txtStrings;
 
 /** How often a write answered with a 5xx is tried. */
 const WRITE_TRIES = 5;

@@ -5,6 +5,8 @@
 // a domain are left out; a tenant whose records could not be had is a comment saying why, so nothing
 // is silently missing. Anything the service gave that would not load (a host that is not a DNS name)
 // is left out with a comment rather than written: the fragment always loads.
+import { TXT_STRING_MAX, txtStrings } from "../../provider/api/dnsText";
+export { TXT_STRING_MAX, txtStrings };
 import { isVerified } from "./report";
 import type { DnsRecordView, TenantDns } from "./types";
 
@@ -12,7 +14,6 @@ import type { DnsRecordView, TenantDns } from "./types";
 export const ZONE_TTL = 3600;
 
 /** The most octets one character-string of a TXT record holds (RFC 1035 §3.3). */
-export const TXT_STRING_MAX = 255;
 
 export function zoneFragment(tenants: readonly TenantDns[], o: { readAt: Date; requiredOnly: boolean }): string {
   const out = [
@@ -110,30 +111,4 @@ function rdata(type: string, value: string): string | { problem: string } {
         ? value
         : { problem: "its value cannot be written as given" };
   }
-}
-
-/**
- * A TXT record's text as quoted character-strings of at most 255 octets each, on one line: a DKIM
- * key of 2048 bits is ~400 characters, more than one string holds. Resolvers and DKIM verifiers join
- * the strings with nothing between them, so the split may fall anywhere. Inside the quotes `"` and `\`
- * are escaped, and octets outside printable ASCII written as `\DDD` (decimal), RFC 1035 §5.1.
- */
-export function txtStrings(value: string): string {
-  const octets = Buffer.from(value, "utf8");
-  const strings: string[] = [];
-  // An empty text is one empty string: a TXT record holds at least one.
-  for (let at = 0; at === 0 || at < octets.length; at += TXT_STRING_MAX) {
-    strings.push(quoted(octets.subarray(at, at + TXT_STRING_MAX)));
-  }
-  return strings.join(" ");
-}
-
-function quoted(octets: Uint8Array): string {
-  let out = '"';
-  for (const b of octets) {
-    if (b === 0x22 || b === 0x5c) out += `\\${String.fromCharCode(b)}`;
-    else if (b >= 0x20 && b < 0x7f) out += String.fromCharCode(b);
-    else out += `\\${String(b).padStart(3, "0")}`;
-  }
-  return `${out}"`;
 }

@@ -7,6 +7,7 @@
 // rrset's records, with `changetype: "DELETE"` removes it. Names are absolute (trailing dot); a
 // record's `content` is in zone-file presentation: a CNAME target absolute, TXT text as quoted
 // character-strings of at most 255 bytes each (a DKIM key is longer than one).
+import { txtStrings, txtText } from "../../provider/api/dnsText";
 import { isUnknown } from "../../provider/core/unknowns";
 import { isSecretValue } from "../../provider/core/secretMarks";
 
@@ -78,41 +79,10 @@ const absolute = (name: string) => `${canonicalName(name)}.`;
 /** A value as compared: a CNAME target is a name (case and trailing dot do not matter); TXT text is exact. */
 const canonicalValue = (type: string, value: string) => (type === "CNAME" ? canonicalName(value) : value);
 
-/** TXT text as PowerDNS content: quoted character-strings of ≤255 bytes, `"` and `\` escaped, other bytes outside printable ASCII as \DDD. */
-export function txtContent(text: string): string {
-  const bytes = Buffer.from(text, "utf8");
-  const strings: string[] = [];
-  for (let i = 0; i < bytes.length || i === 0; i += 255) {
-    let s = "";
-    for (const b of bytes.subarray(i, i + 255)) {
-      if (b === 0x22 || b === 0x5c) s += `\\${String.fromCharCode(b)}`;
-      else if (b >= 0x20 && b < 0x7f) s += String.fromCharCode(b);
-      else s += `\\${String(b).padStart(3, "0")}`;
-    }
-    strings.push(`"${s}"`);
-  }
-  return strings.join(" ");
-}
+/** TXT text as PowerDNS content, and back (provider/api/dnsText.ts). */
+export { txtStrings as txtContent, txtText } from "../../provider/api/dnsText";
 
-/** The text of PowerDNS TXT content: its character-strings joined (the inverse of txtContent). */
-export function txtText(content: string): string {
-  const bytes: number[] = [];
-  let quoted = false;
-  for (let i = 0; i < content.length; i++) {
-    const c = content[i]!;
-    if (c === '"') quoted = !quoted;
-    else if (!quoted)
-      continue; // the spaces between character-strings
-    else if (c === "\\" && /^\d{3}$/.test(content.slice(i + 1, i + 4))) {
-      bytes.push(Number(content.slice(i + 1, i + 4)));
-      i += 3;
-    } else if (c === "\\") bytes.push(...Buffer.from(content[++i] ?? "", "utf8"));
-    else bytes.push(...Buffer.from(c, "utf8"));
-  }
-  return Buffer.from(bytes).toString("utf8");
-}
-
-const contentOf = (type: RecordType, value: string) => (type === "TXT" ? txtContent(value) : absolute(value));
+const contentOf = (type: RecordType, value: string) => (type === "TXT" ? txtStrings(value) : absolute(value));
 const valueOf = (type: RecordType, content: string) => (type === "TXT" ? txtText(content) : canonicalName(content));
 
 /** The id of a record: its name and type (what `pulumi import` takes too). */
