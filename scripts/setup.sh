@@ -356,7 +356,9 @@ if $with_dns; then
       die "--with dns needs apt-get and dpkg-deb (Debian bookworm) to fetch PowerDNS 4.7.3"
     rm -rf "$pdns_dir" && mkdir -p "$pdns_dir/debs" "$pdns_dir/root" "$pdns_dir/bin"
     # shellcheck disable=SC2086 # one word per package
-    if ! (cd "$pdns_dir/debs" && apt-get download -q $PDNS_DEBS >"$pdns_dir/apt.log" 2>&1); then
+    fetch_debs() { (cd "$pdns_dir/debs" && apt-get download -q $PDNS_DEBS >"$pdns_dir/apt.log" 2>&1); }
+    # A fresh machine may have no package lists yet: as root, fetch them once and try again.
+    if ! fetch_debs && ! { [ "$(id -u)" = 0 ] && apt-get update -q >>"$pdns_dir/apt.log" 2>&1 && fetch_debs; }; then
       cat "$pdns_dir/apt.log" >&2
       die "apt-get download of PowerDNS failed (packages: $PDNS_DEBS). It needs Debian bookworm's package lists (run 'apt-get update' as root) and its mirror."
     fi
