@@ -30,7 +30,8 @@ import { type Account, type Removed, subAccountKey, sweep, total } from "./sweep
 const WORKSPACE_SCOPES = [
   "accounts:read",
   ...kindsWith("managed").flatMap((kind) =>
-    (["read", "write", "delete"] as const).map((op) => declarations[kind].scopes[op]({})[0]!),
+    // A kind that watches another deletes nothing: its delete needs no scope.
+    (["read", "write", "delete"] as const).flatMap((op) => declarations[kind].scopes[op]({}).slice(0, 1)),
   ),
 ];
 const FACE_SUFFIX = { dynamic: "ts", native: "yaml" } as const;
