@@ -2,8 +2,10 @@
 // reads every resource from the service and tells, per resource, the state it recorded (`old`) and
 // what the service holds now (`new`), or that the object is gone (`delete`). Nothing is written, to
 // the stack or to the service. The fields compared are those the kind's declaration sends to the
-// service (`apiFields`, `stateFields`): counters and timestamps the service moves by itself are
-// not drift. The same on both faces (their outputs carry the same names).
+// service (`apiFields`, `stateFields`), and an output that calls for the kind's reconcile again
+// once the service holds it (`unsettled`: a DomainVerification no longer verified): counters and
+// timestamps the service moves by itself are not drift. The same on both faces (their outputs carry
+// the same names).
 import type { EngineEvent, StepEventMetadata, StepEventStateMetadata } from "@pulumi/pulumi/automation";
 import { kindOfToken } from "../../provider/api/typeTokens";
 import type { Kind } from "../../provider/api/kinds";
@@ -21,14 +23,22 @@ export function comparedFields(kind: Kind): string[] {
   return [...new Set([...d.apiFields, ...(d.stateFields ?? [])])].filter((f) => !writeOnly.has(f));
 }
 
-/** The fields whose values differ; a secret is never shown, only that it changed. */
+/**
+ * The fields whose values differ; a secret is never shown, only that it changed. Besides the
+ * compared fields: the outputs that call for the kind's reconcile again (`unsettled`) as the service
+ * holds them but not as the stack recorded them — a DomainVerification whose record was removed
+ * since (`verified` true → false), which the next `up` verifies again.
+ */
 export function changedFields(
   kind: Kind,
   recorded: Record<string, unknown>,
   service: Record<string, unknown>,
 ): FieldChange[] {
   const out: FieldChange[] = [];
-  for (const field of comparedFields(kind)) {
+  const unsettled = declarations[kind].unsettled;
+  const unsettledRecorded = new Set(unsettled?.(recorded) ?? []);
+  const newlyUnsettled = (unsettled?.(service) ?? []).filter((f) => !unsettledRecorded.has(f));
+  for (const field of new Set([...comparedFields(kind), ...newlyUnsettled])) {
     const [a, b] = [recorded[field], service[field]];
     if (isSecretValue(a) || isSecretValue(b)) {
       // Both masked: the events cannot tell, and both were read from the same service.

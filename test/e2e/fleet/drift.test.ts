@@ -5,7 +5,10 @@
 // the service and no secret in any output; `--remediate` sets back what the tenants file sets (with
 // no twin for what was deleted), keeps the values made by hand in the fields it leaves to the service
 // (docs/guide/fleets.md, Remediation) exactly as the report gave them, and the next check finds only
-// the hand-made objects (which no stack manages until someone adopts them). Beside it, on the same
+// the hand-made objects (which no stack manages until someone adopts them). A domain verified in
+// `up` (a tenant's `domainVerification`) whose record is removed later is reported as a changed
+// verification, its one DNS check being the only request a check sends that is not a read
+// (docs/guide/verifying-a-domain.md). Beside it, on the same
 // fleet, `txmail-fleet dns` (docs/guide/fleets.md#handing-dns-to-another-team): each tenant's domain
 // records as the service holds them, one domain verified and one not, as a table, JSON and a zone
 // file, with no write (but --check-dns's one per domain) and no secret.
@@ -46,14 +49,17 @@ const TENANTS = [
     bootstrapKey: { ipAllowList: ["127.0.0.1"] },
     webhooks: { events: { url: "https://globex.example.com/ev", events: ["bounced"] } },
   },
-  // A third, untouched too: a domain of its own (for dns: verified while acme's is not).
+  // A third: a domain of its own, verified in each `up` (for dns: verified while acme's is not); its
+  // DNS record removed later is the drift of its verification, and nothing else of it may be reported.
   {
     name: "initech",
     website: "initech.example.com",
     domain: "mail.initech.example.com",
+    domainVerification: { timeoutSeconds: 60 },
     bootstrapKey: { ipAllowList: ["127.0.0.1"] },
   },
 ];
+const INITECH_DOMAIN = "mail.initech.example.com";
 
 /** Any API key secret the emulator issues (`<prefix>-sk-<64 characters>`). */
 const KEY_SECRET = /[a-z0-9]+-sk-[A-Za-z0-9]{64}/;
@@ -63,12 +69,20 @@ describe.each(FACES)("txmail-fleet drift on the real engine, %s face", (face) =>
   let control: EmulatorControl;
   let dir: string;
   let acme: string;
+  let initech: string;
   /** The emulator's own key: a parent-account key no fleet manages, ignored as a team would. */
   let rootKey: string;
   /** The key made by hand that the out-of-band changes are made with (it allows every address). */
   let handKey: { id: string; secret_key: string };
 
-  const fleet = (...args: string[]) => runFleet(args, { cwd: dir, stateDir: path.join(dir, "state"), svc });
+  // The provider checks DNS again as soon as the emulator's cache (0 s: dnsCacheSeconds) allows.
+  const fleet = (...args: string[]) =>
+    runFleet(args, {
+      cwd: dir,
+      stateDir: path.join(dir, "state"),
+      svc,
+      env: { TXMAIL_DNS_CHECK_INTERVAL_MS: "200" },
+    });
   const drift = async (...args: string[]): Promise<{ run: FleetRun; report: DriftReport }> => {
     const run = await fleet("drift", "--json", "--ignore", rootKey, ...args);
     expect(`${run.stdout}${run.stderr}`).not.toMatch(KEY_SECRET);
@@ -86,18 +100,44 @@ describe.each(FACES)("txmail-fleet drift on the real engine, %s face", (face) =>
   };
   const writes = async () =>
     (await control.requests()).requests.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path}`);
+  /** A check's one request that is not a read: the service checking initech's DNS for its verification's read. */
+  const initechCheck = () => `POST /v2/accounts/${initech}/domains/${INITECH_DOMAIN}/check-dns`;
+  /**
+   * While `running` goes on, polls the state dump until `domain` exists, then flips its DNS to
+   * verified (its records published): the verification waiting in that run sees it at its next check.
+   */
+  const verifyOnceMade = async (running: Promise<unknown>, domain: string): Promise<Domain | undefined> => {
+    let over = false;
+    const end = () => {
+      over = true;
+    };
+    void running.then(end, end);
+    while (!over) {
+      const made = (await control.dumpState()).domains.find((x) => x.domain === domain);
+      if (made) return control.setDomainVerified(domain, true, { accountId: made.account_id });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return undefined;
+  };
 
   beforeAll(async () => {
-    svc = await startService();
+    // No DNS cache: a check after the flag flips sees it (the service's is 60 s).
+    svc = await startService({ dnsCacheSeconds: 0 });
     control = controlClient(svc);
     const d = await control.dumpState();
     rootKey = d.api_keys.find((k) => k.account_id === d.parent_account_id)!.id;
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-drift-"));
     fs.mkdirSync(path.join(dir, "state"));
     fs.writeFileSync(path.join(dir, "tenants.yaml"), stringify({ tenants: TENANTS }));
-    const up = await fleet("up", "--face", face);
+    const running = fleet("up", "--face", face);
+    // initech's verification waits in this up until the service sees its records.
+    const verified = verifyOnceMade(running, INITECH_DOMAIN);
+    const up = await running;
     if (up.code !== 0) throw new Error(`up: ${up.stdout}${up.stderr}`);
-    acme = (await control.dumpState()).accounts.find((a) => a.name === "acme")!.id;
+    if ((await verified)?.dns_valid !== true) throw new Error(`up: ${INITECH_DOMAIN} was never flipped verified`);
+    const accounts = (await control.dumpState()).accounts;
+    acme = accounts.find((a) => a.name === "acme")!.id;
+    initech = accounts.find((a) => a.name === "initech")!.id;
   });
 
   afterAll(async () => {
@@ -106,14 +146,18 @@ describe.each(FACES)("txmail-fleet drift on the real engine, %s face", (face) =>
   });
 
   // Exit 0 end to end, on the fleet's default face: the next test's exact report already proves, on
-  // both faces, that nothing unchanged is reported and that a check writes nothing.
-  onFace(face, "native")("a fleet just deployed has no drift, and the check writes nothing", async () => {
-    await control.clearRequests();
-    const { run, report } = await drift();
-    expect(report).toMatchObject({ drift: [], unmanaged: [], unchecked: [], exitCode: 0, tenantsChecked: 3 });
-    expect(run.code).toBe(0);
-    expect(await writes()).toEqual([]);
-  });
+  // both faces, that nothing unchanged is reported and that a check writes nothing (but the service's
+  // DNS check of initech's verification, which changes no object).
+  onFace(face, "native")(
+    "a fleet just deployed has no drift, and the check writes nothing (but the verification's one DNS check)",
+    async () => {
+      await control.clearRequests();
+      const { run, report } = await drift();
+      expect(report).toMatchObject({ drift: [], unmanaged: [], unchecked: [], exitCode: 0, tenantsChecked: 3 });
+      expect(run.code).toBe(0);
+      expect(await writes()).toEqual([initechCheck()]);
+    },
+  );
 
   // dns reads what drift's inventory reads (the shard's outputs, each tenant's own key: fleet/shardOutputs.ts)
   // and runs no program, the same on both faces: one face. Before the changes by hand below.
@@ -122,8 +166,8 @@ describe.each(FACES)("txmail-fleet drift on the real engine, %s face", (face) =>
     async () => {
       const d = await control.dumpState();
       const accountOf = (name: string) => d.accounts.find((a) => a.name === name)!.id;
-      // initech's DNS is published and the service has checked; acme's is published, and the service
-      // has not looked yet (--check-dns below asks it to).
+      // initech's DNS is published and the service has checked (its verification in up, and now);
+      // acme's is published, and the service has not looked yet (--check-dns below asks it to).
       const initech = await control.setDomainVerified("mail.initech.example.com", true, {
         accountId: accountOf("initech"),
       });
@@ -244,7 +288,7 @@ describe.each(FACES)("txmail-fleet drift on the real engine, %s face", (face) =>
     },
   );
 
-  it("reports exactly what was changed, deleted and made by hand, with 0 writes and no secret", async () => {
+  it("reports exactly what was changed, deleted and made by hand, with 0 writes (but the verification's one DNS check) and no secret", async () => {
     const d = await control.dumpState();
     const parentKey = svc.apiKey;
     const parentAt = `${svc.accountId}/sub-accounts/${acme}`;
@@ -277,12 +321,14 @@ describe.each(FACES)("txmail-fleet drift on the real engine, %s face", (face) =>
     });
     await api(hand, "POST", `${acme}/suppressions`, { email: "carol@example.com", expires_at: "2031-01-01T00:00:00Z" });
     const carol = (await control.dumpState()).suppressions.find((x) => x.email === "carol@example.com")!;
+    // A record of initech's domain removed from its DNS: the service's next check no longer sees it.
+    await control.setDomainVerified(INITECH_DOMAIN, false, { accountId: initech });
     const summary = path.join(dir, "summary.md");
     await control.clearRequests();
 
     const { run, report } = await drift("--markdown", summary);
 
-    expect(await writes()).toEqual([]);
+    expect(await writes()).toEqual([initechCheck()]);
     expect(run.code).toBe(3);
     expect(report.drift.map((r) => [r.tenant, r.resource, r.kind, r.status, r.fields]).sort()).toEqual(
       [
@@ -311,6 +357,13 @@ describe.each(FACES)("txmail-fleet drift on the real engine, %s face", (face) =>
           "changed",
           [{ field: "url", recorded: "https://acme.example.com/ev", service: "https://evil.example.com/ev" }],
         ],
+        [
+          "initech",
+          "initech-verification",
+          "DomainVerification",
+          "changed",
+          [{ field: "verified", recorded: true, service: false }],
+        ],
       ].sort(),
     );
     expect(report.unmanaged.map((u) => [u.tenant, u.kind, u.id, u.policy?.split(" ")[0]]).sort()).toEqual(
@@ -324,11 +377,26 @@ describe.each(FACES)("txmail-fleet drift on the real engine, %s face", (face) =>
     const markdown = fs.readFileSync(summary, "utf8");
     expect(markdown).toMatch(/^## Tenant drift — ❌ drift found/);
     expect(markdown).toContain("`pulumi import txmail:index:Webhook acme-sneaky");
+    expect(markdown).toContain(
+      "| initech | `initech-verification` | DomainVerification | changed | verified: true → false |",
+    );
     expect(markdown).not.toMatch(KEY_SECRET);
   });
 
   it("--remediate sets back what the tenants file sets, with no twin, and keeps the reported values of the fields it leaves to the service; the next check finds only what was made by hand", async () => {
+    // initech's record published again: this run's check finds its verification verified, so the
+    // remediation's up (which would verify again, and wait for DNS) leaves it out.
+    await control.setDomainVerified(INITECH_DOMAIN, true, { accountId: initech });
     const { run, report } = await drift("--remediate");
+    expect(report.drift.map((r) => r.resource).sort()).toEqual([
+      "acme",
+      "acme-app",
+      "acme-bootstrap",
+      "acme-domain",
+      "acme-route-sales",
+      "acme-route-support",
+      "acme-webhook-events",
+    ]);
     expect(report.remediation).toEqual([expect.objectContaining({ shard: "shard-001", ok: true })]);
     // Fixed: the drift; left: the hand-made objects, which no stack manages.
     expect(run.code).toBe(3);

@@ -97,6 +97,16 @@ describe("drift from a refresh preview's events", () => {
     expect(c.managed).toEqual([{ tenant: "acme", kind: "Route", id: "acme-route-sales-id" }]);
   });
 
+  it("reports a verification the service no longer sees as changed, and not one that was already unsettled", () => {
+    const seen = { domain: "mail.acme.example.com", recordsToVerify: "required", verified: true, dnsValid: true };
+    const gone = { ...seen, verified: false, dnsValid: false };
+    expect(changedFields("DomainVerification", seen, gone)).toEqual([
+      { field: "verified", recorded: true, service: false },
+    ]);
+    expect(changedFields("DomainVerification", gone, gone)).toEqual([]);
+    expect(changedFields("DomainVerification", gone, seen)).toEqual([]);
+  });
+
   it("a secret field is never shown: only that it changed", () => {
     expect(changedFields("SubAccountApiKey", { label: secret }, { label: "plain now" })).toEqual([
       { field: "label", recorded: SECRET, service: SECRET },
