@@ -68,7 +68,7 @@ export async function checkOnce({ api, conn }: Ctx, name: string): Promise<Check
     const status = (err as { status?: number }).status;
     // Managed DNS down (503), rate limited (429) or the network: no answer this time; the next
     // interval asks again. Anything else (403, 400) is the caller's to report.
-    if (status === 503 || status === 429 || status === undefined || status >= 500)
+    if (status === undefined || status === 429 || status >= 500)
       return { kind: "unavailable", reason: (err as Error).message };
     throw err;
   }

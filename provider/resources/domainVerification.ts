@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { CreateDomain, Domain, paths } from "../api";
 import { documentedEnum } from "../api/common";
+import { domain } from "./domain";
 import type { Ctx, Declaration, Props } from "../core/declaration";
 import {
   type DnsRecordOut,
@@ -70,17 +71,8 @@ export const domainVerification = {
   stateFields: ["recordsToVerify"],
   // Only the domain's name is compared: a different timeout changes nothing once verified.
   listing: { unlisted: (count) => `${count} domain verification(s): not objects at the service` },
-  // Imported by the domain's name, as a Domain is: the read then checks its DNS.
-  importId: {
-    syntax: "<domain name>",
-    format: (r) => String(r.domain),
-    parse(text) {
-      const name = CreateDomain.shape.domain.safeParse(text);
-      return name.success
-        ? { id: name.data.toLowerCase(), props: { domain: name.data.toLowerCase() } }
-        : { problem: "must be the name of the verified domain, such as mail.example.com" };
-    },
-  },
+  // Imported by the domain's name, exactly as a Domain is: the read then checks its DNS.
+  importId: domain.importId,
   record: Domain,
   created: Domain,
   idOf: (r) => String(r.domain),
