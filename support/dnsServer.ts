@@ -15,13 +15,13 @@
 // sockets and loaded its modules — before it opens the database, which `nobody` owns. Its
 // binaries stay where setup put them (they are exec'd and loaded while still root). Nothing is
 // created on the machine (no user, no system service) and nothing listens beyond loopback.
+import { freePort } from "./ports";
 import { txtStrings } from "../provider/api/dnsText";
 import { endWithThisProcess } from "./processes";
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { promises as dnsPromises } from "node:dns";
 import * as fs from "node:fs";
-import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -64,17 +64,6 @@ function pdnsDir(): string {
     throw new Error(`no PowerDNS in ${dir}: run 'bash scripts/setup.sh --with dns' (the test command does)`);
   }
   return dir;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** The FQDN PowerDNS's API names rrsets and zones by: with its trailing dot. */

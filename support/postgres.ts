@@ -7,10 +7,10 @@
 // initdb and postgres refuse to run as root, and tests run as root here: then both run as the
 // unprivileged `nobody` (uid 65534, via setpriv), which owns the temp dir. Nothing is created on
 // the machine (no user, no system service).
+import { freePort } from "./ports";
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
-import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT } from "./root";
@@ -66,17 +66,6 @@ function asServerUser(file: string, args: string[]): [string, string[]] {
     "setpriv",
     [`--reuid=${UNPRIVILEGED}`, `--regid=${UNPRIVILEGED}`, "--clear-groups", "--reset-env", file, ...args],
   ];
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface PostgresOptions {

@@ -3,6 +3,7 @@
 // page). scripts/setup.sh --with release installs the servers into the tools cache and seeds their
 // contents once, with network (`node dist/support/registries.js seed-npm …`); the rehearsal then runs
 // them with no uplink, so every request it makes goes to 127.0.0.1.
+import { freePort } from "./ports";
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as http from "node:http";
@@ -35,15 +36,6 @@ export interface Server {
   /** Every request path, in order (the static server only). */
   requests: string[];
   close(): Promise<void>;
-}
-
-/** A port free on 127.0.0.1 now (for servers that take a port rather than reporting theirs). */
-async function freePort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** Polls `url` until it answers (any status), or fails with the process's output. */
