@@ -7,6 +7,7 @@ import { type CommonArgs, commonProps, nativeCommonProps, withSecretOutputs } fr
 import type { Kind } from "../../../provider/api/kinds";
 import { dynamicProvider } from "./dynamicProvider";
 import { configuredFace } from "./face";
+import { hideOwnFrames } from "./ownFrames";
 import { withPlugin } from "./plugin";
 import { Provider } from "../provider";
 
@@ -38,9 +39,12 @@ export abstract class TxmailResource extends pulumi.CustomResource {
     // error messages show — are captured by Pulumi with its own limit and are unaffected.
     const limit = Error.stackTraceLimit;
     if (!keepPromiseStacks()) Error.stackTraceLimit = 0;
+    const native = Provider.isTxmailProvider(opts?.provider) || configuredFace() === "native";
+    // The state records the user's line, not this package's (ownFrames.ts).
+    const showOwnFrames = hideOwnFrames(native ? 1 : 0);
     try {
       const options = secretOutputs.length ? withSecretOutputs(opts, secretOutputs) : opts;
-      if (Provider.isTxmailProvider(opts?.provider) || configuredFace() === "native") {
+      if (native) {
         // The engine names the resource to the plugin in every call, and the provider resource
         // keeps the stack's salt (native/provider.ts): neither `__urn` nor a StackSalt resource.
         // The plugin is named by version and download URL, so the engine acquires it (plugin.ts).
@@ -54,10 +58,12 @@ export abstract class TxmailResource extends pulumi.CustomResource {
       ) as TxmailResource;
     } catch (err) {
       // An error thrown while registering gets a stack again, pointing at the user's code.
+      showOwnFrames();
       Error.stackTraceLimit = limit;
       if (err instanceof Error) Error.captureStackTrace(err, new.target);
       throw err;
     } finally {
+      showOwnFrames();
       Error.stackTraceLimit = limit;
     }
   }

@@ -1,5 +1,6 @@
 // The SDK's resource base class: which provider object each kind gets (the per-kind module whose
-// exports Pulumi can store as a require), and the stack-trace limit it lowers while registering.
+// exports Pulumi can store as a require), the stack-trace limit it lowers while registering, and the
+// registration trace Pulumi records (the user's frames, none of the SDK's).
 import * as pulumi from "@pulumi/pulumi";
 import { declarations } from "../../../provider/resources";
 import type { Kind } from "../../../provider/api/kinds";
@@ -86,5 +87,73 @@ describe("TxmailResource", () => {
       Error.prepareStackTrace = original;
       delete process.env.PULUMI_DEBUG_PROMISE_LEAKS;
     }
+  });
+});
+
+/** The stack trace Pulumi records for each resource registered while `fn` runs (Resource.stackTrace). */
+function recordedTraces(fn: () => void): Array<Array<{ uri: string } | undefined>> {
+  const resourceClass = pulumi.Resource as unknown as { stackTrace(skip: number): Array<{ uri: string } | undefined> };
+  const original = resourceClass.stackTrace;
+  const traces: Array<Array<{ uri: string } | undefined>> = [];
+  resourceClass.stackTrace = function (skip) {
+    const trace = original.call(this, skip + 1); // + this function's own frame
+
+    traces.push(trace);
+    return trace;
+  };
+  try {
+    fn();
+  } finally {
+    resourceClass.stackTrace = original;
+  }
+  return traces;
+}
+
+describe("the registration trace Pulumi records", () => {
+  const routeArgs = { name: "support", url: "https://example.com/in" };
+  const sdkFrames = (trace: Array<{ uri: string } | undefined>) =>
+    trace.filter((f) => f && /\/sdk\/nodejs\/|\/provider\//.test(f.uri));
+
+  it.each([
+    ["dynamic", {}],
+    ["native", { provider: new txmail.Provider("eu", { apiKey: "k" }) }],
+  ])("starts at the user's line, with no frame of the SDK (%s face)", async (_face, opts) => {
+    let route: txmail.Route | undefined;
+    // A named function: Pulumi reads no position from an anonymous function's frame.
+    const recorded = recordedTraces(function makeRoute() {
+      route = new txmail.Route("traced", routeArgs, opts);
+    });
+    // The route's, and on the dynamic face the stack salt's when this test runs first.
+    expect(recorded.length).toBeGreaterThan(0);
+    for (const trace of recorded) {
+      expect(trace[0]?.uri).toMatch(/txmailResource\.test\.ts$/);
+      expect(sdkFrames(trace)).toEqual([]);
+    }
+    await registered(route!);
+  });
+
+  it("gives a Tenant's resources the line that made the Tenant", async () => {
+    let tenant: txmail.Tenant | undefined;
+    // Native: under mocks, the dynamic face's providers of a linked checkout are serialized by value.
+    process.env.TXMAIL_FACE = "native";
+    const traces = recordedTraces(function makeTenant() {
+      try {
+        tenant = new txmail.Tenant("traced", { website: "traced.example.com" });
+      } finally {
+        delete process.env.TXMAIL_FACE;
+      }
+    });
+    expect(traces.length).toBeGreaterThan(2);
+    for (const trace of traces) {
+      expect(trace[0]?.uri).toMatch(/txmailResource\.test\.ts$/);
+      expect(sdkFrames(trace)).toEqual([]);
+    }
+    await new Promise((resolve) => tenant!.urn.apply(resolve));
+  });
+
+  it("puts back whatever formatted traces before", () => {
+    const before = Error.prepareStackTrace;
+    new txmail.Route("restored", routeArgs);
+    expect(Error.prepareStackTrace).toBe(before);
   });
 });
