@@ -3,6 +3,7 @@
 # bounded. One target per run:
 #   bash scripts/bench.sh                 # report: 10 and 50 tenants vs the floors, 1 000 creates, …
 #   bash scripts/bench.sh checkpoints     # state saved after every step vs once per run, 50 tenants
+#   bash scripts/bench.sh profile         # where a 50-tenant up spends its time, per process, both faces and modes
 #   bash scripts/bench.sh fleet           # one stack vs shard stacks, 1 000 tenants (bench/fleet.ts)
 #   bash scripts/bench.sh fleet-backends  # file and PostgreSQL, 1 and 2 runners, beside fleet floors
 #   bash scripts/bench.sh fleet-levers    # engine settings (PULUMI_PARALLEL_DIFF) on a fleet, A vs B
@@ -18,9 +19,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${1:-report}"
 case "$target" in
-  report | checkpoints | fleet | fleet-backends | fleet-levers | fleet-drift | domain-verification) ;;
+  report | checkpoints | profile | fleet | fleet-backends | fleet-levers | fleet-drift | domain-verification) ;;
   *)
-    echo "bench.sh: unknown target '$target' (report, checkpoints, fleet, fleet-backends, fleet-levers, fleet-drift, domain-verification)" >&2
+    echo "bench.sh: unknown target '$target' (report, checkpoints, profile, fleet, fleet-backends, fleet-levers, fleet-drift, domain-verification)" >&2
     exit 2
     ;;
 esac

@@ -1,0 +1,251 @@
+// Where a 50-tenant `up` spends its time over the floor (issue 49): each program of the checkpoints
+// benchmark (the two faces and their floors), in both checkpoint modes, run as a first `up` of a
+// fresh stack while the CPU time of every process of the stack is read from /proc, per process kind
+// (the engine, the language host, the program, the dynamic-provider host or the plugin), and the
+// emulator's (this process's) own. Afterwards, per program: state bytes per resource (the stack's
+// export), the engine's gRPC calls per resource (a separate, untimed run with PULUMI_DEBUG_GRPC),
+// and the client's time waiting for the account's pace. Rounds rotate the order; medians of all.
+// Loopback only; every loop bounded.
+// Run: bash scripts/bench.sh profile   (BENCH_TENANTS=50 BENCH_REPS=3 by default)
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { createTestStack, type TestStack } from "../support/stack";
+import { startService } from "../support/service";
+import { controlClient } from "../support/control";
+import { publishSection, runBenchmark } from "./section";
+import { median, programOptions, round2, timed, type Program } from "./up";
+
+const TENANTS = Number(process.env.BENCH_TENANTS ?? 50);
+const REPS = Number(process.env.BENCH_REPS ?? 3);
+const PROGRAMS: Program[] = ["floor", "real", "floor-native", "native"];
+const MODES = ["default", "fast"] as const;
+type Mode = (typeof MODES)[number];
+const MODE_ENV: Record<Mode, Record<string, string>> = { default: {}, fast: { PULUMI_SKIP_CHECKPOINTS: "true" } };
+type Pair = `${Mode} ${Program}`;
+const PAIRS: Pair[] = MODES.flatMap((m) => PROGRAMS.map((p) => `${m} ${p}` as Pair));
+const FLOOR: Record<Program, Program> = {
+  floor: "floor",
+  real: "floor",
+  "floor-native": "floor-native",
+  native: "floor-native",
+  "floor-naive": "floor-naive",
+};
+
+/** The kinds of process a stack's `up` runs, told apart by their command lines. */
+export const KINDS = ["engine", "language host", "program", "provider", "other"] as const;
+export type Kind = (typeof KINDS)[number];
+function kindOf(args: string): Kind {
+  if (/dynamic-provider|pulumi-resource-txmail|native\/main\.js|noop-native-provider/.test(args)) return "provider";
+  if (/pulumi-language-nodejs/.test(args)) return "language host";
+  if (/@pulumi\/pulumi\/cmd\/run|run-pulumi|\/cmd\/run\/index\.js|ts-node|\bnode\b.*\brun\b/.test(args))
+    return "program";
+  if (/(^|\/)pulumi(\s|$)/.test(args)) return "engine";
+  return "other";
+}
+
+const TICK = 100; // clock ticks per second on Linux (USER_HZ)
+/** utime + stime of a process, in seconds; undefined once it is gone. */
+function cpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / TICK;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads every 100 ms the CPU time of the processes whose environment names the stack's Pulumi home;
+ * a process's last reading stands for its total (it misses at most its last 100 ms).
+ */
+export async function withCpu<T>(
+  t: TestStack,
+  fn: () => Promise<T>,
+): Promise<{ value: T; cpu: Record<Kind, number>; others: string[] }> {
+  const home = `PULUMI_HOME=${path.join(t.stateDir, ".pulumi-home")}`;
+  const known = new Map<number, Kind | null>(); // null: not the stack's
+  const last = new Map<number, number>();
+  const others = new Set<string>();
+  const sample = () => {
+    for (const name of fs.readdirSync("/proc")) {
+      const pid = Number(name);
+      if (!pid || pid === process.pid) continue;
+      if (!known.has(pid)) {
+        try {
+          if (!fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(home)) {
+            known.set(pid, null);
+            continue;
+          }
+          const args = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
+          const kind = kindOf(args);
+          if (kind === "other") others.add(args.slice(0, 120));
+          known.set(pid, kind);
+        } catch {
+          continue;
+        }
+      }
+      if (known.get(pid) === null) continue;
+      const s = cpuSeconds(pid);
+      if (s !== undefined) last.set(pid, s);
+    }
+  };
+  const timer = setInterval(sample, 100);
+  try {
+    const value = await fn();
+    sample();
+    const cpu = Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<Kind, number>;
+    for (const [pid, s] of last) cpu[known.get(pid) as Kind] += s;
+    return { value, cpu, others: [...others] };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+interface Run {
+  seconds: number;
+  cpu: Record<Kind | "emulator", number>;
+}
+
+interface Counts {
+  stateBytesPerResource: number;
+  grpcPerResource: Record<string, number>;
+  grpcBytesPerResource: number;
+}
+
+interface Result {
+  tenants: number;
+  runs: Record<Pair, Run[]>;
+  counts: Partial<Record<Pair, Counts>>;
+  others: string[];
+  load: string[];
+}
+
+const resourcesIn = (exported: string) =>
+  (JSON.parse(exported) as { deployment: { resources?: unknown[] } }).deployment.resources?.length ?? 0;
+
+/** gRPC calls (and their bytes) per resource from PULUMI_DEBUG_GRPC's log, by method. */
+function grpcCounts(file: string, resources: number): { perMethod: Record<string, number>; bytes: number } {
+  const perMethod: Record<string, number> = {};
+  let bytes = 0;
+  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
+    if (!line.trim()) continue;
+    bytes += line.length;
+    const method = (JSON.parse(line) as { method: string }).method.replace(/^\/pulumirpc\./, "");
+    perMethod[method] = (perMethod[method] ?? 0) + 1;
+  }
+  for (const m of Object.keys(perMethod)) perMethod[m] = round2(perMethod[m]! / resources);
+  return { perMethod, bytes: Math.round(bytes / resources) };
+}
+
+async function bench(): Promise<Result> {
+  const svc = await startService();
+  const control = controlClient(svc);
+  const options = programOptions(svc, TENANTS);
+  const runs = Object.fromEntries(PAIRS.map((p) => [p, [] as Run[]])) as Record<Pair, Run[]>;
+  const counts: Result["counts"] = {};
+  const others = new Set<string>();
+  const stacks: TestStack[] = [];
+  const load = [`before: ${fs.readFileSync("/proc/loadavg", "utf8").trim()}`];
+  const stackFor = async (pair: Pair, tag: string, env: Record<string, string> = {}) => {
+    const [mode, program] = pair.split(" ") as [Mode, Program];
+    const o = options[program];
+    const s = await createTestStack({
+      ...o,
+      name: `${mode}-${program}${tag}`,
+      env: { ...o.env, ...MODE_ENV[mode], ...env },
+    });
+    stacks.push(s);
+    await s.preview(); // warm-up outside the timing
+    // A fast-mode service stack's first run saves its salt and creates nothing (provider/core/freshSalt.ts).
+    if (mode === "fast" && (program === "real" || program === "native")) await s.up().catch(() => undefined);
+    return s;
+  };
+  try {
+    for (let round = 0; round < REPS; round++) {
+      const order = PAIRS.map((_, i) => PAIRS[(round * 3 + i) % PAIRS.length]!);
+      for (const pair of order) {
+        const s = await stackFor(pair, String(round));
+        const before = process.cpuUsage();
+        const { value: seconds, cpu, others: o } = await withCpu(s, () => timed(() => s.up()));
+        const used = process.cpuUsage(before);
+        o.forEach((x) => others.add(x));
+        runs[pair].push({ seconds: round2(seconds), cpu: { ...cpu, emulator: (used.user + used.system) / 1e6 } });
+        process.stderr.write(
+          `[bench profile] round ${round + 1} ${pair}: ${seconds.toFixed(1)} s ${JSON.stringify(cpu)}\n`,
+        );
+        await s.dispose();
+      }
+      load.push(`after round ${round + 1}: ${fs.readFileSync("/proc/loadavg", "utf8").trim()}`);
+    }
+    // Counters, untimed: a gRPC log slows the engine.
+    for (const pair of PAIRS) {
+      const log = path.join(fs.mkdtempSync("/tmp/txmail-grpc-"), "grpc.json");
+      const s = await stackFor(pair, "-counts", { PULUMI_DEBUG_GRPC: log });
+      fs.rmSync(log, { force: true }); // the warm-up's calls
+      await s.up();
+      const exported = await s.exportText();
+      const resources = resourcesIn(exported);
+      const g = grpcCounts(log, resources);
+      counts[pair] = {
+        stateBytesPerResource: Math.round(exported.length / resources),
+        grpcPerResource: g.perMethod,
+        grpcBytesPerResource: g.bytes,
+      };
+      fs.rmSync(path.dirname(log), { recursive: true, force: true });
+      await s.dispose();
+    }
+    void control;
+    return { tenants: TENANTS, runs, counts, others: [...others], load };
+  } finally {
+    for (const s of stacks) fs.rmSync(s.stateDir, { recursive: true, force: true });
+    await svc.close();
+  }
+}
+
+function section(r: Result, started: Date): string[] {
+  const med = (pair: Pair, f: (x: Run) => number) => round2(median(r.runs[pair].map(f)));
+  const cols = [...KINDS.filter((k) => k !== "other"), "emulator"] as const;
+  const rows = PAIRS.map((pair) => {
+    const [mode, program] = pair.split(" ") as [Mode, Program];
+    const floor = `${mode} ${FLOOR[program]}` as Pair;
+    const secs = med(pair, (x) => x.seconds);
+    const over = program === FLOOR[program] ? "" : `${round2(secs - med(floor, (x) => x.seconds))}`;
+    const c = r.counts[pair];
+    return `| ${mode} | ${program} | ${secs} | ${over} | ${cols.map((k) => med(pair, (x) => x.cpu[k])).join(" | ")} | ${c?.stateBytesPerResource ?? ""} | ${
+      c
+        ? Object.values(c.grpcPerResource)
+            .reduce((a, b) => a + b, 0)
+            .toFixed(1)
+        : ""
+    } | ${c?.grpcBytesPerResource ?? ""} |`;
+  });
+  return [
+    "## Where the time goes: a profile of the 50-tenant `up`",
+    "",
+    `${r.tenants} tenants, first \`up\` of fresh stacks, ${REPS} rounds in rotating order, ${started.toISOString().slice(0, 16).replace("T", " ")} UTC;`,
+    "`bash scripts/bench.sh profile` (bench/profile.ts). CPU seconds per process kind, read from /proc during",
+    "the `up` (the emulator is the benchmark's own process). State bytes and gRPC calls per resource come from",
+    "one more untimed run per program (PULUMI_DEBUG_GRPC).",
+    "",
+    `| mode | program | wall (s) | over its floor (s) | ${cols.map((k) => `${k} CPU (s)`).join(" | ")} | state bytes/resource | gRPC calls/resource | gRPC log bytes/resource |`,
+    `|---|---|---|---|${cols.map(() => "---").join("|")}|---|---|---|`,
+    ...rows,
+    "",
+    "gRPC calls per resource, by method:",
+    "",
+    ...PAIRS.map((p) => `- ${p}: ${JSON.stringify(r.counts[p]?.grpcPerResource ?? {})}`),
+    "",
+    `- load average: ${r.load.join("; ")}`,
+    ...(r.others.length ? [`- processes not classified: ${r.others.join("; ")}`] : []),
+    "",
+  ];
+}
+
+async function main(): Promise<void> {
+  const started = new Date();
+  const result = await bench();
+  publishSection(section(result, started), { name: "profile", result });
+}
+
+if (require.main === module) runBenchmark(main);
