@@ -103,6 +103,21 @@ describe("one pace per account per machine", () => {
     expect(rewritten.tokens).toBeLessThan(0.5);
   });
 
+  test("a record written in place over a longer one still reads back (another writer's tokens kept)", () => {
+    const file = path.join(dir, "account.json");
+    const clock = new FakeClock(1_000_000);
+    // A longer record than the ones written next (spaced out: as long as a state with bigger numbers).
+    const full = { tokens: 2, last: clock.now(), pausedUntil: 0, epoch: 0, cuts: 0, curve: { base: 10, start: null } };
+    fs.writeFileSync(file, JSON.stringify(full, null, 8));
+    const [a, b] = [new FilePaceStore(file), new FilePaceStore(file)].map(
+      (store) => new TokenBucket(SLOW, clock, store),
+    );
+    expect(a!.reserve().waitMs).toBe(0);
+    expect(b!.reserve().waitMs).toBe(0);
+    expect(a!.reserve().waitMs).toBeGreaterThan(0); // the burst of 2 is spent between the two
+    expect(JSON.parse(fs.readFileSync(file, "utf8")).tokens).toBe(-1);
+  });
+
   test("the state survives a cut: -Infinity (no cut yet) and a cut curve both round-trip", () => {
     const [a, b] = twoProcesses();
     a.reserve();
