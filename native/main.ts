@@ -2,6 +2,7 @@
 // Entry of the plugin `pulumi-resource-txmail` (bin/pulumi-resource-txmail runs it with node). The
 // engine starts it with its own address (and log flags) as arguments and reads the port it serves
 // on from the first line of stdout; nothing else may be printed there.
+import "../provider/compileCache"; // first: the modules below load through Node's compile cache
 import { serve } from "./server";
 import { exitWithTheEngine } from "../provider/core/engineWatch";
 

@@ -1,6 +1,7 @@
 // Entry point of the provider process, loaded by package name from the tiny serialized provider
 // objects (sdk/nodejs/internal/dynamicProvider.ts). Holds per-process state: the configuration from the
 // engine, one HTTP client per connection, one provider implementation per kind.
+import "./compileCache"; // first: the modules below load through Node's compile cache
 import { configureConnection } from "./core/connection";
 import { exitWithTheEngine } from "./core/engineWatch";
 import { makeProvider, type Provider } from "./core/factory";
