@@ -34,6 +34,8 @@ afterAll(async () => {
 
 interface StateResource {
   type: string;
+  sourcePosition?: string;
+  stackTrace?: Array<{ sourcePosition?: string }>;
   custom?: boolean;
   inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown>;
@@ -67,6 +69,9 @@ describe("installed package", () => {
         expect(text).not.toContain("impl()"); // no method bodies copied by value
         expect(text.length).toBeLessThan(400);
       }
+      // Registered where the program says so, with none of the package's frames (sdk/nodejs/internal/ownFrames.ts).
+      expect(r.sourcePosition).toMatch(/^project:\/\/\/index\.ts#\d+,\d+$/);
+      expect((r.stackTrace ?? []).filter((f) => f.sourcePosition?.includes("node_modules/pulumi-txmail"))).toEqual([]);
     }
   });
 
