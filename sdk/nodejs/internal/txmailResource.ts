@@ -39,10 +39,12 @@ export abstract class TxmailResource extends pulumi.CustomResource {
     // error messages show — are captured by Pulumi with its own limit and are unaffected.
     const limit = Error.stackTraceLimit;
     if (!keepPromiseStacks()) Error.stackTraceLimit = 0;
-    const native = Provider.isTxmailProvider(opts?.provider) || configuredFace() === "native";
-    // The state records the user's line, not this package's (ownFrames.ts).
-    const showOwnFrames = hideOwnFrames(native ? 1 : 0);
+    let showOwnFrames = (): void => undefined;
     try {
+      // Inside the try: a bad `txmail:face` is an error of registering, restored below like any other.
+      const native = Provider.isTxmailProvider(opts?.provider) || configuredFace() === "native";
+      // The state records the user's line, not this package's (ownFrames.ts).
+      showOwnFrames = hideOwnFrames(native ? 1 : 0);
       const options = secretOutputs.length ? withSecretOutputs(opts, secretOutputs) : opts;
       if (native) {
         // The engine names the resource to the plugin in every call, and the provider resource

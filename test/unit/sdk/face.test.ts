@@ -65,5 +65,8 @@ it.each([
   ["TXMAIL_FACE", () => (process.env.TXMAIL_FACE = "Native")],
 ])("rejects a face that is neither, naming %s and the rule", (where, set) => {
   set();
+  const [limit, format] = [Error.stackTraceLimit, Error.prepareStackTrace];
   expect(() => new txmail.Route("bad", routeArgs)).toThrow(`${where}: must be "dynamic" or "native", got '`);
+  // What registering lowers or replaces for its own duration is put back.
+  expect([Error.stackTraceLimit, Error.prepareStackTrace]).toEqual([limit, format]);
 });
