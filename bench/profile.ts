@@ -9,7 +9,7 @@
 // Run: bash scripts/bench.sh profile   (BENCH_TENANTS=50 BENCH_REPS=3 by default)
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { createTestStack, type TestStack } from "../support/stack";
+import { createTestStack, type StackOptions, type TestStack } from "../support/stack";
 import { startService } from "../support/service";
 import { controlClient } from "../support/control";
 import { publishSection, runBenchmark } from "./section";
@@ -19,8 +19,11 @@ const TENANTS = Number(process.env.BENCH_TENANTS ?? 50);
 const REPS = Number(process.env.BENCH_REPS ?? 3);
 const PROGRAMS: Program[] = ["floor", "real", "floor-native", "native"];
 const MODES = ["default", "fast"] as const;
-type Mode = (typeof MODES)[number];
-const MODE_ENV: Record<Mode, Record<string, string>> = { default: {}, fast: { PULUMI_SKIP_CHECKPOINTS: "true" } };
+export type Mode = (typeof MODES)[number];
+const MODE_ENV: Record<Mode, Record<string, string>> = {
+  default: {},
+  fast: { PULUMI_SKIP_CHECKPOINTS: "true" },
+};
 type Pair = `${Mode} ${Program}`;
 const PAIRS: Pair[] = MODES.flatMap((m) => PROGRAMS.map((p) => `${m} ${p}` as Pair));
 const FLOOR: Record<Program, Program> = {
@@ -123,7 +126,25 @@ interface Result {
   load: string[];
 }
 
-const resourcesIn = (exported: string) =>
+/**
+ * A fresh stack of `program` in `mode`, ready for a timed first `up`: previewed once (warm-up outside
+ * the timing) and, for a service program in fast mode, past its first run, which saves the stack's
+ * salt and creates nothing (provider/core/freshSalt.ts).
+ */
+export async function readyStack(
+  o: StackOptions,
+  program: Program,
+  mode: Mode,
+  name: string,
+  env: Record<string, string> = {},
+): Promise<TestStack> {
+  const s = await createTestStack({ ...o, name, env: { ...o.env, ...MODE_ENV[mode], ...env } });
+  await s.preview();
+  if (mode === "fast" && (program === "real" || program === "native")) await s.up().catch(() => undefined);
+  return s;
+}
+
+export const resourcesIn = (exported: string) =>
   (JSON.parse(exported) as { deployment: { resources?: unknown[] } }).deployment.resources?.length ?? 0;
 
 /** gRPC calls (and their bytes) per resource from PULUMI_DEBUG_GRPC's log, by method. */
@@ -151,16 +172,8 @@ async function bench(): Promise<Result> {
   const load = [`before: ${fs.readFileSync("/proc/loadavg", "utf8").trim()}`];
   const stackFor = async (pair: Pair, tag: string, env: Record<string, string> = {}) => {
     const [mode, program] = pair.split(" ") as [Mode, Program];
-    const o = options[program];
-    const s = await createTestStack({
-      ...o,
-      name: `${mode}-${program}${tag}`,
-      env: { ...o.env, ...MODE_ENV[mode], ...env },
-    });
+    const s = await readyStack(options[program], program, mode, `${mode}-${program}${tag}`, env);
     stacks.push(s);
-    await s.preview(); // warm-up outside the timing
-    // A fast-mode service stack's first run saves its salt and creates nothing (provider/core/freshSalt.ts).
-    if (mode === "fast" && (program === "real" || program === "native")) await s.up().catch(() => undefined);
     return s;
   };
   try {
