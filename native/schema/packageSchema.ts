@@ -25,6 +25,22 @@ export { PLUGIN_DOWNLOAD_URL, REPOSITORY };
 /** The Go SDK's module path (the package under the repository's `sdk/go`). */
 export const GO_IMPORT_BASE_PATH = `${REPOSITORY.replace(/^https:\/\//, "")}/sdk/go/${PACKAGE}`;
 
+/**
+ * The Java SDK's base package: Maven Central's namespace for the repository's GitHub organization
+ * (io.github.<org>, the SDK's groupId) made a legal Java name (JLS 6.1: `-` becomes `_`). The classes
+ * are `<base>.txmail.*`; tools/javagen derives the groupId from the repository and checks this.
+ */
+export const JAVA_BASE_PACKAGE = `io.github.${new URL(REPOSITORY).pathname.split("/")[1]!.toLowerCase().replace(/-/g, "_")}`;
+
+/**
+ * The Java SDK (com.pulumi:pulumi) the generated SDK compiles and runs against: the newest release on
+ * Maven Central not newer than the generator (pulumi-java v1.22.0, tools/javagen/go.mod), whose own
+ * release of the SDK is not on Maven Central. gson is pinned to the version that SDK itself depends
+ * on: Maven takes a direct dependency's version over a transitive one, and the generator's default
+ * (2.8.9) would downgrade it.
+ */
+export const JAVA_DEPENDENCIES = { "com.pulumi:pulumi": "1.20.0", "com.google.code.gson:gson": "2.10" };
+
 export function packageSchema(): PackageSpec {
   const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
     name: string;
@@ -77,6 +93,7 @@ export function packageSchema(): PackageSpec {
         respectSchemaVersion: true,
         pyproject: { enabled: true },
       },
+      java: { basePackage: JAVA_BASE_PACKAGE, dependencies: JAVA_DEPENDENCIES },
     },
   };
 }

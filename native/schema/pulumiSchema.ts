@@ -80,5 +80,7 @@ export interface PackageSpec {
       respectSchemaVersion: boolean;
       pyproject: { enabled: boolean };
     };
+    /** pulumi-java's PackageInfo: the Java package prefix and Maven dependencies (groupId:artifactId → version). */
+    java: { basePackage: string; dependencies: Record<string, string> };
   };
 }

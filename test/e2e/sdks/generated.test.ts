@@ -1,5 +1,5 @@
-// sdk/go and sdk/python are generated from native/schema.json by Pulumi's own code generators
-// (scripts/gen-sdks.sh, run by `npm run gen:sdks`) and never edited by hand: this test generates them
+// sdk/go, sdk/python and sdk/java are generated from native/schema.json by Pulumi's own code generators
+// (pulumi-java's for Java; scripts/gen-sdks.sh, run by `npm run gen:sdks`) and never edited by hand: this test generates them
 // into a temporary directory and fails when a committed file differs, is missing or is extra (the
 // schema changed and the SDKs were not regenerated, or a generated file was edited), naming the file
 // and the command that regenerates them. The first run on a machine builds the generator (seconds
@@ -26,7 +26,7 @@ function firstDifference(expectedRoot: string, actualRoot: string): string | und
   return undefined;
 }
 
-describe("the Go and Python SDKs (sdk/go, sdk/python)", () => {
+describe("the Go, Python and Java SDKs (sdk/go, sdk/python, sdk/java)", () => {
   let tmp = "";
   let generated = "";
 

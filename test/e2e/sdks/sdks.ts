@@ -1,4 +1,4 @@
-// Shared by the tests of the Go and Python SDKs generated from native/schema.json (sdk/go, sdk/python:
+// Shared by the tests of the Go, Python and Java SDKs generated from native/schema.json (sdk/go, sdk/python:
 // `npm run gen:sdks`, scripts/gen-sdks.sh): paths, the Python venv, and running the tools.
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -8,7 +8,7 @@ import { REPO_ROOT, TOOLS_DIR } from "../harness";
 export { REPO_ROOT };
 
 /** The generated SDK directories, relative to the repository (or to a generator's output dir). */
-export const SDK_DIRS = ["sdk/go", "sdk/python"] as const;
+export const SDK_DIRS = ["sdk/go", "sdk/python", "sdk/java"] as const;
 
 /** The command that regenerates the committed SDKs. */
 export const REGENERATE = "npm run gen:sdks";
@@ -19,8 +19,8 @@ export const REGENERATE = "npm run gen:sdks";
  */
 export const PYTHON = process.env.TXMAIL_PYTHON ?? path.join(TOOLS_DIR, "python", "bin", "python");
 
-/** Build and tool leftovers that are not part of a generated SDK (all ignored by sdk/python/.gitignore). */
-const LEFTOVER = /^(__pycache__|\.mypy_cache|build|dist|.*\.egg-info)$/;
+/** Build and tool leftovers that are not part of a generated SDK (ignored by sdk/python/.gitignore; Maven's target/ by .gitignore). */
+const LEFTOVER = /^(__pycache__|\.mypy_cache|build|dist|target|.*\.egg-info)$/;
 
 /** The files under `dir`, relative to it (slash-separated, sorted), without build leftovers. */
 export function filesUnder(dir: string): string[] {
