@@ -8,6 +8,7 @@
 #   bash scripts/setup.sh --with python # also the Python venv alone (tools/python/requirements.txt)
 #   bash scripts/setup.sh --with release # also the registry servers of the release rehearsal (below)
 #   bash scripts/setup.sh --with dns    # also PowerDNS, the DNS server the emulator's DNS tests start
+#   bash scripts/setup.sh --with java   # also the Java language host, javagen and a Maven repository
 #   (--with is repeatable: --with yaml --with sdkgen)
 #
 # It builds only what is missing, and starts the longest build first so the rest overlaps it:
@@ -37,6 +38,17 @@
 #      with `apt-get download` and unpacked (never installed: the package's postinst would start a
 #      daemon on port 53), linked as .tools/pdns (.tools/pdns/bin/pdns_server; 2.6 MB fetched, 13 MB
 #      unpacked, ~1 s, once).
+#   8b. With --with java (or --with sdkgen, which the test command passes): a JDK >= 17 and Maven
+#      (checked; where missing and this is a Debian machine run as root, apt-get installs
+#      openjdk-17-jdk-headless and maven), then tools/javagen built by scripts/build-javagen.sh
+#      (pulumi-java v1.22.0's Java language host and SDK generator; ~40 s–5 min cold, once), linked
+#      as .tools/bin/pulumi-language-java and .tools/bin/txmail-javagen; and a Maven local
+#      repository for offline builds (`mvn -o -Dmaven.repo.local=.tools/maven-repo`): filled once
+#      from Maven Central by building copies of sdk/java (jar, sources, javadoc, install) and of the
+#      Java e2e's program (test/e2e/java: compile, jar, dependency copy), so it holds com.pulumi:pulumi's
+#      dependency closure and exactly the Maven plugins those builds use; keyed by both pom.xml files
+#      and Maven's version, linked as .tools/maven-repo (~70 MB, ~30 s cold). The txmail SDK itself
+#      is removed from it: the tests install it from sdk/java.
 #   9. Links in .tools/bin: pulumi, the dynamic-provider plugin shipped in @pulumi/pulumi; the native
 #      provider bin/pulumi-resource-txmail installed in .tools/pulumi-home; its single executable
 #      (scripts/build-plugin.sh --binary, cached) linked as .tools/plugin/pulumi-resource-txmail; the env file.
@@ -57,15 +69,17 @@ with_sdkgen=false
 with_python=false
 with_release=false
 with_dns=false
+with_java=false
 while [ $# -gt 0 ]; do
   case "$1:${2:-}" in
     --with:yaml) with_yaml=true ;;
-    --with:sdkgen) with_sdkgen=true; with_python=true; with_release=true; with_dns=true ;;
+    --with:sdkgen) with_sdkgen=true; with_python=true; with_release=true; with_dns=true; with_java=true ;;
     --with:release) with_release=true; with_python=true ;;
     --with:python) with_python=true ;;
     --with:dns) with_dns=true ;;
-    --with:*) echo "setup.sh: --with takes 'yaml', 'sdkgen', 'python', 'release' or 'dns'" >&2; exit 2 ;;
-    *) echo "usage: setup.sh [--with yaml|sdkgen|python|release|dns]..." >&2; exit 2 ;;
+    --with:java) with_java=true ;;
+    --with:*) echo "setup.sh: --with takes 'yaml', 'sdkgen', 'python', 'release', 'dns' or 'java'" >&2; exit 2 ;;
+    *) echo "usage: setup.sh [--with yaml|sdkgen|python|release|dns|java]..." >&2; exit 2 ;;
   esac
   shift 2
 done
@@ -388,6 +402,46 @@ WRAPPER
     say "PowerDNS 4.7.3 ready in $(since "$started")"
   fi
   ln -sfn "$pdns_dir" "$tools/pdns"
+fi
+
+# --- 8b. Java (on request) -----------------------------------------------------------------------------
+java_major() { # the major version of the java on PATH (17 for "17.0.15", 1 for "1.8.0"); empty if none
+  command -v java >/dev/null && java -version 2>&1 | sed -n '1s/.*version "\([0-9]*\).*/\1/p'
+}
+if $with_java; then
+  if [ "$(java_major)" -lt 17 ] 2>/dev/null || [ -z "$(java_major)" ] || ! command -v javac >/dev/null || ! command -v mvn >/dev/null; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+      say "installing a JDK 17 and Maven with apt-get (openjdk-17-jdk-headless, maven)"
+      { apt-get install -y -q openjdk-17-jdk-headless maven || { apt-get update -q && apt-get install -y -q openjdk-17-jdk-headless maven; }; } >&2 ||
+        die "apt-get could not install openjdk-17-jdk-headless and maven"
+    fi
+    [ -n "$(java_major)" ] && [ "$(java_major)" -ge 17 ] ||
+      die "--with java needs a JDK >= 17 on PATH (found: $(java -version 2>&1 | head -1 || echo none)); install one (Debian: apt-get install openjdk-17-jdk-headless)"
+    command -v javac >/dev/null || die "--with java needs javac (a JDK, not only a JRE); Debian: apt-get install openjdk-17-jdk-headless"
+    command -v mvn >/dev/null || die "--with java needs Maven (mvn) >= 3.8 on PATH; Debian: apt-get install maven"
+  fi
+  javagen_dir="$("$root/scripts/build-javagen.sh")" || die "building tools/javagen (the Java language host and SDK generator) failed"
+  ln -sf "$javagen_dir/pulumi-language-java" "$tools/bin/pulumi-language-java"
+  ln -sf "$javagen_dir/javagen" "$tools/bin/txmail-javagen"
+  m2_hash="$({ cat "$root/sdk/java/pom.xml" "$root/test/e2e/java/pom.xml"; mvn --version 2>/dev/null | head -1; } | sha256sum | cut -c1-16)"
+  m2="$cache/maven-repo-$m2_hash"
+  if [ ! -f "$m2/.complete" ]; then
+    started=$(date +%s)
+    say "filling the Maven repository $m2 from Maven Central (the Java SDK's and program's builds, once)"
+    rm -rf "$m2"
+    m2_work="$(mktemp -d)"
+    cp -r "$root/sdk/java" "$m2_work/sdk"
+    cp -r "$root/test/e2e/java" "$m2_work/program"
+    sdk_version="$(sed -n 's#^  <version>\(.*\)</version>#\1#p' "$root/sdk/java/pom.xml" | head -1)"
+    mvn_fill() { mvn -B -q --no-transfer-progress -Dmaven.repo.local="$m2" "$@" >"$m2_work/mvn.log" 2>&1 || {
+      tail -n 40 "$m2_work/mvn.log" >&2; rm -rf "$m2_work"; die "mvn $* failed while filling the Maven repository"; }; }
+    mvn_fill -f "$m2_work/sdk/pom.xml" install
+    mvn_fill -f "$m2_work/program/pom.xml" -Dtxmail.version="$sdk_version" package
+    rm -rf "$m2_work" "$m2/io/github/pulumi-txmail"
+    touch "$m2/.complete"
+    say "Maven repository ready in $(since "$started")"
+  fi
+  ln -sfn "$m2" "$tools/maven-repo"
 fi
 
 # --- 9. Plugins and env file ---------------------------------------------------------------------
