@@ -9,7 +9,7 @@
 #              by file; scripts/setup.sh's build already type-checked the sources on their own)
 #   tsc bench  the benchmarks (bench/), which no test imports
 #   gofmt      tools/langhost formatted
-#   go vet     tools/langhost and its commands
+#   go vet     tools/langhost and its commands, and tools/javagen (the Java SDK generator)
 #   go test    tools/langhost's tests
 # Expects `source .tools/env` (scripts/setup.sh) for node and go.
 set -uo pipefail
@@ -43,7 +43,8 @@ check eslint node node_modules/eslint/bin/eslint.js --max-warnings 0 .
 check tsc node node_modules/typescript/bin/tsc -p test/tsconfig.json --noEmit
 check "tsc bench" node node_modules/typescript/bin/tsc -p bench/tsconfig.json --noEmit
 check gofmt gofmt_clean tools
-check "go vet" sh -c "cd tools/langhost && GOFLAGS=-mod=readonly go vet -tags $go_tags ./..."
+check "go vet" sh -c "cd tools/langhost && GOFLAGS=-mod=readonly go vet -tags $go_tags ./... &&
+  cd ../javagen && GOFLAGS=-mod=readonly go vet -tags $go_tags ."
 check "go test" sh -c "cd tools/langhost && GOFLAGS=-mod=readonly go test -tags $go_tags ./..."
 
 echo "checks: $passed passed, $failed failed"

@@ -74,7 +74,7 @@ describe("the package schema, for SDKs in every language", () => {
     expect(names).toContainEqual({ at: "txmail:index:Scope.global", name: "GlobalScope" });
   });
 
-  test("has the language blocks Pulumi's Node.js, Go and Python generators need", () => {
+  test("has the language blocks Pulumi's Node.js, Go, Python and Java generators need", () => {
     expect(schema.language).toEqual({
       nodejs: { packageName: "pulumi-txmail" },
       go: {
@@ -88,6 +88,12 @@ describe("the package schema, for SDKs in every language", () => {
         requires: { pulumi: ">=3.0.0,<4.0.0" },
         respectSchemaVersion: true,
         pyproject: { enabled: true },
+      },
+      // The base package from the repository's GitHub organization (Maven Central's io.github.<org>);
+      // the Java SDK the generated code is compiled and run against (test/e2e/java).
+      java: {
+        basePackage: "io.github.pulumi_txmail",
+        dependencies: { "com.pulumi:pulumi": "1.20.0", "com.google.code.gson:gson": "2.10" },
       },
     });
     expect(GO_IMPORT_BASE_PATH).toBe(schema.language.go.importBasePath);
