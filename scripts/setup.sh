@@ -41,10 +41,11 @@
 #   8b. With --with java (or --with sdkgen, which the test command passes): a JDK >= 17 and Maven
 #      (checked; where missing and this is a Debian machine run as root, apt-get installs
 #      openjdk-17-jdk-headless and maven), then tools/javagen built by scripts/build-javagen.sh
-#      (pulumi-java v1.22.0's Java language host and SDK generator; ~40 s–5 min cold, once), linked
+#      (pulumi-java v1.22.0's Java language host and SDK generator; ~1 min cold, once), linked
 #      as .tools/bin/pulumi-language-java and .tools/bin/txmail-javagen; and a Maven local
 #      repository for offline builds (`mvn -o -Dmaven.repo.local=.tools/maven-repo`): filled once
-#      from Maven Central by building copies of sdk/java (jar, sources, javadoc, install) and of the
+#      from Maven Central by building copies of sdk/java (jar, sources, javadoc, install, and a deploy
+#      to a throwaway file:// repository, for the release's Maven repository) and of the
 #      Java e2e's program (test/e2e/java: compile, jar, dependency copy), so it holds com.pulumi:pulumi's
 #      dependency closure and exactly the Maven plugins those builds use; keyed by both pom.xml files
 #      and Maven's version, linked as .tools/maven-repo (~70 MB, ~30 s cold). The txmail SDK itself
@@ -423,7 +424,9 @@ if $with_java; then
   javagen_dir="$("$root/scripts/build-javagen.sh")" || die "building tools/javagen (the Java language host and SDK generator) failed"
   ln -sf "$javagen_dir/pulumi-language-java" "$tools/bin/pulumi-language-java"
   ln -sf "$javagen_dir/javagen" "$tools/bin/txmail-javagen"
-  m2_hash="$({ cat "$root/sdk/java/pom.xml" "$root/test/e2e/java/pom.xml"; mvn --version 2>/dev/null | head -1; } | sha256sum | cut -c1-16)"
+  # What fills it is part of the key (change the text when the builds below change).
+  m2_fill="sdk: deploy to file://; program: package"
+  m2_hash="$({ cat "$root/sdk/java/pom.xml" "$root/test/e2e/java/pom.xml"; mvn --version 2>/dev/null | head -1; echo "$m2_fill"; } | sha256sum | cut -c1-16)"
   m2="$cache/maven-repo-$m2_hash"
   if [ ! -f "$m2/.complete" ]; then
     started=$(date +%s)
@@ -435,7 +438,7 @@ if $with_java; then
     sdk_version="$(sed -n 's#^  <version>\(.*\)</version>#\1#p' "$root/sdk/java/pom.xml" | head -1)"
     mvn_fill() { mvn -B -q --no-transfer-progress -Dmaven.repo.local="$m2" "$@" >"$m2_work/mvn.log" 2>&1 || {
       tail -n 40 "$m2_work/mvn.log" >&2; rm -rf "$m2_work"; die "mvn $* failed while filling the Maven repository"; }; }
-    mvn_fill -f "$m2_work/sdk/pom.xml" install
+    mvn_fill -f "$m2_work/sdk/pom.xml" deploy -DaltDeploymentRepository="fill::file://$m2_work/deployed"
     mvn_fill -f "$m2_work/program/pom.xml" -Dtxmail.version="$sdk_version" package
     rm -rf "$m2_work" "$m2/io/github/pulumi-txmail"
     touch "$m2/.complete"
