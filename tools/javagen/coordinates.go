@@ -28,7 +28,10 @@ func (c coordinates) resourceDir() string {
 
 func coordinatesOf(pkg *schema.Package, info *javagen.PackageInfo) (coordinates, error) {
 	u, err := url.Parse(pkg.Repository)
-	parts := strings.Split(strings.Trim(u.Path, "/"), "/")
+	var parts []string
+	if err == nil {
+		parts = strings.Split(strings.Trim(u.Path, "/"), "/")
+	}
 	if err != nil || u.Host != "github.com" || len(parts) != 2 {
 		return coordinates{}, fmt.Errorf("repository %q is not https://github.com/<org>/<repo>", pkg.Repository)
 	}
