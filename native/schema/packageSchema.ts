@@ -26,11 +26,15 @@ export { PLUGIN_DOWNLOAD_URL, REPOSITORY };
 export const GO_IMPORT_BASE_PATH = `${REPOSITORY.replace(/^https:\/\//, "")}/sdk/go/${PACKAGE}`;
 
 /**
- * The Java SDK's base package: Maven Central's namespace for the repository's GitHub organization
- * (io.github.<org>, the SDK's groupId) made a legal Java name (JLS 6.1: `-` becomes `_`). The classes
- * are `<base>.txmail.*`; tools/javagen derives the groupId from the repository and checks this.
+ * The Java SDK's base package: `com.<org>`, the repository's GitHub organization made a legal Java
+ * name (JLS 6.1: `-` becomes `_`), so the classes are `com.pulumi_txmail.txmail.*` — the shape of
+ * Pulumi's own providers (`com.pulumi.aws`) and Pulumiverse's (`com.pulumiverse.*`). It must start
+ * with `com.`: the Java SDK finds a package's plugin.json only under `com/<namespace>/<name>/`
+ * (com.pulumi.bootstrap.internal.PulumiPlugins), and that is how the engine learns, before the run,
+ * which plugin a Java program needs. The groupId (io.github.<org>, Maven Central's namespace for a
+ * GitHub organization) is derived by tools/javagen, which checks this.
  */
-export const JAVA_BASE_PACKAGE = `io.github.${new URL(REPOSITORY).pathname.split("/")[1]!.toLowerCase().replace(/-/g, "_")}`;
+export const JAVA_BASE_PACKAGE = `com.${new URL(REPOSITORY).pathname.split("/")[1]!.toLowerCase().replace(/-/g, "_")}`;
 
 /**
  * The Java SDK (com.pulumi:pulumi) the generated SDK compiles and runs against: the newest release on

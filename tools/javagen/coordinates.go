@@ -14,11 +14,14 @@ import (
 //
 // Chosen as Pulumi's own providers choose them, for a publisher that is a GitHub organization: the
 // artifactId is the package name; the groupId is the Maven Central namespace such an organization is
-// given, io.github.<org>; the Java base package is the same name made a legal Java identifier (JLS
-// 6.1: a hyphen becomes an underscore), so the classes are <base package>.<package name>.*.
+// given, io.github.<org>; the Java base package is com.<org> made a legal Java identifier (JLS 6.1: a
+// hyphen becomes an underscore), so the classes are com.<org>.<package name>.* as Pulumi's are
+// com.pulumi.<name>.*. Not io.github.<org>: the Java SDK reads a package's plugin.json only under
+// com/<namespace>/<name>/ (com.pulumi.bootstrap.internal.PulumiPlugins), which is how the engine
+// learns before the run which plugin a program needs.
 type coordinates struct {
 	groupID, artifactID, version string
-	javaPackage                  string // e.g. io.github.pulumi_txmail.txmail
+	javaPackage                  string // e.g. com.pulumi_txmail.txmail
 }
 
 // resourceDir is where the SDK's resources (version.txt, plugin.json) live: the Java package's path.
@@ -36,7 +39,7 @@ func coordinatesOf(pkg *schema.Package, info *javagen.PackageInfo) (coordinates,
 		return coordinates{}, fmt.Errorf("repository %q is not https://github.com/<org>/<repo>", pkg.Repository)
 	}
 	org := strings.ToLower(parts[0])
-	want := "io.github." + strings.ReplaceAll(org, "-", "_")
+	want := "com." + strings.ReplaceAll(org, "-", "_")
 	if strings.TrimSuffix(info.BasePackage, ".") != want {
 		return coordinates{}, fmt.Errorf("language.java.basePackage is %q; the repository's organization gives %q",
 			info.BasePackage, want)

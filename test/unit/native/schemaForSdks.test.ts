@@ -89,10 +89,11 @@ describe("the package schema, for SDKs in every language", () => {
         respectSchemaVersion: true,
         pyproject: { enabled: true },
       },
-      // The base package from the repository's GitHub organization (Maven Central's io.github.<org>);
+      // The base package from the repository's GitHub organization (com.<org>: the Java SDK finds
+      // plugin.json only under com/);
       // the Java SDK the generated code is compiled and run against (test/e2e/java).
       java: {
-        basePackage: "io.github.pulumi_txmail",
+        basePackage: "com.pulumi_txmail",
         dependencies: { "com.pulumi:pulumi": "1.20.0", "com.google.code.gson:gson": "2.10" },
       },
     });

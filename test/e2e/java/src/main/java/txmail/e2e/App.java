@@ -3,18 +3,18 @@ package txmail.e2e;
 import com.pulumi.Context;
 import com.pulumi.Pulumi;
 import com.pulumi.core.Output;
-import io.github.pulumi_txmail.txmail.SubAccount;
-import io.github.pulumi_txmail.txmail.SubAccountApiKey;
-import io.github.pulumi_txmail.txmail.SubAccountApiKeyArgs;
-import io.github.pulumi_txmail.txmail.Suppression;
-import io.github.pulumi_txmail.txmail.SuppressionArgs;
-import io.github.pulumi_txmail.txmail.Tenant;
-import io.github.pulumi_txmail.txmail.TenantArgs;
-import io.github.pulumi_txmail.txmail.Webhook;
-import io.github.pulumi_txmail.txmail.WebhookArgs;
-import io.github.pulumi_txmail.txmail.inputs.ConnectionArgs;
-import io.github.pulumi_txmail.txmail.inputs.TenantDomainArgs;
-import io.github.pulumi_txmail.txmail.inputs.TenantKeyArgs;
+import com.pulumi_txmail.txmail.SubAccount;
+import com.pulumi_txmail.txmail.SubAccountApiKey;
+import com.pulumi_txmail.txmail.SubAccountApiKeyArgs;
+import com.pulumi_txmail.txmail.Suppression;
+import com.pulumi_txmail.txmail.SuppressionArgs;
+import com.pulumi_txmail.txmail.Tenant;
+import com.pulumi_txmail.txmail.TenantArgs;
+import com.pulumi_txmail.txmail.Webhook;
+import com.pulumi_txmail.txmail.WebhookArgs;
+import com.pulumi_txmail.txmail.inputs.ConnectionArgs;
+import com.pulumi_txmail.txmail.inputs.TenantDomainArgs;
+import com.pulumi_txmail.txmail.inputs.TenantKeyArgs;
 
 /**
  * A tenant and plain resources fed by its outputs, through the default provider (stack config):
