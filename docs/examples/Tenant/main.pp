@@ -12,21 +12,17 @@ resource acme "txmail:index:Tenant" {
 }
 
 # Then wait until the service sees its DNS records (dependsOn: the records your DNS provider's
-# resources publish).
+# resources publish). The tenant's connection is its bootstrap key and sub account.
 resource verification "txmail:index:DomainVerification" {
-  domain     = acme.domain.domain
+  domain     = "mail.acme.example.com"
   connection = acme.connection
-}
-
-# Feed these to your DNS provider.
-output dnsRecords {
-  value = acme.domain.dnsRecords
 }
 
 output verified {
   value = verification.verified
 }
 
+# No secrets; its dnsRecords are what to feed to your DNS provider.
 output summary {
   value = acme.summary
 }

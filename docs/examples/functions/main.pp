@@ -16,6 +16,7 @@ output supportRouteId {
   value = support.id
 }
 
-output usage {
-  value = usage.total
+# The currency of the usage's costs (usage.parent, usage.subAccounts and usage.total give them).
+output currency {
+  value = usage.currency
 }

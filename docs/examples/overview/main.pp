@@ -18,12 +18,7 @@ resource acme "txmail:index:Tenant" {
   }
 }
 
-# Feed these to your DNS provider.
-output dnsRecords {
-  value = acme.domain.dnsRecords
-}
-
-# A Pulumi secret.
-output appKey {
-  value = acme.apiKeys["app"].secretKey
+# No secrets; its dnsRecords are what to feed to your DNS provider.
+output summary {
+  value = acme.summary
 }
