@@ -2,9 +2,9 @@
 # Generates the reference examples of every language from each page's PCL program,
 # docs/examples/<page>/main.pp, with Pulumi's program generators (tools/langhost/cmd/examplegen, built
 # with the SDK generator by scripts/build-sdkgen.sh): index.ts, __main__.py and main.go in process,
-# Pulumi.yaml and App.java by the YAML and Java language hosts that `bash scripts/setup.sh --with yaml
-# --with java` installs in .tools/bin (an absent host is an error). `npm run gen:examples`; `npm run
-# gen:docs` runs it first.
+# Pulumi.yaml by the YAML language host that `bash scripts/setup.sh --with yaml` installs in
+# .tools/bin (an absent host is an error). Not Java yet: see tools/langhost/cmd/examplegen/main.go.
+# `npm run gen:examples`; `npm run gen:docs` runs it first.
 #
 #   scripts/gen-examples.sh [OUT]    # writes OUT/<page>/… (OUT defaults to docs/examples: the
 #                                    # committed examples)
@@ -16,4 +16,4 @@ out="$(mkdir -p "${1:-$root/docs/examples}" && cd "${1:-$root/docs/examples}" &&
 command -v go >/dev/null || { echo "gen-examples.sh: go is not installed (Go >= 1.26 is needed)" >&2; exit 3; }
 examplegen="$(dirname "$("$root/scripts/build-sdkgen.sh")")/examplegen"
 "$examplegen" -schema "$root/native/schema.json" -examples "$root/docs/examples" -out "$out" \
-  -yaml-host "$root/.tools/bin/pulumi-language-yaml" -java-host "$root/.tools/bin/pulumi-language-java"
+  -yaml-host "$root/.tools/bin/pulumi-language-yaml"

@@ -1,4 +1,4 @@
-// The examples under docs/examples/<page>/ (index.ts, __main__.py, main.go, Pulumi.yaml, App.java) are
+// The examples under docs/examples/<page>/ (index.ts, __main__.py, main.go, Pulumi.yaml) are
 // generated from each page's PCL program, main.pp, by Pulumi's program generators
 // (scripts/gen-examples.sh, `npm run gen:examples`) and never edited by hand: this test generates them
 // into a temporary directory and fails when a committed example differs, is missing or is extra,
