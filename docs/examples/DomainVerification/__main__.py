@@ -5,7 +5,7 @@ import pulumi_txmail as txmail
 
 mail = txmail.Domain("mail", domain="mail.example.com")
 # Publish mail.dnsRecords with your DNS provider's resources (one record per entry; the guide
-# "Verifying a domain" has a complete program), and list them in dependsOn below.
+# "Verifying a domain" has a complete program), and list them in dependsOn below, beside mail.
 verification = txmail.DomainVerification("verification",
     domain=mail.domain,
     timeout_seconds=900,

@@ -5,7 +5,7 @@ import * as txmail from "pulumi-txmail";
 
 const mail = new txmail.Domain("mail", {domain: "mail.example.com"});
 // Publish mail.dnsRecords with your DNS provider's resources (one record per entry; the guide
-// "Verifying a domain" has a complete program), and list them in dependsOn below.
+// "Verifying a domain" has a complete program), and list them in dependsOn below, beside mail.
 const verification = new txmail.DomainVerification("verification", {
     domain: mail.domain,
     timeoutSeconds: 900,

@@ -16,7 +16,7 @@ func main() {
 			return err
 		}
 		// Publish mail.dnsRecords with your DNS provider's resources (one record per entry; the guide
-		// "Verifying a domain" has a complete program), and list them in dependsOn below.
+		// "Verifying a domain" has a complete program), and list them in dependsOn below, beside mail.
 		verification, err := txmail.NewDomainVerification(ctx, "verification", &txmail.DomainVerificationArgs{
 			Domain:         mail.Domain,
 			TimeoutSeconds: pulumi.Int(900),

@@ -3,7 +3,7 @@ resource mail "txmail:index:Domain" {
 }
 
 # Publish mail.dnsRecords with your DNS provider's resources (one record per entry; the guide
-# "Verifying a domain" has a complete program), and list them in dependsOn below.
+# "Verifying a domain" has a complete program), and list them in dependsOn below, beside mail.
 resource verification "txmail:index:DomainVerification" {
   domain         = mail.domain
   timeoutSeconds = 900
