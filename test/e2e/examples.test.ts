@@ -2,8 +2,11 @@
 // it: minimal (up; an API key's destroy is keys.test.ts's), key rotation (new key first, old key
 // gone after), adopt-existing (objects made outside Pulumi are adopted, not duplicated). The tenants example runs in
 // tenants.test.ts, the Pulumi YAML one (yaml-tenants) in yaml/yamlTenants.test.ts; the CI workflows
-// are checked in examples/ci by policy.test.ts's pack usage.
+// are checked in examples/ci by policy.test.ts's pack usage. Each example's first up runs under the
+// policy pack's defaults and gets no finding at all (issue 17: quiet by default; the rest of that
+// story is policy.test.ts's), in the same engine run rather than a preview of its own.
 import * as path from "node:path";
+import { parseViolations } from "../../policy/tools/previewComment";
 import { ApiKey, SubAccount, Webhook, paths } from "../../provider/api";
 import { controlClient, seqOf } from "../../support/control";
 import { createTestStack, REPO_ROOT, type TestStack } from "./harness";
@@ -12,6 +15,13 @@ import { startService, type TestService } from "../../support/service";
 jest.setTimeout(15 * 60_000);
 
 const example = (name: string) => path.join(REPO_ROOT, "examples", name);
+const pack = path.join(REPO_ROOT, "policy");
+/** An up under the policy pack's defaults, which must find nothing to say about an example. */
+async function quietUp(t: TestStack) {
+  const up = await t.up({ policyPacks: [pack] });
+  expect(parseViolations(up.stdout).map((v) => `${v.level} ${v.policy} ${v.resource}`)).toEqual([]);
+  return up;
+}
 let svc: TestService;
 const stacks: TestStack[] = [];
 
@@ -39,14 +49,14 @@ const keyIds = async (sub?: string) => {
 test("minimal: one key created", async () => {
   const before = await keyIds();
   const t = await stack("minimal");
-  const up = await t.up();
+  const up = await quietUp(t);
   expect(up.outputs.secretKey.secret).toBe(true);
   expect((await keyIds()).sort()).toEqual([...before, up.outputs.keyId.value as string].sort());
 });
 
 test("key-rotation: a new rotation value creates the new key before deleting the old one", async () => {
   const t = await stack("key-rotation");
-  const first = await t.up();
+  const first = await quietUp(t);
   const oldId = first.outputs.keyId.value as string;
   const sub = (await controlClient(svc).dumpState()).api_keys.find((k) => k.id === oldId)!.account_id;
   await t.stack.setConfig("rotation", { value: "2026-12" });
@@ -82,7 +92,7 @@ test("adopt-existing: objects made outside Pulumi are adopted, updated in place,
   const t = await stack("adopt-existing", { subAccountId: { value: sub.id }, webhookId: { value: hook.id } });
   const control = controlClient(svc);
   await control.resetCounters();
-  const up = await t.up();
+  const up = await quietUp(t);
   expect(up.outputs.subAccountId.value).toBe(sub.id);
   expect(up.outputs.adoptedWebhook.value).toBe(hook.id);
   // No create call: the webhook's name converged to the program's with one update.
