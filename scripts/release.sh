@@ -15,32 +15,37 @@
 #     schema.json                                        the package schema
 #     release.json                                       what is where (version, Go module and tag, files)
 #
-# The version lives in one place, package.json; the schema generator and the SDK generators read it
-# from there. So the tree is copied to a temporary directory (the files git knows, as committed),
-# package.json's version is set there, and everything is regenerated and built in the copy: the
-# checkout is never modified. Plugins: linux-amd64, linux-arm64 and windows-amd64 by default
+# Built only from what git knows: the files of the commit are copied to a temporary directory, where
+# the dependencies are installed from the lockfile (`npm ci`: with npm_config_offline=true, from
+# npm's cache alone) and everything is built and generated afresh — nothing of the checkout's dist/
+# or node_modules is used, so a stale or stray build output cannot ship. Only the toolchain comes
+# from the checkout's .tools (the Pulumi CLI, the Python venv, the Node binaries plugins are built
+# with: setup's pinned tools, not the project's code). The checkout is never modified.
+#
+# The version lives in one place, package.json (scripts/set-version.sh); the schema and the SDK
+# generators read it from there. The commit released must already say VERSION there and hold what
+# the release generates — native/schema.json and the generated SDKs under sdk/ (Go users fetch the
+# module from the tag, not from this script's output) — else the release stops before packing
+# anything, naming what differs (the version at once; the SDKs in seconds, generated from the
+# commit's schema before the slow install): set the version, `npm run gen:sdks`, commit. Plugins: linux-amd64, linux-arm64 and windows-amd64 by default
 # (--platform picks others; darwin builds run on Macs: examples/ci/release.yml). Last, every artifact
 # is checked to agree on the version and the schema (support/release.ts) before anything is kept.
-#
-# --allow-dirty (tests only) builds from the working tree's current files instead of refusing when
-# they differ from the last commit: the release rehearsal runs on a developer's uncommitted changes.
+
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 say() { printf '[release] %s\n' "$*" >&2; }
 die() { printf '[release] error: %s\n' "$*" >&2; exit 1; }
 since() { echo "$(($(date +%s) - $1)) s"; }
-usage="usage: release.sh VERSION [--out DIR] [--platform OS-ARCH ...] [--allow-dirty]"
+usage="usage: release.sh VERSION [--out DIR] [--platform OS-ARCH ...]"
 
 version=""
 out="$root/dist-release"
 platforms=""
-allow_dirty=false
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) [ $# -ge 2 ] || die "--out takes a directory"; out="$2"; shift ;;
     --platform) [ $# -ge 2 ] || die "--platform takes OS-ARCH (scripts/build-plugin.sh)"; platforms="$platforms --platform $2"; shift ;;
-    --allow-dirty) allow_dirty=true ;;
     -*) die "$usage" ;;
     *) [ -z "$version" ] || die "$usage"; version="$1" ;;
   esac
@@ -53,12 +58,14 @@ done
 [ -n "$platforms" ] || platforms="--platform linux-amd64 --platform linux-arm64 --platform windows-amd64"
 
 cd "$root"
-if ! $allow_dirty; then
-  dirty="$(git status --porcelain --untracked-files=normal)"
-  [ -z "$dirty" ] || die "the tree has changes that are not committed; a release is built from a clean tree.
+dirty="$(git status --porcelain --untracked-files=normal)"
+[ -z "$dirty" ] || die "the tree has changes that are not committed; a release is built from a clean tree.
 Commit or stash them first:
 $dirty"
-fi
+committed_version="$(git show HEAD:package.json | node -p 'JSON.parse(require("fs").readFileSync(0, "utf8")).version')"
+[ "$committed_version" = "$version" ] || die "package.json of this commit says version '$committed_version', not $version.
+Set the version, regenerate and commit, then release that commit:
+  bash scripts/set-version.sh $version && npm run gen:sdks && git commit -am 'release v$version'"
 [ -x "$root/.tools/python/bin/python" ] || die "no Python venv: run 'bash scripts/setup.sh --with sdkgen' first"
 command -v go >/dev/null || die "Go (>= 1.26) is needed to generate the Go SDK"
 command -v mvn >/dev/null || die "Maven (mvn) is needed to build the Java SDK: run 'bash scripts/setup.sh --with java' first"
@@ -72,39 +79,40 @@ mkdir -p "$tree"
 git ls-files -z --cached --others --exclude-standard |
   while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
   tar --null -T - -cf - | tar -xf - -C "$tree"
-ln -s "$(readlink -f "$root/node_modules")" "$tree/node_modules"
-# The previous build's outputs and its build info, so tsc recompiles only what differs.
-[ -d "$root/dist" ] && cp -a "$root/dist" "$tree/dist"
 ln -s "$(readlink -f "$root/.tools")" "$tree/.tools"
+# What the commit holds of what the release generates, to compare with what it generates below.
+committed="$work/committed"
+mkdir -p "$committed/native"
+cp -a "$tree/sdk" "$committed/sdk"
+cp -a "$tree/native/schema.json" "$committed/native/schema.json"
 
-say "stamping $version into package.json (the one place), building and regenerating in $tree"
-(
-  cd "$tree"
-  node -e '
-    const fs = require("fs");
-    const [version] = process.argv.slice(1);
-    for (const file of ["package.json", "policy/package.json"]) {
-      const json = JSON.parse(fs.readFileSync(file, "utf8"));
-      json.version = version;
-      fs.writeFileSync(file, JSON.stringify(json, null, 2) + "\n");
-    }
-    const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8"));
-    lock.version = version;
-    lock.packages[""].version = version;
-    fs.writeFileSync("package-lock.json", JSON.stringify(lock, null, 2) + "\n");
-  ' "$version"
-  node node_modules/typescript/bin/tsc -p tsconfig.json
-  node dist/native/schema/generate.js >/dev/null
-  bash scripts/gen-sdks.sh 2>/dev/null
-)
-
+# Each step's output goes to the terminal (errors included); a failing step stops the release by name.
+step() { # step NAME COMMAND... (in the tree)
+  local name="$1"
+  shift
+  (cd "$tree" && "$@") || die "$name failed (above)"
+}
 # Go users get the module from the repository at the tag sdk/go/v$version (the module proxy zips
-# that tree), so the tagged commit's generated SDK must be the one built here: it is when package.json
-# already said $version and `npm run gen:sdks` was committed (test/e2e/sdks/generated.test.ts).
-if ! diff -r -q "$root/sdk/go" "$tree/sdk/go" >/dev/null; then
-  say "warning: sdk/go of this commit is not the Go module built for v$version: before tagging sdk/go/v$version,"
-  say "  set package.json's version to $version, run 'npm run gen:sdks' and commit (the zip in --out is what the tag must hold)"
-fi
+# that tree), Python and Java users what was built from it: the commit must hold what is generated.
+refuse_if_stale() { # refuse_if_stale WHAT... (paths under the tree)
+  local stale="" what
+  for what in "$@"; do stale="$stale$(diff -r -q "$committed/$what" "$tree/$what")" || true; done
+  [ -z "$stale" ] || die "the commit's generated files are not what v$version generates (a release ships only what the tag holds):
+${stale//$work\//}
+Regenerate and commit, then release that commit:
+  bash scripts/set-version.sh $version && npm run gen:sdks && git commit -am 'release v$version'"
+}
+# First the SDKs from the commit's schema (Go tools only: seconds), before the slow install.
+say "generating the SDKs from the commit's schema"
+step "the SDK generators" bash scripts/gen-sdks.sh
+refuse_if_stale sdk
+say "installing the dependencies from the lockfile (npm ci) in $tree"
+step "npm ci" npm ci --no-audit --no-fund >&2
+say "building and generating the schema"
+step "the TypeScript build" node node_modules/typescript/bin/tsc -p tsconfig.json
+step "the schema generator" node dist/native/schema/generate.js >/dev/null
+# The schema from the declarations: the same as the commit's, so the SDKs above are the release's.
+refuse_if_stale native/schema.json
 
 rm -rf "$out"
 mkdir -p "$out"/{npm,python,go,maven,plugin}

@@ -69,6 +69,8 @@ const servers: Record<"npm" | "pypi" | "goproxy" | "plugins", Server> & { maven:
 > & { maven: MavenServer };
 const timings: Record<string, number> = {};
 let pluginDownloadURL: string;
+/** release.sh's error on the commit whose SDKs were not regenerated ("" had it not failed). */
+let refusal: string;
 
 /**
  * How long one command may run: past it, it is hung, not slow. Generous: on a 2-core machine an
@@ -230,6 +232,45 @@ async function expectUpThenDestroy(stdout: string, env: Record<string, string>, 
   expect(await tenantKinds()).toEqual([]);
 }
 
+/** A file left in the source checkout's dist/ (ignored by git): a release must not ship it. */
+const STRAY = "stray-from-the-checkout.js";
+
+/**
+ * What a maintainer does before a release, in a copy of this checkout's work (the files git knows,
+ * uncommitted changes included, committed there): set the version, regenerate the SDKs, commit. The
+ * copy has the checkout's node_modules and .tools linked (git ignores both) and a copy of its dist/
+ * — a build output with a stray file in it, which the release must not use.
+ */
+async function maintainersCommit(dir: string, version: string): Promise<void> {
+  fs.mkdirSync(dir);
+  await run(
+    "bash",
+    [
+      "-c",
+      `git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\\0' "$f"; done | tar --null -T - -cf - | tar -xf - -C "$0"`,
+      dir,
+    ],
+    { cwd: REPO_ROOT, env: processEnv() },
+  );
+  fs.symlinkSync(fs.realpathSync(path.join(REPO_ROOT, "node_modules")), path.join(dir, "node_modules"));
+  fs.symlinkSync(fs.realpathSync(TOOLS_DIR), path.join(dir, ".tools"));
+  fs.cpSync(path.join(REPO_ROOT, "dist"), path.join(dir, "dist"), { recursive: true });
+  fs.writeFileSync(path.join(dir, "dist", STRAY), "module.exports = 'not built from this commit';\n");
+  await git(dir, "init", "-q");
+  await git(dir, "add", "-A");
+  await git(dir, "commit", "-q", "-m", "the developer's work");
+  await run("bash", ["scripts/set-version.sh", version], { cwd: dir, env: processEnv() });
+  await run("npm", ["run", "--silent", "gen:sdks"], { cwd: dir, env: { ...processEnv(), GOPROXY: "off" } });
+  await git(dir, "commit", "-q", "-am", `release v${version}`);
+}
+
+/** git in `dir`, as the rehearsal's maintainer. */
+const git = (dir: string, ...args: string[]) =>
+  run("git", ["-c", "user.name=rehearsal", "-c", "user.email=rehearsal@example.com", ...args], {
+    cwd: dir,
+    env: processEnv(),
+  });
+
 const time = async <T>(label: string, f: () => Promise<T>): Promise<T> => {
   const started = Date.now();
   try {
@@ -243,25 +284,30 @@ beforeAll(async () => {
   work = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "txmail-rehearsal-")));
   const tools = registryTools();
   releaseDir = path.join(work, "release");
+  const source = path.join(work, "source");
   // The release: this machine's plugin only (the others are the same build for other Node binaries;
-  // scripts/release.sh builds all three by default). The Go SDK's `go mod tidy` runs offline
-  // (GOPROXY=off: its modules are in Go's module cache).
-  await time("release.sh", () =>
+  // scripts/release.sh builds all three by default), from the maintainer's copy. Offline: npm ci
+  // from npm's cache (npm_config_offline), the Go SDK's `go mod tidy` from Go's module cache.
+  const releaseSh = () =>
     run(
       "bash",
-      [
-        path.join(REPO_ROOT, "scripts", "release.sh"),
-        VERSION,
-        "--out",
-        releaseDir,
-        "--platform",
-        PLATFORM,
-        "--allow-dirty",
-      ],
+      [path.join(source, "scripts", "release.sh"), VERSION, "--out", releaseDir, "--platform", PLATFORM],
       // Bounded generously: a cold build fetches other platforms' Node binaries first.
-      { cwd: REPO_ROOT, env: { ...processEnv(), GOPROXY: "off" }, timeoutMs: 15 * 60_000 },
+      { cwd: source, env: { ...processEnv(), GOPROXY: "off", npm_config_offline: "true" }, timeoutMs: 15 * 60_000 },
+    );
+  await time("maintainer's commit", () => maintainersCommit(source, VERSION));
+  // A generated file edited by hand and committed: refused before anything is installed or packed.
+  const edited = path.join(source, "sdk", "go", "txmail", "provider.go");
+  fs.appendFileSync(edited, "\n// edited by hand\n");
+  await git(source, "commit", "-q", "-am", "a hand edit");
+  refusal = await time("release.sh refusal", () =>
+    releaseSh().then(
+      () => "",
+      (e: Error) => e.message,
     ),
   );
+  await git(source, "reset", "-q", "--hard", "HEAD~1");
+  await time("release.sh", releaseSh);
   release = readManifest(releaseDir);
   pluginDownloadURL = (
     JSON.parse(fs.readFileSync(path.join(releaseDir, release.schema), "utf8")) as { pluginDownloadURL: string }
@@ -411,6 +457,22 @@ afterAll(async () => {
   if (work) fs.rmSync(work, { recursive: true, force: true });
   // The measured times (seconds), for the release notes: release.sh, publishing, each language's install and up.
   console.log(`release rehearsal timings (s): ${JSON.stringify(timings)}`);
+});
+
+it("refuses a commit whose generated SDK was edited by hand, before installing anything", () => {
+  expect(refusal).toMatch(
+    new RegExp(`the commit's generated files are not what v${VERSION.replace(/\./g, "\\.")} generates`),
+  );
+  // Named: the file (of the Go SDK, what users fetch from the tag), with what to do.
+  expect(refusal).toContain("Files committed/sdk/go/txmail/provider.go and tree/sdk/go/txmail/provider.go differ");
+  expect(refusal).toContain(`bash scripts/set-version.sh ${VERSION} && npm run gen:sdks`);
+  expect(refusal).not.toMatch(/npm ci|npm package/);
+});
+
+it("builds from the commit alone: a stray file in the checkout's dist/ is not in the npm package", async () => {
+  const listing = await run("tar", ["-tzf", path.join(releaseDir, release.npm[0]!)], { cwd: work, env: processEnv() });
+  expect(listing).toContain("package/dist/native/main.js");
+  expect(listing).not.toContain(STRAY);
 });
 
 it("publishes the release: each registry lists the version", async () => {

@@ -210,6 +210,7 @@ function bareTree(): { release: (...args: string[]) => ReturnType<typeof spawnSy
   dirs.push(tree);
   fs.mkdirSync(path.join(tree, "scripts"));
   fs.copyFileSync(path.join(REPO_ROOT, "scripts", "release.sh"), path.join(tree, "scripts", "release.sh"));
+  fs.writeFileSync(path.join(tree, "package.json"), JSON.stringify({ version: "1.2.3" }, null, 2) + "\n");
   const git = (...args: string[]) =>
     execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: tree });
   git("init", "-q");
@@ -234,6 +235,16 @@ it("refuses a tree with uncommitted changes, naming them", () => {
   expect(dirty.status).not.toBe(0);
   expect(String(dirty.stderr)).toMatch(/the tree has changes that are not committed/);
   expect(String(dirty.stderr)).toMatch(/\?\? stray\.txt/);
+});
+
+it("refuses a commit whose package.json says another version, at once, saying what to do", () => {
+  const { release } = bareTree();
+  const other = release("1.2.4");
+  expect(other.status).not.toBe(0);
+  expect(String(other.stderr)).toMatch(/package\.json of this commit says version '1\.2\.3', not 1\.2\.4/);
+  expect(String(other.stderr)).toContain("bash scripts/set-version.sh 1.2.4 && npm run gen:sdks");
+  // The version it says passes (and stops later, at the missing venv).
+  expect(String(release("1.2.3").stderr)).toMatch(/no Python venv/);
 });
 
 it("takes only plain X.Y.Z versions", () => {
