@@ -3,8 +3,10 @@
 #   pulumi                  the Pulumi CLI (github.com/pulumi/pulumi/pkg/v3/cmd/pulumi) at the version
 #                           tools/langhost/go.mod requires, stamped like a release build
 #   pulumi-language-nodejs  our Node.js language host (tools/langhost)
-#   sdkgen                  optional: the Go and Python SDK generator (tools/langhost/cmd/sdkgen;
-#                           scripts/build-sdkgen.sh, scripts/gen-sdks.sh)
+#   sdkgen, examplegen      optional: the Go and Python SDK generator (tools/langhost/cmd/sdkgen;
+#                           scripts/build-sdkgen.sh, scripts/gen-sdks.sh) and the examples' program
+#                           generator (tools/langhost/cmd/examplegen; scripts/gen-examples.sh), both
+#                           into SDKGEN_OUTDIR
 #
 #   build-go-tools.sh CLI_OUTDIR|- HOST_OUTDIR|- [SDKGEN_OUTDIR|-]     # "-" skips that program
 #
@@ -31,7 +33,7 @@ host_version="${LANGHOST_VERSION:-$cli_version+txmail.$rev}"
 packages=()
 [ "$cli_out" != "-" ] && packages+=(github.com/pulumi/pulumi/pkg/v3/cmd/pulumi)
 [ "$host_out" != "-" ] && packages+=(.)
-[ "$sdkgen_out" != "-" ] && packages+=(./cmd/sdkgen)
+[ "$sdkgen_out" != "-" ] && packages+=(./cmd/sdkgen ./cmd/examplegen)
 [ "${#packages[@]}" -gt 0 ] || exit 0
 
 staging="$(mktemp -d)"
@@ -54,6 +56,6 @@ if [ "$host_out" != "-" ]; then
   echo "built $host_out/bin/pulumi-language-nodejs ($host_version)" >&2
 fi
 if [ "$sdkgen_out" != "-" ]; then
-  mkdir -p "$sdkgen_out/bin" && mv -f "$staging/sdkgen" "$sdkgen_out/bin/sdkgen"
-  echo "built $sdkgen_out/bin/sdkgen" >&2
+  mkdir -p "$sdkgen_out/bin" && mv -f "$staging/sdkgen" "$staging/examplegen" "$sdkgen_out/bin/"
+  echo "built $sdkgen_out/bin/sdkgen and $sdkgen_out/bin/examplegen" >&2
 fi

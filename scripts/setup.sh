@@ -21,7 +21,8 @@
 #   5. With --with yaml: the YAML language host (pulumi-language-yaml), after the CLI so it reuses the
 #      Go build cache (scripts/build-yaml-host.sh; ~1–2 min cold, once).
 #   6. With --with sdkgen: the SDK generator tools/langhost/cmd/sdkgen (scripts/build-sdkgen.sh, after
-#      the CLI for the same reason; seconds warm), linked as .tools/bin/txmail-sdkgen. With --with
+#      the CLI for the same reason; seconds warm), linked as .tools/bin/txmail-sdkgen, and the
+#      examples' generator built with it, .tools/bin/txmail-examplegen. With --with
 #      sdkgen or --with python: a Python venv with tools/python/requirements.txt (pulumi, build, mypy),
 #      keyed by that file's hash and the interpreter's version, linked as .tools/python
 #      (.tools/python/bin/python; ~20 s, once).
@@ -255,6 +256,7 @@ if $with_sdkgen; then
   command -v go >/dev/null || die "--with sdkgen needs a Go toolchain (Go >= 1.26) to build tools/langhost/cmd/sdkgen"
   sdkgen="$("$root/scripts/build-sdkgen.sh")" || die "building the SDK generator failed"
   ln -sf "$sdkgen" "$tools/bin/txmail-sdkgen"
+  ln -sf "$(dirname "$sdkgen")/examplegen" "$tools/bin/txmail-examplegen"
 fi
 if $with_python; then
   python="$(command -v python3 2>/dev/null || true)"

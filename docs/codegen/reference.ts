@@ -2,8 +2,10 @@
 // data functions, and an index. Every fact comes from the declarations (provider/resources, via
 // the package schema generated from them in memory, native/schema) — descriptions, types,
 // required inputs, replace triggers, secrets, the import id form — and every example is a file
-// under docs/examples/<page>/ (index.ts, __main__.py, main.go, Pulumi.yaml) that the tests compile
-// or check (test/unit/docs/examples.test.ts; Go and Python: test/e2e/docs/examplesSdks.test.ts).
+// under docs/examples/<page>/ (index.ts, __main__.py, main.go, Pulumi.yaml), generated from the
+// page's PCL program, main.pp, by Pulumi's program generators (`npm run gen:examples`, which this
+// command runs first; test/e2e/docs/examplesGenerated.test.ts), that the tests compile or check
+// (test/unit/docs/examples.test.ts; Go and Python: test/e2e/docs/examplesSdks.test.ts).
 // Deterministic: test/unit/docs/reference.test.ts fails while a committed page differs from what
 // this writes.
 import * as fs from "node:fs";
@@ -154,9 +156,19 @@ function typesSection(names: string[], schema: PackageSpec): string {
 
 export const examplePath = (page: string, file: string) => path.join(EXAMPLES_DIR, page, file);
 
+/** The generator's "do not edit" line that heads each generated example (tools/langhost/cmd/examplegen). */
+const GENERATED_LINE = /^(\/\/|#) (Code generated|Generated) by examplegen from main\.pp .*\n\n/;
+
+/** An example as a page shows it: the program, without the "do not edit" line (the file link says where it is). */
+export function exampleText(page: string, file: string): string {
+  const text = fs.readFileSync(examplePath(page, file), "utf8");
+  if (!GENERATED_LINE.test(text)) throw new Error(`${examplePath(page, file)} is not a generated example`);
+  return text.replace(GENERATED_LINE, "").trimEnd();
+}
+
 function examplesSection(page: string): string {
   const parts = EXAMPLE_FILES.map(({ file, language, fence }) => {
-    const text = fs.readFileSync(examplePath(page, file), "utf8").trimEnd();
+    const text = exampleText(page, file);
     return `### ${language}\n\n[\`docs/examples/${page}/${file}\`](../examples/${page}/${file})\n\n\`\`\`${fence}\n${text}\n\`\`\`\n`;
   });
   return `## Example\n\n${parts.join("\n")}`;
@@ -349,7 +361,8 @@ function indexPage(schema: PackageSpec): string {
     "# Reference\n\n",
     "One page per resource kind, the Tenant component and the data functions: inputs, outputs, secrets, what " +
       "forces a replacement, the `pulumi import` id, and an example in TypeScript, Python, Go and Pulumi YAML " +
-      "(files under [docs/examples](../examples), compiled or checked by the tests).\n\n",
+      "(files under [docs/examples](../examples), generated from one PCL program per page by Pulumi's program " +
+      "generators, compiled or checked by the tests).\n\n",
     "| page | type token | what it is |\n| --- | --- | --- |\n",
     `${rows.join("\n")}\n`,
     `| [Data functions](${FUNCTIONS_PAGE}.md) | ${DATA_FUNCTIONS.map((f) => `\`${f.name}\``).join(", ")} | Read-only look-ups. |\n`,

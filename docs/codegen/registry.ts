@@ -4,13 +4,12 @@
 //     type-check, compile and check as every reference page's examples (EXAMPLE_DIRS);
 //   - resources: the resource kinds, the Tenant component and the data functions, from the schema.
 // `npm run gen:docs` rewrites them; test/unit/docs/registry.test.ts fails while one is stale.
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { DATA_FUNCTIONS } from "../../native/schema/functions";
 import { packageSchema } from "../../native/schema/packageSchema";
 import { token } from "../../native/schema/tokens";
 import { REPO_ROOT } from "../../support/root";
-import { COMPONENT, EXAMPLE_FILES, KINDS, OVERVIEW, examplePath } from "./reference";
+import { COMPONENT, EXAMPLE_FILES, KINDS, OVERVIEW, exampleText } from "./reference";
 
 export const REGISTRY_INDEX = path.join(REPO_ROOT, "docs", "_index.md");
 export const REGISTRY_INSTALLATION = path.join(REPO_ROOT, "docs", "installation-configuration.md");
@@ -21,7 +20,7 @@ const REPOSITORY = packageSchema().repository;
 function examplesSection(): string {
   const languages = EXAMPLE_FILES.map((f) => f.chooser).join(",");
   const choosables = EXAMPLE_FILES.map(({ file, chooser }) => {
-    const text = fs.readFileSync(examplePath(OVERVIEW, file), "utf8").trimEnd();
+    const text = exampleText(OVERVIEW, file);
     return `{{% choosable language ${chooser} %}}\n\n\`\`\`${chooser}\n${text}\n\`\`\`\n\n{{% /choosable %}}\n`;
   });
   return `{{< chooser language "${languages}" >}}\n\n${choosables.join("\n")}\n{{< /chooser >}}\n`;

@@ -82,3 +82,12 @@ export function lookupApiKey(
 ): pulumi.Output<Record<string, unknown>> {
   return lookup("lookupApiKey", args);
 }
+
+// The same functions under the names Pulumi's Node SDKs give a function's Output form
+// (`<name>Output`): what Pulumi's program generator writes (the TypeScript examples under
+// docs/examples are generated). The functions above already return Outputs.
+export const getSubAccountUsageOutput = getSubAccountUsage;
+export const lookupDomainOutput = lookupDomain;
+export const lookupRouteOutput = lookupRoute;
+export const lookupWebhookOutput = lookupWebhook;
+export const lookupApiKeyOutput = lookupApiKey;

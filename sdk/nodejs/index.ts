@@ -14,10 +14,15 @@ export { RecordsToVerify, Role, Scope, Status } from "./enums";
 export { Provider, type ProviderArgs } from "./provider";
 export {
   getSubAccountUsage,
+  getSubAccountUsageOutput,
   lookupApiKey,
+  lookupApiKeyOutput,
   lookupDomain,
+  lookupDomainOutput,
   lookupRoute,
+  lookupRouteOutput,
   lookupWebhook,
+  lookupWebhookOutput,
   type LookupArgs,
 } from "./functions";
 export { Tenant, type TenantArgs, type TenantKeyArgs, appKeyScopes, bootstrapKeyScopes } from "./tenant";

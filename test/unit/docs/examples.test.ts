@@ -14,7 +14,7 @@ import { EXAMPLES_DIR, EXAMPLE_DIRS, examplePath } from "../../../docs/codegen/r
 import { REPO_ROOT } from "../../../support/root";
 import { yamlCheckProblems, yamlProblems } from "./yamlPrograms";
 
-test("every page and the overview have their four example files, and nothing else is there", () => {
+test("every page and the overview have their PCL source and its four generated examples, and nothing else is there", () => {
   const dirs = fs
     .readdirSync(EXAMPLES_DIR, { withFileTypes: true })
     .filter((d) => d.isDirectory())
@@ -23,7 +23,7 @@ test("every page and the overview have their four example files, and nothing els
   for (const page of EXAMPLE_DIRS) {
     expect([page, fs.readdirSync(path.join(EXAMPLES_DIR, page)).sort()]).toEqual([
       page,
-      ["Pulumi.yaml", "__main__.py", "index.ts", "main.go"],
+      ["Pulumi.yaml", "__main__.py", "index.ts", "main.go", "main.pp"],
     ]);
   }
 });

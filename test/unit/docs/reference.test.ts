@@ -41,10 +41,15 @@ describe("docs/reference", () => {
     for (const page of PAGES) expect(pages["README.md"]).toContain(`(${page}.md)`);
   });
 
-  test("each page includes its four examples verbatim", () => {
+  test("each page includes its four examples verbatim, but for their generated-file line", () => {
     for (const page of PAGES) {
       for (const { file } of EXAMPLE_FILES) {
-        const text = fs.readFileSync(examplePath(page, file), "utf8").trimEnd();
+        const [generatedLine, blank, ...program] = fs
+          .readFileSync(examplePath(page, file), "utf8")
+          .trimEnd()
+          .split("\n");
+        expect([generatedLine, blank]).toEqual([expect.stringMatching(/examplegen.*(do not edit|DO NOT EDIT)/), ""]);
+        const text = program.join("\n");
         expect({ page, file, included: pages[`${page}.md`]!.includes(`\n${text}\n\`\`\``) }).toEqual({
           page,
           file,

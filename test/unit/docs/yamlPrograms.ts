@@ -124,6 +124,15 @@ export interface YamlProgram {
   outputs?: Record<string, unknown>;
 }
 
+/**
+ * A token as the schema spells it: Pulumi YAML reads `pkg:Name` as `pkg:index:Name` (pulumi-yaml
+ * pkg/pulumiyaml/packages.go), the short form its program generator writes.
+ */
+export function fullToken(token: string): string {
+  const parts = token.split(":");
+  return parts.length === 2 ? `${parts[0]}:index:${parts[1]}` : token;
+}
+
 /** Everything wrong with a Pulumi YAML program against the package schema. */
 export function yamlProblems(text: string): string[] {
   const program = parse(text) as YamlProgram;
@@ -133,7 +142,7 @@ export function yamlProblems(text: string): string[] {
   for (const [name, v] of Object.entries(program.variables ?? {})) {
     const invoke = (v as { "fn::invoke"?: { function: string; arguments?: Record<string, unknown> } })["fn::invoke"];
     if (!invoke) continue;
-    const fn = schema.functions[invoke.function];
+    const fn = schema.functions[fullToken(invoke.function)];
     if (!fn) {
       problems.push(`variables.${name}: no function ${invoke.function}`);
       continue;
@@ -144,7 +153,7 @@ export function yamlProblems(text: string): string[] {
     roots[name] = fn.outputs.properties;
   }
   for (const [name, r] of Object.entries(program.resources ?? {})) {
-    const res = schema.resources[r.type];
+    const res = schema.resources[fullToken(r.type)];
     if (!res) {
       problems.push(`resources.${name}: no resource type ${r.type}`);
       continue;
@@ -152,7 +161,7 @@ export function yamlProblems(text: string): string[] {
     problems.push(
       ...objectProblems(r.properties ?? {}, res.inputProperties, res.requiredInputs ?? [], `resources.${name}`),
     );
-    roots[name] = resourceProps(r.type)!;
+    roots[name] = resourceProps(fullToken(r.type))!;
   }
   for (const [where, value] of [
     ...Object.entries(program.resources ?? {}).map(([n, r]) => [`resources.${n}`, r.properties] as const),
@@ -189,7 +198,7 @@ export function yamlCheckProblems(text: string): string[] {
   const program = parse(text) as YamlProgram;
   const problems: string[] = [];
   for (const [name, r] of Object.entries(program.resources ?? {})) {
-    const kind = r.type.replace(/^txmail:index:/, "");
+    const kind = fullToken(r.type).replace(/^txmail:index:/, "");
     const declaration = declarationOf(kind);
     const schema = (kind === "Tenant" ? TenantInputs : declaration?.inputs) as z.ZodObject | undefined;
     if (!schema) continue; // an unknown token is yamlProblems' to report
@@ -199,7 +208,7 @@ export function yamlCheckProblems(text: string): string[] {
   }
   for (const [name, v] of Object.entries(program.variables ?? {})) {
     const invoke = (v as { "fn::invoke"?: { function: string; arguments?: Record<string, unknown> } })["fn::invoke"];
-    const fn = DATA_FUNCTIONS.find((f) => `txmail:index:${f.name}` === invoke?.function);
+    const fn = DATA_FUNCTIONS.find((f) => `txmail:index:${f.name}` === fullToken(invoke?.function ?? ""));
     if (fn) problems.push(...checkProblems(fn.inputs, invoke!.arguments ?? {}, `variables.${name}`));
   }
   return problems;

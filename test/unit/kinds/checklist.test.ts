@@ -89,7 +89,7 @@ describe.each(KINDS)("the kind %s", (kind) => {
   it("has its reference page, listed in the index, and an example in every language", () => {
     expect(exists(`docs/reference/${kind}.md`)).toBe(true);
     expect(referenceIndex).toContain(`[${kind}](${kind}.md)`);
-    for (const file of ["index.ts", "__main__.py", "main.go", "Pulumi.yaml"]) {
+    for (const file of ["main.pp", "index.ts", "__main__.py", "main.go", "Pulumi.yaml"]) {
       expect(exists(`docs/examples/${kind}/${file}`)).toBe(true);
     }
   });
