@@ -8,6 +8,9 @@
 #     python/pulumi_txmail-VERSION.tar.gz, …-py3-none-any.whl   `twine upload` them
 #     go/<module>/@v/{list,vVERSION.info,.mod,.zip}      the Go SDK in the module proxy's layout; the
 #                                                        tag to push is sdk/go/vVERSION
+#     maven/<group path>/<artifact>/VERSION/…            the Java SDK in a Maven repository's layout: jar,
+#                                                        sources and javadoc jars, pom, each with .md5 and
+#                                                        .sha1 (what Maven Central requires; sign them there)
 #     plugin/pulumi-resource-txmail-vVERSION-<os>-<arch>.tar.gz and .sha256   the release page's assets
 #     schema.json                                        the package schema
 #     release.json                                       what is where (version, Go module and tag, files)
@@ -65,6 +68,7 @@ Set the version, regenerate and commit, then release that commit:
   bash scripts/set-version.sh $version && npm run gen:sdks && git commit -am 'release v$version'"
 [ -x "$root/.tools/python/bin/python" ] || die "no Python venv: run 'bash scripts/setup.sh --with sdkgen' first"
 command -v go >/dev/null || die "Go (>= 1.26) is needed to generate the Go SDK"
+command -v mvn >/dev/null || die "Maven (mvn) is needed to build the Java SDK: run 'bash scripts/setup.sh --with java' first"
 
 started=$(date +%s)
 work="$(mktemp -d -t txmail-release-XXXXXX)"
@@ -111,7 +115,7 @@ step "the schema generator" node dist/native/schema/generate.js >/dev/null
 refuse_if_stale native/schema.json
 
 rm -rf "$out"
-mkdir -p "$out"/{npm,python,go,plugin}
+mkdir -p "$out"/{npm,python,go,maven,plugin}
 out="$(cd "$out" && pwd)"
 
 say "npm package"
@@ -128,6 +132,27 @@ commit_time="$(git log -1 --format=%cI HEAD)"
   -time "$commit_time" -out "$out/go")
 go_module="$(sed -n 's/^module[[:space:]]*//p' "$tree/sdk/go/go.mod")"
 
+say "Java SDK's Maven artifacts in a Maven repository's layout"
+# `mvn deploy` to a file:// repository: Maven's own deploy writes the layout, the checksums and the
+# metadata a remote repository holds. Against a copy of setup's Maven repository when there is one
+# (never written into), with a mirror that leads nowhere: what is not in the copy fails, not fetched.
+# Maven refuses to deploy in offline mode (-o), hence the mirror instead.
+maven_args=(-B --no-transfer-progress)
+if [ -f "$root/.tools/maven-repo/.complete" ]; then
+  cp -r "$(readlink -f "$root/.tools/maven-repo")" "$work/m2"
+  printf '%s\n' '<settings><mirrors><mirror><id>central</id><mirrorOf>*</mirrorOf>' \
+    "<url>file://$work/no-network</url></mirror></mirrors></settings>" >"$work/m2-settings.xml"
+  maven_args+=(-s "$work/m2-settings.xml" "-Dmaven.repo.local=$work/m2")
+fi
+# Built in a copy: Maven's target/ stays out of the release tree's sdk/java.
+cp -r "$tree/sdk/java" "$work/sdk-java"
+mvn "${maven_args[@]}" -f "$work/sdk-java/pom.xml" deploy -DaltDeploymentRepository="release::file://$out/maven" \
+  >"$work/maven-deploy.log" 2>&1 || { cat "$work/maven-deploy.log" >&2; die "mvn deploy of sdk/java failed"; }
+# The project's own coordinates: the pom's top-level elements (two spaces in; the generator writes it).
+pom_field() { sed -n "s#^  <$1>\\(.*\\)</$1>#\\1#p" "$tree/sdk/java/pom.xml" | head -1; }
+maven_group="$(pom_field groupId)"
+maven_artifact="$(pom_field artifactId)"
+
 say "plugin tarballs:$platforms"
 # shellcheck disable=SC2086 # the --platform pairs are meant to split
 bash "$tree/scripts/build-plugin.sh" $platforms --out "$out/plugin" >/dev/null
@@ -135,18 +160,19 @@ bash "$tree/scripts/build-plugin.sh" $platforms --out "$out/plugin" >/dev/null
 cp "$tree/native/schema.json" "$out/schema.json"
 node -e '
   const fs = require("fs");
-  const [out, version, goModule] = process.argv.slice(1);
+  const [out, version, goModule, mavenGroup, mavenArtifact] = process.argv.slice(1);
   const files = (dir) => fs.readdirSync(`${out}/${dir}`).sort().map((f) => `${dir}/${f}`);
   const release = {
     version,
     go: { module: goModule, tag: `sdk/go/v${version}`, proxy: "go" },
     npm: files("npm"),
     python: files("python"),
+    maven: { groupId: mavenGroup, artifactId: mavenArtifact, version, repository: "maven" },
     plugin: files("plugin").filter((f) => f.endsWith(".tar.gz")),
     schema: "schema.json",
   };
   fs.writeFileSync(`${out}/release.json`, JSON.stringify(release, null, 2) + "\n");
-' "$out" "$version" "$go_module"
+' "$out" "$version" "$go_module" "$maven_group" "$maven_artifact"
 
 node "$tree/dist/support/release.js" "$out" || die "the artifacts in $out disagree (above)"
 say "release $version in $out ($(since "$started")); Go tag: sdk/go/v$version"

@@ -1,10 +1,11 @@
 // Real package registries on loopback, for the release rehearsal (test/e2e/release): Verdaccio (npm),
-// pypiserver (PyPI) and a static file server (the Go module proxy's layout, the plugin's release
-// page). scripts/setup.sh --with release installs the servers into the tools cache and seeds their
+// pypiserver (PyPI), a static file server (the Go module proxy's layout, the plugin's release
+// page) and a Maven repository (serveMavenRepository). scripts/setup.sh --with release installs the servers into the tools cache and seeds their
 // contents once, with network (`node dist/support/registries.js seed-npm …`); the rehearsal then runs
 // them with no uplink, so every request it makes goes to 127.0.0.1.
 import { freePort } from "./ports";
 import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -154,6 +155,82 @@ export async function serveFiles(roots: string[]): Promise<Server> {
   return {
     url: `http://127.0.0.1:${port}/`,
     requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface MavenServer extends Server {
+  /** Every path a client PUT (deployed), in order. */
+  uploads: string[];
+}
+
+/** A request's path as a file under `root`, or undefined when it would leave it. */
+function under(root: string, urlPath: string): string | undefined {
+  const file = path.join(root, path.normalize(decodeURIComponent(urlPath)));
+  return file.startsWith(root + path.sep) ? file : undefined;
+}
+
+/**
+ * A Maven repository on loopback, as Maven's own client speaks to one (HTTP GET to resolve, PUT to
+ * deploy): what clients PUT is written under `hosted` (Maven uploads each file, its .md5 and .sha1,
+ * and maven-metadata.xml, which it first GETs and merges), and a GET is answered from `hosted`,
+ * then from `central`: a Maven *local* repository (setup's, read only) standing in for Maven Central,
+ * as Verdaccio's seeded storage stands in for npm. A local repository keeps no checksums and names
+ * its metadata after the repository it came from, so for `central` a .sha1/.md5 is computed from the
+ * file and maven-metadata.xml is its maven-metadata-central.xml. Records every GET and PUT path.
+ */
+export async function serveMavenRepository(hosted: string, central: string): Promise<MavenServer> {
+  const requests: string[] = [];
+  const uploads: string[] = [];
+  const fromCentral = (file: string): Buffer | undefined => {
+    const exists = (f: string) => fs.existsSync(f) && fs.statSync(f).isFile();
+    if (exists(file)) return fs.readFileSync(file);
+    const checksum = /\.(md5|sha1)$/.exec(file);
+    const base = checksum ? file.slice(0, -checksum[0].length) : "";
+    if (checksum && exists(base)) {
+      const data = fromCentral(base);
+      return data && Buffer.from(createHash(checksum[1]!).update(data).digest("hex"));
+    }
+    const metadata = file.replace(/\/maven-metadata\.xml$/, "/maven-metadata-central.xml");
+    return metadata !== file && exists(metadata) ? fs.readFileSync(metadata) : undefined;
+  };
+  const server = http.createServer((req, res) => {
+    const urlPath = new URL(req.url ?? "/", "http://localhost").pathname;
+    if (req.method === "PUT") {
+      uploads.push(urlPath);
+      const file = under(hosted, urlPath);
+      if (!file) return void res.writeHead(403).end();
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        // Whole or not at all: a GET never sees half a file.
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.writeFileSync(`${file}.part`, Buffer.concat(chunks));
+        fs.renameSync(`${file}.part`, file);
+        res.writeHead(201).end();
+      });
+      return;
+    }
+    if (req.method !== "GET" && req.method !== "HEAD") return void res.writeHead(405).end();
+    requests.push(urlPath);
+    const own = under(hosted, urlPath);
+    const mirrored = under(central, urlPath);
+    const data =
+      own && fs.existsSync(own) && fs.statSync(own).isFile() ? fs.readFileSync(own) : mirrored && fromCentral(mirrored);
+    if (!data) return void res.writeHead(404).end();
+    res.writeHead(200, { "content-length": data.length });
+    res.end(req.method === "HEAD" ? undefined : data);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    requests,
+    uploads,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -17,6 +17,8 @@ export interface ReleaseManifest {
   go: { module: string; tag: string; proxy: string };
   npm: string[];
   python: string[];
+  /** The Java SDK's coordinates; `repository` is the folder holding it in a Maven repository's layout. */
+  maven: { groupId: string; artifactId: string; version: string; repository: string };
   plugin: string[];
   schema: string;
 }
@@ -166,6 +168,8 @@ export function releaseProblems(dir: string): string[] {
       problems.push(`Go module internal/pulumiUtilities.go versions ${JSON.stringify(stamped)}, expected ${version}`);
   }
 
+  problems.push(...mavenProblems(dir, release, checkPluginJson));
+
   // Plugins: named for this version, each with its checksum, holding the executable.
   if (!release.plugin.length) problems.push("no plugin tarballs");
   for (const file of release.plugin) {
@@ -179,6 +183,67 @@ export function releaseProblems(dir: string): string[] {
     expect(`${file}.sha256`, sums, `${digest}  ${name}\n`);
     const exe = `pulumi-resource-${schema.name}${m?.[3] === "windows" ? ".exe" : ""}`;
     if (!tarballNames(tarball).includes(exe)) problems.push(`${file} does not hold ${exe}`);
+  }
+  return problems;
+}
+
+/** The files Maven Central requires of a release beside the pom: the jar, its sources and its javadoc. */
+const MAVEN_CLASSIFIERS = ["", "-sources", "-javadoc"];
+
+/**
+ * The Java SDK in the Maven repository folder: the coordinates and version the release names, the pom
+ * saying the same, the jar's plugin.json (the plugin the SDK asks the engine for) and version.txt, and
+ * each file's .md5 and .sha1 matching it.
+ */
+function mavenProblems(
+  dir: string,
+  release: ReleaseManifest,
+  checkPluginJson: (what: string, text: string | undefined) => void,
+): string[] {
+  const problems: string[] = [];
+  const { maven, version } = release;
+  if (!maven) return ["release.json names no Maven artifacts"];
+  if (maven.version !== version) problems.push(`Maven version ${JSON.stringify(maven.version)}, expected ${version}`);
+  const folder = path.join(dir, maven.repository, ...maven.groupId.split("."), maven.artifactId, version);
+  const base = path.join(folder, `${maven.artifactId}-${version}`);
+  const pomFile = `${base}.pom`;
+  if (!fs.existsSync(pomFile)) return [...problems, `Maven ${path.relative(dir, pomFile)}: missing`];
+  const pom = fs.readFileSync(pomFile, "utf8");
+  // The project's own elements: two spaces in (a dependency's are deeper).
+  const top = (element: string) => new RegExp(`^ {2}<${element}>([^<]*)</${element}>`, "m").exec(pom)?.[1];
+  const pomName = path.relative(dir, pomFile);
+  for (const [element, wanted] of [
+    ["groupId", maven.groupId],
+    ["artifactId", maven.artifactId],
+    ["version", version],
+  ] as const)
+    if (top(element) !== wanted)
+      problems.push(`${pomName} ${element}: ${JSON.stringify(top(element))}, expected ${JSON.stringify(wanted)}`);
+  const files = [...MAVEN_CLASSIFIERS.map((c) => `${base}${c}.jar`), pomFile];
+  for (const file of files) {
+    const name = path.relative(dir, file);
+    if (!fs.existsSync(file)) {
+      problems.push(`Maven ${name}: missing`);
+      continue;
+    }
+    const bytes = fs.readFileSync(file);
+    for (const algorithm of ["md5", "sha1"]) {
+      const sum = fs.existsSync(`${file}.${algorithm}`) ? fs.readFileSync(`${file}.${algorithm}`, "utf8").trim() : "";
+      const digest = createHash(algorithm).update(bytes).digest("hex");
+      // Maven writes the bare digest; some tools append the file's name.
+      if (sum.split(/\s+/)[0] !== digest)
+        problems.push(`${name}.${algorithm}: ${JSON.stringify(sum)}, expected ${digest}`);
+    }
+  }
+  const jar = `${base}.jar`;
+  if (fs.existsSync(jar)) {
+    const entries = readZip(jar);
+    const jarName = path.relative(dir, jar);
+    const find = (suffix: string) => [...entries].find(([name]) => name.endsWith(suffix))?.[1].toString("utf8");
+    checkPluginJson(`${jarName} plugin.json`, find("/plugin.json"));
+    const versionTxt = find("/version.txt")?.trim();
+    if (versionTxt !== version)
+      problems.push(`${jarName} version.txt: ${JSON.stringify(versionTxt)}, expected ${JSON.stringify(version)}`);
   }
   return problems;
 }

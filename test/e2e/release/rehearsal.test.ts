@@ -1,13 +1,14 @@
 // The release rehearsal: a release built by scripts/release.sh (a version one patch above the
 // checkout's, stamped into every artifact) is published with the ordinary clients to real registry
 // servers on loopback — Verdaccio (`npm publish`), pypiserver (`twine upload`), a Go module proxy
-// directory and a release page for the plugin tarballs, both served over HTTP — and installed by
-// name, as a new user would, in fresh directories: TypeScript `npm install pulumi-txmail@V`,
-// Python `pip install pulumi-txmail==V`, Go `go get …/sdk/go@vV`, and a YAML program naming the
-// package. Each brings up one Tenant against the emulator and destroys it. The native plugin is
+// directory and a release page for the plugin tarballs, both served over HTTP, and a Maven repository
+// (Maven's `deploy:deploy-file`) — and installed by name, as a new user would, in fresh directories:
+// TypeScript `npm install pulumi-txmail@V`, Python `pip install pulumi-txmail==V`, Go
+// `go get …/sdk/go@vV`, a Maven project naming io.github.pulumi-txmail:txmail:V, and a YAML program
+// naming the package. Each brings up one Tenant against the emulator and destroys it. The native plugin is
 // installed nowhere beforehand: a fresh PULUMI_HOME, automatic acquisition on, and
 // PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES sending the schema's pluginDownloadURL to the loopback release
-// page. Go, Python and YAML run with no `node` on PATH. No user environment or program file holds a
+// page. Go, Python, Java and YAML run with no `node` on PATH. No user environment or program file holds a
 // path of this checkout, and every registry, index and proxy the clients know is on 127.0.0.1:
 // the servers hold the dependencies too (scripts/setup.sh --with release seeds them, cached).
 import { execFile } from "node:child_process";
@@ -17,14 +18,17 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { controlClient, seqOf, serviceObjects } from "../../../support/control";
 import { PASSPHRASE } from "../../../support/engineEnv";
+import { MAVEN_REPO } from "../../../support/java";
 import { resolvable } from "../../../support/plugin";
 import { killLiveGroups, spawnBounded } from "../../../support/processes";
-import { readManifest, type ReleaseManifest } from "../../../support/release";
+import { readManifest, readZip, type ReleaseManifest } from "../../../support/release";
 import {
   npmArgs,
   npmLogin,
   registryTools,
   serveFiles,
+  serveMavenRepository,
+  type MavenServer,
   startPypiserver,
   startVerdaccio,
   type Server,
@@ -59,10 +63,10 @@ let work: string;
 let release: ReleaseManifest;
 let releaseDir: string;
 let svc: TestService;
-const servers: Record<"npm" | "pypi" | "goproxy" | "plugins", Server> = {} as Record<
+const servers: Record<"npm" | "pypi" | "goproxy" | "plugins", Server> & { maven: MavenServer } = {} as Record<
   "npm" | "pypi" | "goproxy" | "plugins",
   Server
->;
+> & { maven: MavenServer };
 const timings: Record<string, number> = {};
 let pluginDownloadURL: string;
 /** release.sh's error on the commit whose SDKs were not regenerated ("" had it not failed). */
@@ -365,7 +369,80 @@ beforeAll(async () => {
       { cwd: publisher, env: processEnv() },
     ),
   );
+  await deployJavaSdk(publisher);
 }, 20 * 60_000);
+
+/** Where a command is found on this process's PATH, resolved (a JDK's `java`, Maven's `mvn` script). */
+function commandPath(name: string): string {
+  const dir = resolvable(name, process.env.PATH ?? "")[0];
+  if (!dir) throw new Error(`no ${name} on PATH: run 'bash scripts/setup.sh --with java' first`);
+  return fs.realpathSync(path.join(dir, name));
+}
+
+/** Maven's arguments for a user whose home is `home`: its settings.xml (only `mirror`), its own local repository. */
+function mavenUser(home: string, mirror: string): { args: string[]; env: Record<string, string> } {
+  const m2 = path.join(home, ".m2");
+  fs.mkdirSync(m2, { recursive: true });
+  const settings = path.join(m2, "settings.xml");
+  fs.writeFileSync(
+    settings,
+    [
+      "<settings>",
+      `  <localRepository>${path.join(m2, "repository")}</localRepository>`,
+      `  <mirrors><mirror><id>loopback</id><mirrorOf>*</mirrorOf><url>${mirror}</url></mirror></mirrors>`,
+      "</settings>",
+      "",
+    ].join("\n"),
+  );
+  return {
+    args: ["-B", "--no-transfer-progress", "-s", settings],
+    // The JVM takes its user.home from the password database, not HOME: Maven's ~ is set to the new user's.
+    env: {
+      MAVEN_OPTS: `-Duser.home=${home}`,
+      PATH: [path.dirname(commandPath("mvn")), path.dirname(commandPath("java")), "/usr/bin", "/bin"].join(
+        path.delimiter,
+      ),
+    },
+  };
+}
+
+/**
+ * The Maven repository on loopback (setup's pre-filled repository, read only, as its Maven Central),
+ * and the release's Java SDK deployed to it with Maven's own client: `deploy:deploy-file` of the jar
+ * with its pom, sources and javadoc (Maven uploads each with its checksums and the metadata), as a
+ * publisher with a fresh local repository and a settings.xml that reaches only the loopback server,
+ * which also serves the deploy plugin itself.
+ */
+async function deployJavaSdk(publisher: string): Promise<void> {
+  servers.maven = await serveMavenRepository(path.join(work, "maven"), fs.realpathSync(MAVEN_REPO));
+  const { maven } = release;
+  const base = path.join(
+    releaseDir,
+    maven.repository,
+    ...maven.groupId.split("."),
+    maven.artifactId,
+    maven.version,
+    `${maven.artifactId}-${maven.version}`,
+  );
+  const user = mavenUser(path.join(publisher, "maven-home"), servers.maven.url);
+  await time("mvn deploy", () =>
+    run(
+      "mvn",
+      [
+        ...user.args,
+        // The plugin's version as the SDK's pom pins it (setup's repository holds that one).
+        "org.apache.maven.plugins:maven-deploy-plugin:3.1.3:deploy-file",
+        `-Dfile=${base}.jar`,
+        `-DpomFile=${base}.pom`,
+        `-Dsources=${base}-sources.jar`,
+        `-Djavadoc=${base}-javadoc.jar`,
+        `-Durl=${servers.maven.url}`,
+        "-DrepositoryId=rehearsal",
+      ],
+      { cwd: publisher, env: { ...processEnv(), ...user.env } },
+    ),
+  );
+}
 
 beforeEach(async () => {
   for (const server of Object.values(servers)) requestsAtStart.set(server, server.requests.length);
@@ -409,6 +486,15 @@ it("publishes the release: each registry lists the version", async () => {
   const list = await (await fetch(new URL(`${release.go.module}/@v/list`, servers.goproxy.url))).text();
   expect(list.split("\n")).toContain(`v${VERSION}`);
   expect(release.go.tag).toBe(`sdk/go/v${VERSION}`);
+  const { groupId, artifactId } = release.maven;
+  const metadata = await (
+    await fetch(new URL(`${groupId.replace(/\./g, "/")}/${artifactId}/maven-metadata.xml`, servers.maven.url))
+  ).text();
+  expect(metadata).toContain(`<version>${VERSION}</version>`);
+  // Maven's deploy uploaded each file with its checksums: what Maven Central takes.
+  const folder = `/${groupId.replace(/\./g, "/")}/${artifactId}/${VERSION}/${artifactId}-${VERSION}`;
+  for (const file of ["", "-sources", "-javadoc"].map((c) => `${folder}${c}.jar`).concat(`${folder}.pom`))
+    expect(servers.maven.uploads).toEqual(expect.arrayContaining([file, `${file}.md5`, `${file}.sha1`]));
 });
 
 it("TypeScript: npm install pulumi-txmail@V by name, a Tenant up and destroy, the native face's plugin acquired", async () => {
@@ -601,6 +687,59 @@ it("Go: go get …/sdk/go@vV from a module proxy, then a Tenant up and destroy w
     website: "go.rehearsal.example.com",
     domain: "mail.go.rehearsal.example.com",
   });
+});
+
+it("Java: a Maven project resolves the SDK by its coordinates from a Maven repository, then a Tenant up and destroy with the plugin acquired, no node", async () => {
+  const { home, env } = newUser("java", []);
+  const project = path.join(home, "project");
+  fs.cpSync(path.join(__dirname, "programs", "java"), project, { recursive: true });
+  // Every artifact, plugin and dependency comes from the loopback repository into a new local repository.
+  const maven = mavenUser(home, servers.maven.url);
+  const { groupId, artifactId } = release.maven;
+  await time("java install", () =>
+    run("mvn", [...maven.args, "package", `-Dtxmail.version=${VERSION}`], {
+      cwd: project,
+      env: { ...env, ...maven.env },
+    }),
+  );
+  const jarPath = `/${groupId.replace(/\./g, "/")}/${artifactId}/${VERSION}/${artifactId}-${VERSION}.jar`;
+  expect(requestsOfThisTest(servers.maven)).toContain(jarPath);
+  const jar = path.join(project, "target", "lib", `${artifactId}-${VERSION}.jar`);
+  const resources = [...readZip(jar)].filter(
+    ([name]) => name.endsWith("/plugin.json") || name.endsWith("/version.txt"),
+  );
+  expect(
+    Object.fromEntries(resources.map(([name, data]) => [path.basename(name), data.toString("utf8").trim()])),
+  ).toEqual({
+    "plugin.json": expect.stringContaining(`"version": "${VERSION}"`),
+    "version.txt": VERSION,
+  });
+  expectNewUser({ ...env, ...maven.env }, [
+    path.join(project, "pom.xml"),
+    path.join(project, "Pulumi.yaml"),
+    path.join(home, ".m2", "settings.xml"),
+    jar,
+  ]);
+
+  // The engine's PATH: the CLI, pulumi-java's language host and the JDK's java (no Maven, no node).
+  env.PATH = [
+    fs.realpathSync(path.join(TOOLS_DIR, "registry", "cli")),
+    realDir(path.join(TOOLS_DIR, "bin", "pulumi-language-java")),
+    path.dirname(commandPath("java")),
+  ].join(path.delimiter);
+  expect(resolvable("node", env.PATH)).toEqual([]);
+  const pulumi = path.join(fs.realpathSync(path.join(TOOLS_DIR, "registry", "cli")), "pulumi");
+  await run(pulumi, ["stack", "init", "dev"], { cwd: project, env });
+  await run(pulumi, ["config", "set", "txmail:accountId", svc.accountId], { cwd: project, env });
+  await run(pulumi, ["config", "set", "txmail:baseUrl", svc.baseUrl], { cwd: project, env });
+  await run(pulumi, ["config", "set", "--secret", "txmail:apiKey"], { cwd: project, env, input: svc.apiKey });
+  await time("java up", () =>
+    run(pulumi, ["up", "--yes", "--skip-preview", "--color", "never"], { cwd: project, env }),
+  );
+  expectPluginAcquired(env.PULUMI_HOME!);
+  expect(await tenantKinds()).toEqual(["Domain", "SubAccount", "SubAccountApiKey"]);
+  await run(pulumi, ["destroy", "--yes", "--skip-preview", "--color", "never"], { cwd: project, env });
+  expect(await tenantKinds()).toEqual([]);
 });
 
 it("YAML: a program naming the package at V, with the plugin acquired, no node", async () => {

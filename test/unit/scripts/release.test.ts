@@ -1,8 +1,8 @@
 // scripts/release.sh: it refuses a tree with uncommitted changes, and its closing check
 // (support/release.ts) fails when any artifact disagrees with the others on the version or the
 // schema. Each artifact is made here small but in its real format (npm tarball, wheel and sdist, the
-// Go module proxy's files and module zip, plugin tarball and checksum), consistent first, then with
-// one fact changed at a time. The real artifacts pass the same check at the end of every release and
+// Go module proxy's files and module zip, the Maven repository's jars, pom and checksums, plugin
+// tarball and checksum), consistent first, then with one fact changed at a time. The real artifacts pass the same check at the end of every release and
 // in the release rehearsal (test/e2e/release).
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -30,6 +30,10 @@ interface Facts {
   goUtilitiesVersion: string;
   goListed: string;
   goModModule: string;
+  mavenPomVersion: string;
+  mavenPluginVersion: string;
+  mavenVersionTxt: string;
+  mavenChecksum: "right" | "wrong";
   pluginFileVersion: string;
   pluginChecksum: "right" | "wrong";
 }
@@ -46,6 +50,10 @@ const consistent: Facts = {
   goUtilitiesVersion: VERSION,
   goListed: `v${VERSION}`,
   goModModule: MODULE,
+  mavenPomVersion: VERSION,
+  mavenPluginVersion: VERSION,
+  mavenVersionTxt: VERSION,
+  mavenChecksum: "right",
   pluginFileVersion: VERSION,
   pluginChecksum: "right",
 };
@@ -115,6 +123,26 @@ function fakeRelease(facts: Facts): string {
     [`${inZip}/txmail/pulumi-plugin.json`]: pluginJson(facts.goPluginVersion),
     [`${inZip}/txmail/internal/pulumiUtilities.go`]: `version := semver.MustParse("${facts.goUtilitiesVersion}")\n`,
   });
+  // Maven: what `mvn deploy` writes for io.github.pulumi-txmail:txmail (the jar's resources as the SDK has them).
+  const mavenDir = path.join(dir, "maven", "io", "github", "pulumi-txmail", "txmail", VERSION);
+  fs.mkdirSync(mavenDir, { recursive: true });
+  const mavenBase = path.join(mavenDir, `txmail-${VERSION}`);
+  const resources = "com/pulumi_txmail/txmail";
+  zip(`${mavenBase}.jar`, {
+    [`${resources}/plugin.json`]: pluginJson(facts.mavenPluginVersion),
+    [`${resources}/version.txt`]: `${facts.mavenVersionTxt}\n`,
+  });
+  zip(`${mavenBase}-sources.jar`, { "com/pulumi_txmail/txmail/Tenant.java": "" });
+  zip(`${mavenBase}-javadoc.jar`, { "index.html": "" });
+  fs.writeFileSync(
+    `${mavenBase}.pom`,
+    `<project>\n  <groupId>io.github.pulumi-txmail</groupId>\n  <artifactId>txmail</artifactId>\n  <version>${facts.mavenPomVersion}</version>\n</project>\n`,
+  );
+  for (const file of ["", "-sources", "-javadoc"].map((c) => `${mavenBase}${c}.jar`).concat(`${mavenBase}.pom`))
+    for (const algorithm of ["md5", "sha1"]) {
+      const bytes = facts.mavenChecksum === "right" || !file.endsWith("-sources.jar") ? fs.readFileSync(file) : "other";
+      fs.writeFileSync(`${file}.${algorithm}`, createHash(algorithm).update(bytes).digest("hex"));
+    }
   const plugin = `plugin/pulumi-resource-txmail-v${facts.pluginFileVersion}-linux-amd64.tar.gz`;
   tarball(path.join(dir, plugin), { "pulumi-resource-txmail": "\x7fELF" });
   const digest = createHash("sha256")
@@ -126,6 +154,7 @@ function fakeRelease(facts: Facts): string {
     go: { module: MODULE, tag: `sdk/go/v${VERSION}`, proxy: "go" },
     npm: [npm],
     python: [wheel, sdist],
+    maven: { groupId: "io.github.pulumi-txmail", artifactId: "txmail", version: VERSION, repository: "maven" },
     plugin: [plugin],
     schema: "schema.json",
   };
@@ -160,6 +189,10 @@ it.each<[keyof Facts, string, RegExp]>([
   ["goUtilitiesVersion", "0.1.0", /^Go module internal\/pulumiUtilities\.go versions \["0\.1\.0"\]/],
   ["goListed", "v0.1.0", /^Go proxy list \["v0\.1\.0"\] lacks v1\.2\.3/],
   ["goModModule", "example.com/elsewhere", /^Go module zip go\.mod module/],
+  ["mavenPomVersion", "0.1.0", /txmail-1\.2\.3\.pom version: "0\.1\.0", expected "1\.2\.3"/],
+  ["mavenPluginVersion", "0.1.0", /txmail-1\.2\.3\.jar plugin\.json version: "0\.1\.0"/],
+  ["mavenVersionTxt", "0.1.0", /txmail-1\.2\.3\.jar version\.txt: "0\.1\.0"/],
+  ["mavenChecksum", "wrong", /txmail-1\.2\.3-sources\.jar\.md5: /],
   ["pluginFileVersion", "0.1.0", /linux-amd64\.tar\.gz version: "0\.1\.0"/],
   ["pluginChecksum", "wrong", /\.tar\.gz\.sha256/],
 ])("reports %s = %s", (fact, value, problem) => {
