@@ -7,6 +7,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { resolvable } from "./plugin";
 import { REPO_ROOT, TOOLS_DIR } from "./root";
 
 const execFileAsync = promisify(execFile);
@@ -57,6 +58,16 @@ export async function buildJavaProgram(programDir: string, workDir: string): Pro
   return program;
 }
 
+/**
+ * The file a command on this process's PATH resolves to: a JDK's own `java`, Maven's `mvn` script —
+ * not a directory such as /usr/bin that may also hold node.
+ */
+export function commandPath(name: string): string {
+  const dir = resolvable(name, process.env.PATH ?? "")[0];
+  if (!dir) throw new Error(`no ${name} on PATH: run 'bash scripts/setup.sh --with java' first`);
+  return fs.realpathSync(path.join(dir, name));
+}
+
 let javaTools: string | undefined;
 
 /**
@@ -78,13 +89,7 @@ export function javaToolsRoot(): string {
     fs.chmodSync(path.join(bin, "pulumi"), 0o755);
   }
   fs.symlinkSync(fs.realpathSync(host), path.join(bin, "pulumi-language-java"));
-  const java = (process.env.PATH ?? "")
-    .split(path.delimiter)
-    .map((dir) => path.join(dir, "java"))
-    .find((file) => fs.existsSync(file));
-  if (!java) throw new Error("no java on PATH: run 'bash scripts/setup.sh --with java' first");
-  // The JDK's own binary, not a directory such as /usr/bin that may also hold node.
-  fs.symlinkSync(fs.realpathSync(java), path.join(bin, "java"));
+  fs.symlinkSync(commandPath("java"), path.join(bin, "java"));
   process.on("exit", () => fs.rmSync(root, { recursive: true, force: true }));
   return (javaTools = root);
 }

@@ -18,7 +18,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { controlClient, seqOf, serviceObjects } from "../../../support/control";
 import { PASSPHRASE } from "../../../support/engineEnv";
-import { MAVEN_REPO } from "../../../support/java";
+import { commandPath, MAVEN_REPO } from "../../../support/java";
 import { resolvable } from "../../../support/plugin";
 import { killLiveGroups, spawnBounded } from "../../../support/processes";
 import { readManifest, readZip, type ReleaseManifest } from "../../../support/release";
@@ -375,13 +375,6 @@ beforeAll(async () => {
   );
   await deployJavaSdk(publisher);
 }, 20 * 60_000);
-
-/** Where a command is found on this process's PATH, resolved (a JDK's `java`, Maven's `mvn` script). */
-function commandPath(name: string): string {
-  const dir = resolvable(name, process.env.PATH ?? "")[0];
-  if (!dir) throw new Error(`no ${name} on PATH: run 'bash scripts/setup.sh --with java' first`);
-  return fs.realpathSync(path.join(dir, name));
-}
 
 /** Maven's arguments for a user whose home is `home`: its settings.xml (only `mirror`), its own local repository. */
 function mavenUser(home: string, mirror: string): { args: string[]; env: Record<string, string> } {
