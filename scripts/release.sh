@@ -75,10 +75,8 @@ work="$(mktemp -d -t txmail-release-XXXXXX)"
 trap 'rm -rf "$work"' EXIT
 tree="$work/tree"
 mkdir -p "$tree"
-# The files git knows (tracked and new-but-not-ignored): on a clean tree exactly the last commit.
-git ls-files -z --cached --others --exclude-standard |
-  while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
-  tar --null -T - -cf - | tar -xf - -C "$tree"
+# The commit's files (the tree is clean, checked above).
+git archive HEAD | tar -xf - -C "$tree"
 ln -s "$(readlink -f "$root/.tools")" "$tree/.tools"
 # What the commit holds of what the release generates, to compare with what it generates below.
 committed="$work/committed"
