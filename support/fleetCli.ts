@@ -17,6 +17,8 @@ export interface FleetRun {
   stderr: string;
   /** Summary table rows by shard stack name, plus `total`. */
   rows: Record<string, SummaryRow>;
+  /** With `cpu`: user + system CPU seconds of the command and every process it started. */
+  cpuSeconds?: number;
 }
 
 export interface SummaryRow {
@@ -30,6 +32,7 @@ export interface SummaryRow {
 }
 
 const CLI = path.join(REPO_ROOT, "dist", "fleet", "cli.js");
+const CPU_OF_TREE = path.join(REPO_ROOT, "support", "cpuOfTree.py");
 
 /**
  * How long a fleet run may take by default: generous, since a fleet of real `pulumi` runs on a
@@ -56,6 +59,11 @@ export async function runFleet(
     onStart?: (child: ChildProcess) => void;
     /** a run still going after this long is killed with its whole process group, and fails (default FLEET_TIMEOUT_MS) */
     timeoutMs?: number;
+    /**
+     * Measure the CPU time of the command and of every process it started (its workers, their
+     * `pulumi` runs, programs, plugins), with support/cpuOfTree.py.
+     */
+    cpu?: boolean;
   },
 ): Promise<FleetRun> {
   const engine = engineEnv(opts.stateDir, {
@@ -75,7 +83,10 @@ export async function runFleet(
   const timeoutMs = opts.timeoutMs ?? FLEET_TIMEOUT_MS;
   const cliArgs = [opts.cli ?? CLI, ...args, "--progress-seconds", "5"];
   const command = `txmail-fleet ${args.join(" ")} (${process.execPath} ${cliArgs.join(" ")}, in ${opts.cwd})`;
-  const { child, done } = spawnBounded(process.execPath, cliArgs, {
+  const [file, argv] = opts.cpu
+    ? ["python3", [CPU_OF_TREE, process.execPath, ...cliArgs]]
+    : [process.execPath, cliArgs];
+  const { child, done } = spawnBounded(file, argv, {
     cwd: opts.cwd,
     env,
     what: command,
@@ -87,7 +98,16 @@ export async function runFleet(
   child.stdin!.end();
   opts.onStart?.(child);
   const { code, stdout, stderr } = await done;
-  return { code, stdout, stderr, rows: summaryRows(stdout) };
+  if (!opts.cpu) return { code, stdout, stderr, rows: summaryRows(stdout) };
+  const { rest, cpuSeconds } = childrenCpu(stderr);
+  return { code, stdout, stderr: rest, rows: summaryRows(stdout), cpuSeconds };
+}
+
+/** support/cpuOfTree.py ends stderr with `cpu-seconds N`. */
+function childrenCpu(stderr: string): { rest: string; cpuSeconds: number } {
+  const match = /\n?cpu-seconds ([\d.]+)\n$/.exec(stderr);
+  if (!match) throw new Error(`no CPU time reported (support/cpuOfTree.py): ${stderr.slice(-500)}`);
+  return { rest: stderr.slice(0, match.index), cpuSeconds: Number(match[1]) };
 }
 
 export function summaryRows(stdout: string): Record<string, SummaryRow> {

@@ -20,6 +20,8 @@ export interface PostgresServer {
   url: string;
   password: string;
   port: number;
+  /** The server's main process (its backends are its children). */
+  pid: number;
   close(): Promise<void>;
 }
 
@@ -75,6 +77,8 @@ export interface PostgresOptions {
    * shapes the timing a test needs.
    */
   initSql?: string;
+  /** Server settings (`-c name=value`), e.g. `shared_preload_libraries` for a benchmark's statistics. */
+  settings?: Record<string, string>;
 }
 
 export async function startPostgres(opts: PostgresOptions = {}): Promise<PostgresServer> {
@@ -115,6 +119,7 @@ export async function startPostgres(opts: PostgresOptions = {}): Promise<Postgre
     ...["-D", data, "-p", String(port), "-h", "127.0.0.1", "-k", dir],
     ...["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"],
     ...["-c", "max_connections=200"],
+    ...Object.entries(opts.settings ?? {}).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
   ]);
   const child = spawn(postgres, args, { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
   let log = "";
@@ -143,6 +148,7 @@ export async function startPostgres(opts: PostgresOptions = {}): Promise<Postgre
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres?sslmode=disable`,
     password,
     port,
+    pid: child.pid!,
     close: async () => {
       await stop(child);
       fs.rmSync(dir, { recursive: true, force: true });
