@@ -14,7 +14,7 @@ import type * as provTypes from "@pulumi/pulumi/proto/provider_pb";
 import * as native from "./provider";
 import { fromPulumi } from "../provider/core/pulumiModules";
 import { servedSchema, PACKAGE_VERSION } from "./servedSchema";
-import { construct } from "./construct";
+import type * as ConstructModule from "./construct";
 import type * as InvokeModule from "./invoke";
 
 // Loaded from @pulumi/pulumi's own dependencies: the generated stubs require these very modules.
@@ -171,8 +171,13 @@ export const serviceOf = (impl: NativeProvider): grpcTypes.UntypedServiceImpleme
   }),
   cancel: handle(() => new emptyproto.Empty()),
   attach: handle(() => new emptyproto.Empty()),
-  // The Tenant component, built by this process (construct.ts).
-  construct: handle((req: provTypes.ConstructRequest) => construct(req)),
+  // The Tenant component, built by this process (construct.ts), loaded on the first one: it brings all
+  // of @pulumi/pulumi (its runtime, closure serializer and Automation API: ~0.35 core-seconds at every
+  // plugin start, bench/RESULTS.md), which a plugin serving resources and functions never needs.
+  construct: handle((req: provTypes.ConstructRequest) => {
+    const { construct } = require("./construct") as typeof ConstructModule;
+    return construct(req);
+  }),
   // Methods of resources: the package declares none (its schema has no `methods`).
   call: unimplemented("Call", "the txmail package has no methods"),
   // The data functions (invoke.ts), loaded on the first one: a plugin serving resources only loads none of it.

@@ -2,22 +2,10 @@
 // the API schemas (zod) and the YAML parser load on first use of a look-up or a tenants file, so a
 // program that declares resources starts without them. Checked on the built package (dist/, built by
 // scripts/setup.sh) in a fresh Node process, as a program would load it.
-import { execFileSync } from "node:child_process";
 import * as path from "node:path";
+import { modulesLoadedBy } from "../../../support/loadedModules";
 
 const root = path.join(__dirname, "..", "..", "..");
-
-function modulesLoadedBy(code: string): string[] {
-  const out = execFileSync(
-    process.execPath,
-    ["-e", `${code}; console.log(JSON.stringify(Object.keys(require.cache)))`],
-    {
-      cwd: root,
-      encoding: "utf8",
-    },
-  );
-  return JSON.parse(out) as string[];
-}
 
 const heavy = /node_modules[\\/](zod|yaml|undici)[\\/]/;
 
