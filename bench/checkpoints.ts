@@ -120,6 +120,8 @@ function section(r: Result, started: Date): string[] {
     "",
     `- fast dynamic ÷ its floor: ${goal(m["fast real"] / m["fast floor"], 1.1, "≤")}`,
     `- fast native ÷ its floor: ${goal(m["fast native"] / m["fast floor-native"], 1.05, "≤")}`,
+    `- default dynamic ÷ its floor: ${goal(m["default real"] / m["default floor"], 1.2, "≤")}`,
+    `- default native ÷ its floor: ${goal(m["default native"] / m["default floor-native"], 1.15, "≤")}`,
     `- default ÷ fast, dynamic: ${goal(m["default real"] / m["fast real"], 2.5, "≥")}; native: ${goal(m["default native"] / m["fast native"], 2.5, "≥")}`,
     `- a fast stack's first run (salt saved, nothing created), s: dynamic ${r.firstRuns.real.join(" / ")}, native ${r.firstRuns.native.join(" / ")}`,
     `- integrity over every real stack: ${r.integrity.objects} objects at the service, ${r.integrity.duplicates} duplicates, ${r.integrity.orphans} orphans, ${r.integrity.missing} missing`,
