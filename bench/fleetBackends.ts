@@ -65,8 +65,8 @@ async function bench(): Promise<Result> {
           if (step === "change") s.writeTenants(true);
           runs[`${key} ${step}`] =
             step === "change"
-              ? await s.step(what, "up", { extra: ["--tenant", tenantEntry(0).name] })
-              : await s.step(what, step, { runners: sc.runners });
+              ? await s.step(what, "up", { cpu: true, extra: ["--tenant", tenantEntry(0).name] })
+              : await s.step(what, step, { cpu: true, runners: sc.runners });
         }
       }
       load.push(`after the ${step} steps: ${uptime()}`);
@@ -95,11 +95,11 @@ function section(r: Result, started: Date): string[] {
   const rate = (steps: number, seconds: number) => Math.round((steps / seconds) * 10) / 10;
   const row = (x: Run | undefined, base?: Run) =>
     x
-      ? `| ${x.what} | ${x.seconds} | ${base ? `${ratio(x, base)}×` : ""} | ${x.shards} | ${x.steps} | ${rate(x.steps, x.seconds)} | ${x.requests} | ${x.writes} | ${x.exitCode} |`
+      ? `| ${x.what} | ${x.seconds} | ${base ? `${ratio(x, base)}×` : ""} | ${x.cpuSeconds ?? ""} | ${x.serviceCpuSeconds ?? ""} | ${x.limitBoundSeconds} | ${x.shards} | ${x.steps} | ${rate(x.steps, x.seconds)} | ${x.requests} | ${x.writes} | ${x.exitCode} |`
       : "";
   const runnerRows = (x: Run | undefined) =>
     (x?.runners ?? []).map(
-      (p, i) => `| ↳ runner ${i + 1} of 2 | ${p.seconds} | | | ${p.steps} | ${rate(p.steps, p.seconds)} | | | |`,
+      (p, i) => `| ↳ runner ${i + 1} of 2 | ${p.seconds} | | | | | | ${p.steps} | ${rate(p.steps, p.seconds)} | | | |`,
     );
   const envSet = Object.entries(process.env).filter(([k]) => k.startsWith("BENCH_FLEET_"));
   const pair = (key: ScenarioKey, step: Step) => [
@@ -125,9 +125,13 @@ function section(r: Result, started: Date): string[] {
     "command, placement, shards, shard programs with as many `txmail:index:*` resources, backend, engine",
     "settings — served by a `pulumi-resource-txmail` that does nothing (bench/fleetFloor.ts). Steps:",
     "the engine's resource steps as the fleet counts them; requests and writes: the emulator's counters.",
+    "CPU: the fleet command and every process it started (support/cpuOfTree.py); service CPU: the",
+    "emulator's, in the benchmark's own process on the same 2 cores — work a real fleet's machine does",
+    "not do, and no floor pays. Limit bound: the least time the service's rate limit (100/s after a burst",
+    "of 200, per account) allows for the requests of the busiest account — no floor pays it either.",
     "",
-    "| run | seconds | ÷ floor | shards | steps | steps/s | requests | writes | exit |",
-    "|---|---|---|---|---|---|---|---|---|",
+    "| run | seconds | ÷ floor | CPU (s) | service CPU (s) | limit bound (s) | shards | steps | steps/s | requests | writes | exit |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...STEPS.flatMap((step) => SCENARIOS.flatMap((sc) => pair(sc.key, step))),
     "",
     "Goals:",

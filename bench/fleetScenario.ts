@@ -28,9 +28,29 @@ export interface Run {
   requests: number;
   writes: number;
   exitCode: number | null;
-  /** CPU seconds of the fleet command and every process it waited for (when asked). */
+  /** CPU seconds of the fleet command and every process it started (when asked). */
   cpuSeconds?: number;
+  /**
+   * CPU seconds of this process meanwhile (when asked): the emulator, which serves the fleet from
+   * here — the service's own work, which a real fleet's machine does not do.
+   */
+  serviceCpuSeconds?: number;
+  /**
+   * The least time the service's rate limit allows for the requests the emulator admitted (100 per
+   * second after a burst of 200, per account: docs/contract/limits.md), over the busiest account.
+   */
+  limitBoundSeconds: number;
   runners?: Array<{ seconds: number; steps: number }>;
+}
+
+/** The service's published limit, per account. */
+const LIMIT = { rate: 100, burst: 200 };
+
+function limitBound(keys: Record<string, { accountId: string; admitted: number }>): number {
+  const perAccount = new Map<string, number>();
+  for (const k of Object.values(keys)) perAccount.set(k.accountId, (perAccount.get(k.accountId) ?? 0) + k.admitted);
+  const busiest = Math.max(0, ...perAccount.values());
+  return Math.round((Math.max(0, busiest - LIMIT.burst) / LIMIT.rate) * 10) / 10;
 }
 
 export const uptime = () => execFileSync("uptime", { encoding: "utf8" }).trim();
@@ -138,6 +158,7 @@ export class Scenario {
     await this.control.resetCounters();
     process.stderr.write(`[bench backends] ${this.name}: ${what}\n`);
     const t0 = Date.now();
+    const ownCpu = process.cpuUsage();
     const runs = await Promise.all(
       Array.from({ length: runners }, async (_, i) => {
         const m = this.machine(`${op}-runner-${i + 1}-of-${runners}`);
@@ -151,6 +172,7 @@ export class Scenario {
       }),
     );
     const seconds = (Date.now() - t0) / 1000;
+    const own = process.cpuUsage(ownCpu);
     const c = await this.control.counters();
     process.stderr.write(`[bench backends] ${what}: ${seconds.toFixed(1)} s, ${c.total} requests\n`);
     return {
@@ -160,8 +182,12 @@ export class Scenario {
       steps: runs.reduce((n, x) => n + stepsOf(x.r), 0),
       requests: c.total,
       writes: c.writes,
+      limitBoundSeconds: limitBound(c.keys),
       exitCode: runs.find((x) => x.r.code !== 0)?.r.code ?? 0,
-      ...(o.cpu && { cpuSeconds: Math.round(runs.reduce((n, x) => n + (x.r.cpuSeconds ?? 0), 0) * 100) / 100 }),
+      ...(o.cpu && {
+        cpuSeconds: Math.round(runs.reduce((n, x) => n + (x.r.cpuSeconds ?? 0), 0) * 100) / 100,
+        serviceCpuSeconds: Math.round((own.user + own.system) / 1e4) / 100,
+      }),
       ...(runners > 1 && {
         runners: runs.map((x) => ({ seconds: Math.round(x.seconds * 10) / 10, steps: stepsOf(x.r) })),
       }),
