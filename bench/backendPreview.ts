@@ -205,10 +205,11 @@ function section(r: Result, started: Date): string[] {
     return `| ${f.label} | ${x.seconds} | ${x.cpuSeconds ?? ""} | ${f.postgres ? round2(x.serverCpuSeconds ?? 0) : ""} | ${f.postgres ? callsOf(x) : ""} |`;
   };
   const shardsOfTenants = Math.ceil(TENANTS / 60);
+  const envSet = Object.entries(process.env).filter(([k]) => /^BENCH_(BACKEND_TENANTS|REPS)$/.test(k));
   return [
-    "## PostgreSQL's no-op preview beside the file backend's, with and without gzip (issue 49)",
+    `## PostgreSQL's no-op preview beside the file backend's, with and without gzip: ${TENANTS} tenants (issue 49)`,
     "",
-    `Run on ${started.toISOString().slice(0, 16).replace("T", " ")} UTC with \`bash scripts/bench.sh backend-preview\``,
+    `Run on ${started.toISOString().slice(0, 16).replace("T", " ")} UTC with \`${envSet.map(([k, v]) => `${k}=${v} `).join("")}bash scripts/bench.sh backend-preview\``,
     `(bench/backendPreview.ts): ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}, ${TENANTS} tenants`,
     `(${shardsOfTenants} shards of 60, 2 at once), ${ROUNDS} rounds of a no-op \`txmail-fleet preview\` in rotating order. Load:`,
     "",
