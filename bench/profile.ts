@@ -62,12 +62,25 @@ function cpuSeconds(pid: number): number | undefined {
  * Reads every 100 ms the CPU time of the processes whose environment names the stack's Pulumi home;
  * a process's last reading stands for its total (it misses at most its last 100 ms).
  */
-export async function withCpu<T>(
+export function withCpu<T>(
   t: TestStack,
   fn: () => Promise<T>,
 ): Promise<{ value: T; cpu: Record<Kind, number>; others: string[] }> {
-  const home = `PULUMI_HOME=${path.join(t.stateDir, ".pulumi-home")}`;
-  const known = new Map<number, Kind | null>(); // null: not the stack's
+  return withProcessCpu(`PULUMI_HOME=${path.join(t.stateDir, ".pulumi-home")}`, KINDS, kindOf, fn);
+}
+
+/**
+ * The CPU seconds, per kind, of every process whose environment holds `envEntry` (`NAME=value`)
+ * while `fn` runs, read every 100 ms from /proc (a process's last reading stands for its total: it
+ * misses at most its last 100 ms); `others` lists the command lines the classifier did not know.
+ */
+export async function withProcessCpu<T, K extends string>(
+  envEntry: string,
+  kinds: readonly K[],
+  classify: (args: string) => K | "other",
+  fn: () => Promise<T>,
+): Promise<{ value: T; cpu: Record<K | "other", number>; others: string[] }> {
+  const known = new Map<number, K | "other" | null>(); // null: not one of them
   const last = new Map<number, number>();
   const others = new Set<string>();
   const sample = () => {
@@ -76,12 +89,12 @@ export async function withCpu<T>(
       if (!pid || pid === process.pid) continue;
       if (!known.has(pid)) {
         try {
-          if (!fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(home)) {
+          if (!fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(envEntry)) {
             known.set(pid, null);
             continue;
           }
           const args = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
-          const kind = kindOf(args);
+          const kind = classify(args);
           if (kind === "other") others.add(args.slice(0, 120));
           known.set(pid, kind);
         } catch {
@@ -97,8 +110,8 @@ export async function withCpu<T>(
   try {
     const value = await fn();
     sample();
-    const cpu = Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<Kind, number>;
-    for (const [pid, s] of last) cpu[known.get(pid) as Kind] += s;
+    const cpu = Object.fromEntries([...kinds, "other"].map((k) => [k, 0])) as Record<K | "other", number>;
+    for (const [pid, s] of last) cpu[known.get(pid) as K | "other"] += s;
     return { value, cpu, others: [...others] };
   } finally {
     clearInterval(timer);

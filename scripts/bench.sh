@@ -8,6 +8,7 @@
 #   bash scripts/bench.sh fleet-backends  # file and PostgreSQL, 1 and 2 runners, beside fleet floors
 #   bash scripts/bench.sh fleet-levers    # engine settings (PULUMI_PARALLEL_DIFF) on a fleet, A vs B
 #   bash scripts/bench.sh backend-preview # a no-op fleet preview: PostgreSQL vs file, with and without gzip
+#   bash scripts/bench.sh fleet-profile   # a fleet's up beside its floor's: CPU per kind of process
 #   bash scripts/bench.sh fleet-drift     # `txmail-fleet drift` vs a no-op preview, 1 000 tenants
 #   bash scripts/bench.sh domain-verification   # N domains verified in one up vs one domain
 #   BENCH_TENANTS=10 BENCH_REPS=1 bash scripts/bench.sh   # quicker (each script's header lists its knobs)
@@ -20,9 +21,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${1:-report}"
 case "$target" in
-  report | checkpoints | profile | fleet | fleet-backends | backend-preview | fleet-levers | fleet-drift | domain-verification) ;;
+  report | checkpoints | profile | fleet | fleet-backends | backend-preview | fleet-profile | fleet-levers | fleet-drift | domain-verification) ;;
   *)
-    echo "bench.sh: unknown target '$target' (report, checkpoints, profile, fleet, fleet-backends, backend-preview, fleet-levers, fleet-drift, domain-verification)" >&2
+    echo "bench.sh: unknown target '$target' (report, checkpoints, profile, fleet, fleet-backends, backend-preview, fleet-profile, fleet-levers, fleet-drift, domain-verification)" >&2
     exit 2
     ;;
 esac
@@ -35,6 +36,7 @@ npx tsc -p bench/tsconfig.json
 case "$target" in
   fleet-backends) node bench/out/bench/fleetBackends.js ;;
   backend-preview) node bench/out/bench/backendPreview.js ;;
+  fleet-profile) node bench/out/bench/fleetProfile.js ;;
   fleet-levers) node bench/out/bench/fleetLevers.js ;;
   fleet-drift) node bench/out/bench/fleetDrift.js ;;
   domain-verification) node bench/out/bench/domainVerification.js ;;
