@@ -1,5 +1,6 @@
 import type { Clock } from "../../../provider/client/clock";
 import { FakeClock } from "../../../provider/client/clock";
+import { MemoryPaceStore, type PaceState } from "../../../provider/client/paceStore";
 import { TokenBucket, resetSharedBucketsForTests, sharedBucket } from "../../../provider/client/tokenBucket";
 
 /** A clock whose sleepers wake only when the test advances time (to interleave concurrent waiters). */
@@ -122,6 +123,31 @@ describe("TokenBucket (fake clock)", () => {
     expect(done).toEqual([0, 1, 2]);
     await Promise.all(waiters);
     expect(clock.pending).toBe(0);
+  });
+
+  test("a free slot costs one turn of the store, a wait one more after it", async () => {
+    // With the machine's store every turn is a lock file made and removed (machinePace.ts).
+    const turns: string[] = [];
+    const store = new (class extends MemoryPaceStore {
+      override update<T>(fresh: () => PaceState, change: (s: PaceState) => T): T {
+        turns.push("update");
+        return super.update(fresh, change);
+      }
+      override read(fresh: () => PaceState): PaceState {
+        turns.push("read");
+        return super.read(fresh);
+      }
+    })();
+    const clock = new ManualClock();
+    const b = new TokenBucket({ ratePerSecond: 10, burst: 1, recoveryDoublingMs: NO_RECOVERY }, clock, store);
+    turns.length = 0; // the constructor's first read
+    await b.acquire();
+    expect(turns).toEqual(["update"]);
+    turns.length = 0;
+    const second = b.acquire(); // the burst is spent: waits 100 ms for its slot
+    await clock.advanceTo(100);
+    await second;
+    expect(turns).toEqual(["update", "read"]);
   });
 
   test("abort while waiting rejects", async () => {
