@@ -17,7 +17,9 @@ import * as path from "node:path";
 import { Client } from "pg";
 import { tenantEntry } from "./fleet";
 import { removeInstalledCli, type Run, Scenario, uptime } from "./fleetScenario";
+import { statFields, TICKS_PER_SECOND } from "./profile";
 import { publishSection, runBenchmark } from "./section";
+import { median, round2 } from "./up";
 
 const TENANTS = Number(process.env.BENCH_BACKEND_TENANTS ?? 240);
 const ROUNDS = Number(process.env.BENCH_REPS ?? 5);
@@ -51,19 +53,13 @@ interface Result {
   load: string[];
 }
 
-const TICKS_PER_SECOND = 100; // Linux's USER_HZ
-
 /** CPU ticks of the server: its main process (with the backends it reaped) and its live backends. */
 function serverTicks(pid: number): number {
-  const fields = (p: string) => {
-    const stat = fs.readFileSync(`/proc/${p}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" "); // fields from the 3rd (state) on
-  };
-  const main = fields(String(pid));
+  const main = statFields(pid);
   let ticks = [11, 12, 13, 14].reduce((n, i) => n + Number(main[i]), 0); // utime stime cutime cstime
   for (const p of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
     try {
-      const f = fields(p);
+      const f = statFields(Number(p));
       if (Number(f[1]) === pid) ticks += Number(f[11]) + Number(f[12]);
     } catch {
       // gone between the listing and the read: its time is in the main process's now
@@ -166,12 +162,6 @@ async function bench(): Promise<Result> {
   return result;
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
-const round2 = (x: number) => Math.round(x * 100) / 100;
 const callsOf = (m: Measured) => Object.values(m.statements ?? {}).reduce((n, x) => n + x.calls, 0);
 
 /** A statement's text, short enough for a table cell (the table name and pipes out). */

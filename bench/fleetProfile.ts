@@ -12,6 +12,7 @@ import * as os from "node:os";
 import { type Run, Scenario, removeInstalledCli, uptime } from "./fleetScenario";
 import { withProcessCpu } from "./profile";
 import { publishSection, runBenchmark } from "./section";
+import { median, round2 } from "./up";
 
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 120);
 const REPS = Number(process.env.BENCH_REPS ?? 3);
@@ -41,7 +42,7 @@ async function upOnce(side: Side): Promise<{ measured: Measured; others: string[
     floor: side === "floor",
   });
   try {
-    const home = s.machine("up-runner-1-of-1").env.PULUMI_HOME!;
+    const home = s.homeOf(Scenario.runnerName("up"));
     const own = process.cpuUsage();
     const {
       value: run,
@@ -81,13 +82,6 @@ async function bench(): Promise<Result> {
   }
   return { runs, others: [...others], load };
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
-const round2 = (x: number) => Math.round(x * 100) / 100;
 
 function section(r: Result, started: Date): string[] {
   const med = (side: Side, f: (m: Measured) => number) => round2(median(r.runs[side].map(f)));

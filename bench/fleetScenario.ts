@@ -117,6 +117,16 @@ export class Scenario {
     return path.join(this.dir, "state");
   }
 
+  /** The machine that runs `op` as runner `runner` of `runners` (each its own dir and Pulumi home). */
+  static runnerName(op: "up" | "preview", runner = 1, runners = 1): string {
+    return `${op}-runner-${runner}-of-${runners}`;
+  }
+
+  /** A machine's Pulumi home: every process of its runs carries it in its environment. */
+  homeOf(machine: string): string {
+    return path.join(this.dir, machine, "pulumi-home");
+  }
+
   /** A runner's machine: the tenants file and the placement, its own PULUMI_HOME and TMPDIR. */
   machine(name: string): { dir: string; env: Record<string, string> } {
     const dir = path.join(this.dir, name);
@@ -128,7 +138,7 @@ export class Scenario {
       dir,
       env: {
         ...(this.pg ? { PULUMI_BACKEND_URL: this.pg.url } : {}),
-        PULUMI_HOME: path.join(dir, "pulumi-home"),
+        PULUMI_HOME: this.homeOf(name),
         TMPDIR: path.join(dir, "tmp"),
         ...(this.opts.floor ? { NODE_OPTIONS: `--require ${FLOOR}` } : {}),
         ...this.opts.env,
@@ -161,7 +171,7 @@ export class Scenario {
     const ownCpu = process.cpuUsage();
     const runs = await Promise.all(
       Array.from({ length: runners }, async (_, i) => {
-        const m = this.machine(`${op}-runner-${i + 1}-of-${runners}`);
+        const m = this.machine(Scenario.runnerName(op, i + 1, runners));
         if (runners > 1) m.env.TXMAIL_RATE_SHARE = `1/${runners}`;
         const started = Date.now();
         const args = [op, "--frozen", ...(runners > 1 ? ["--runner", `${i + 1}/${runners}`] : []), ...(o.extra ?? [])];

@@ -46,13 +46,22 @@ function kindOf(args: string): Kind {
   return "other";
 }
 
-const TICK = 100; // clock ticks per second on Linux (USER_HZ)
+export const TICKS_PER_SECOND = 100; // clock ticks per second on Linux (USER_HZ)
+
+/**
+ * A process's /proc/<pid>/stat fields from the third (its state) on: [1] is its parent, [11] to [14]
+ * utime, stime, cutime, cstime in ticks. Throws once the process is gone.
+ */
+export function statFields(pid: number): string[] {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" "); // after the command, which may hold spaces
+}
+
 /** utime + stime of a process, in seconds; undefined once it is gone. */
 function cpuSeconds(pid: number): number | undefined {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / TICK;
+    const fields = statFields(pid);
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
   } catch {
     return undefined;
   }
