@@ -232,6 +232,45 @@ async function expectUpThenDestroy(stdout: string, env: Record<string, string>, 
   expect(await tenantKinds()).toEqual([]);
 }
 
+/** The directory of the CLI a new user installed from the loopback registry, and the CLI. */
+const registryCli = () => fs.realpathSync(path.join(TOOLS_DIR, "registry", "cli"));
+const registryPulumi = () => path.join(registryCli(), "pulumi");
+
+/** A new stack of `project` on the emulator's account (its API key a secret), with `config` besides. */
+async function newStack(
+  pulumi: string,
+  project: string,
+  env: Record<string, string>,
+  stack: string,
+  config: Record<string, string> = {},
+): Promise<void> {
+  await run(pulumi, ["stack", "init", stack], { cwd: project, env });
+  const settings = { ...config, "txmail:accountId": svc.accountId, "txmail:baseUrl": svc.baseUrl };
+  for (const [key, value] of Object.entries(settings)) {
+    await run(pulumi, ["config", "set", key, value], { cwd: project, env });
+  }
+  await run(pulumi, ["config", "set", "--secret", "txmail:apiKey"], { cwd: project, env, input: svc.apiKey });
+}
+
+/**
+ * A program the CLI runs (Java, YAML) declaring one Tenant: its `up` acquires the plugin and makes
+ * the sub account, bootstrap key and domain; its `destroy` leaves no tenant object.
+ */
+async function expectTenantUpThenDestroy(
+  language: string,
+  pulumi: string,
+  project: string,
+  env: Record<string, string>,
+): Promise<void> {
+  await time(`${language} up`, () =>
+    run(pulumi, ["up", "--yes", "--skip-preview", "--color", "never"], { cwd: project, env }),
+  );
+  expectPluginAcquired(env.PULUMI_HOME!);
+  expect(await tenantKinds()).toEqual(["Domain", "SubAccount", "SubAccountApiKey"]);
+  await run(pulumi, ["destroy", "--yes", "--skip-preview", "--color", "never"], { cwd: project, env });
+  expect(await tenantKinds()).toEqual([]);
+}
+
 /** A file left in the source checkout's dist/ (ignored by git): a release must not ship it. */
 const STRAY = "stray-from-the-checkout.js";
 
@@ -533,7 +572,7 @@ it("TypeScript: npm install pulumi-txmail@V by name, a Tenant up and destroy, th
   );
   env.PATH = [
     bin,
-    fs.realpathSync(path.join(TOOLS_DIR, "registry", "cli")),
+    registryCli(),
     realDir(path.join(TOOLS_DIR, "bin", "pulumi-language-nodejs")),
     realDir(path.join(TOOLS_DIR, "bin", "node")),
     "/usr/bin",
@@ -562,11 +601,8 @@ it("TypeScript: npm install pulumi-txmail@V by name, a Tenant up and destroy, th
     ...filesUnder(path.join(project, "node_modules", "pulumi-txmail")),
   ]);
 
-  const pulumi = path.join(fs.realpathSync(path.join(TOOLS_DIR, "registry", "cli")), "pulumi");
-  await run(pulumi, ["stack", "init", "dev"], { cwd: project, env });
-  await run(pulumi, ["config", "set", "txmail:accountId", svc.accountId], { cwd: project, env });
-  await run(pulumi, ["config", "set", "txmail:baseUrl", svc.baseUrl], { cwd: project, env });
-  await run(pulumi, ["config", "set", "--secret", "txmail:apiKey"], { cwd: project, env, input: svc.apiKey });
+  const pulumi = registryPulumi();
+  await newStack(pulumi, project, env, "dev");
   await time("typescript up", () =>
     run(pulumi, ["up", "--yes", "--skip-preview", "--color", "never"], { cwd: project, env }),
   );
@@ -577,11 +613,7 @@ it("TypeScript: npm install pulumi-txmail@V by name, a Tenant up and destroy, th
   // The native face of the same package acquires its plugin by name, as Go, Python and YAML do: the
   // SDK registers native resources with the package's version and pluginDownloadURL. A preview
   // loads the provider (its check and diff), so it needs the plugin.
-  await run(pulumi, ["stack", "init", "native"], { cwd: project, env });
-  await run(pulumi, ["config", "set", "txmail:face", "native"], { cwd: project, env });
-  await run(pulumi, ["config", "set", "txmail:accountId", svc.accountId], { cwd: project, env });
-  await run(pulumi, ["config", "set", "txmail:baseUrl", svc.baseUrl], { cwd: project, env });
-  await run(pulumi, ["config", "set", "--secret", "txmail:apiKey"], { cwd: project, env, input: svc.apiKey });
+  await newStack(pulumi, project, env, "native", { "txmail:face": "native" });
   const preview = await time("typescript native preview", () =>
     run(pulumi, ["preview", "--color", "never"], { cwd: project, env }),
   );
@@ -593,7 +625,7 @@ it("Python: pip install pulumi-txmail==V by name, then a Tenant up and destroy w
   const { home, env } = newUser("python", []);
   const interpreter = (await execFileAsync("python3", ["-c", "import sys; print(sys.executable)"])).stdout.trim();
   const venv = path.join(home, "venv");
-  env.PATH = [path.join(venv, "bin"), fs.realpathSync(path.join(TOOLS_DIR, "registry", "cli"))].join(path.delimiter);
+  env.PATH = [path.join(venv, "bin"), registryCli()].join(path.delimiter);
   env.PIP_CONFIG_FILE = "/dev/null";
   env.PIP_INDEX_URL = `${servers.pypi.url}simple/`;
   env.PIP_CACHE_DIR = path.join(home, "pip-cache");
@@ -631,7 +663,7 @@ it("Python: pip install pulumi-txmail==V by name, then a Tenant up and destroy w
 it("Go: go get …/sdk/go@vV from a module proxy, then a Tenant up and destroy with the plugin acquired, no node", async () => {
   const { home, env } = newUser("go", []);
   const goBin = realDir(fs.realpathSync((await execFileAsync("sh", ["-c", "command -v go"])).stdout.trim()));
-  env.PATH = [goBin, fs.realpathSync(path.join(TOOLS_DIR, "registry", "cli"))].join(path.delimiter);
+  env.PATH = [goBin, registryCli()].join(path.delimiter);
   Object.assign(env, {
     GOPATH: path.join(home, "go"),
     // A fresh module cache: every module comes from the loopback proxy. The build cache is shared
@@ -720,31 +752,19 @@ it("Java: a Maven project resolves the SDK by its coordinates from a Maven repos
 
   // The engine's PATH: the CLI, pulumi-java's language host and the JDK's java (no Maven, no node).
   env.PATH = [
-    fs.realpathSync(path.join(TOOLS_DIR, "registry", "cli")),
+    registryCli(),
     realDir(path.join(TOOLS_DIR, "bin", "pulumi-language-java")),
     path.dirname(commandPath("java")),
   ].join(path.delimiter);
   expect(resolvable("node", env.PATH)).toEqual([]);
-  const pulumi = path.join(fs.realpathSync(path.join(TOOLS_DIR, "registry", "cli")), "pulumi");
-  await run(pulumi, ["stack", "init", "dev"], { cwd: project, env });
-  await run(pulumi, ["config", "set", "txmail:accountId", svc.accountId], { cwd: project, env });
-  await run(pulumi, ["config", "set", "txmail:baseUrl", svc.baseUrl], { cwd: project, env });
-  await run(pulumi, ["config", "set", "--secret", "txmail:apiKey"], { cwd: project, env, input: svc.apiKey });
-  await time("java up", () =>
-    run(pulumi, ["up", "--yes", "--skip-preview", "--color", "never"], { cwd: project, env }),
-  );
-  expectPluginAcquired(env.PULUMI_HOME!);
-  expect(await tenantKinds()).toEqual(["Domain", "SubAccount", "SubAccountApiKey"]);
-  await run(pulumi, ["destroy", "--yes", "--skip-preview", "--color", "never"], { cwd: project, env });
-  expect(await tenantKinds()).toEqual([]);
+  const pulumi = registryPulumi();
+  await newStack(pulumi, project, env, "dev");
+  await expectTenantUpThenDestroy("java", pulumi, project, env);
 });
 
 it("YAML: a program naming the package at V, with the plugin acquired, no node", async () => {
   const { home, env } = newUser("yaml", []);
-  env.PATH = [
-    fs.realpathSync(path.join(TOOLS_DIR, "registry", "cli")),
-    realDir(path.join(TOOLS_DIR, "bin", "pulumi-language-yaml")),
-  ].join(path.delimiter);
+  env.PATH = [registryCli(), realDir(path.join(TOOLS_DIR, "bin", "pulumi-language-yaml"))].join(path.delimiter);
   expect(resolvable("node", env.PATH)).toEqual([]);
   const project = path.join(home, "project");
   fs.mkdirSync(project);
@@ -767,16 +787,7 @@ resources:
 `,
   );
   expectNewUser(env, filesUnder(project));
-  const pulumi = path.join(fs.realpathSync(path.join(TOOLS_DIR, "registry", "cli")), "pulumi");
-  await run(pulumi, ["stack", "init", "dev"], { cwd: project, env });
-  await run(pulumi, ["config", "set", "txmail:accountId", svc.accountId], { cwd: project, env });
-  await run(pulumi, ["config", "set", "txmail:baseUrl", svc.baseUrl], { cwd: project, env });
-  await run(pulumi, ["config", "set", "--secret", "txmail:apiKey"], { cwd: project, env, input: svc.apiKey });
-  await time("yaml up", () =>
-    run(pulumi, ["up", "--yes", "--skip-preview", "--color", "never"], { cwd: project, env }),
-  );
-  expectPluginAcquired(env.PULUMI_HOME!);
-  expect(await tenantKinds()).toEqual(["Domain", "SubAccount", "SubAccountApiKey"]);
-  await run(pulumi, ["destroy", "--yes", "--skip-preview", "--color", "never"], { cwd: project, env });
-  expect(await tenantKinds()).toEqual([]);
+  const pulumi = registryPulumi();
+  await newStack(pulumi, project, env, "dev");
+  await expectTenantUpThenDestroy("yaml", pulumi, project, env);
 });
