@@ -8,24 +8,26 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { EXAMPLES_DIR } from "../../../docs/codegen/reference";
-import { REPO_ROOT, filesUnder, run } from "../sdks/sdks";
+import { REPO_ROOT, filesUnder, firstDifference, run } from "../sdks/sdks";
 
 const SOURCE = "main.pp";
 const REGENERATE = "npm run gen:examples";
 
-/** The first file that differs between the committed examples and a generated tree; undefined when none. */
-function firstDifference(generatedRoot: string, committedRoot: string): string | undefined {
-  const generated = filesUnder(generatedRoot);
-  const committed = filesUnder(committedRoot).filter((f) => f.includes("/") && path.basename(f) !== SOURCE);
-  for (const name of [...new Set([...generated, ...committed])].sort()) {
-    const file = `docs/examples/${name}`;
-    if (!committed.includes(name)) return `${file} is missing`;
-    if (!generated.includes(name)) return `${file} is not generated from a ${SOURCE} (left over?)`;
-    const a = fs.readFileSync(path.join(generatedRoot, name));
-    const b = fs.readFileSync(path.join(committedRoot, name));
-    if (!a.equals(b)) return `${file} differs from what its ${SOURCE} generates`;
-  }
-  return undefined;
+/** The first file that differs between a generated tree and the committed examples; undefined when none. */
+function firstExampleDifference(generatedRoot: string, committedRoot: string): string | undefined {
+  return firstDifference(
+    { root: generatedRoot, files: filesUnder(generatedRoot) },
+    // The committed pages' generated files: not their sources, nor files beside the pages' folders.
+    {
+      root: committedRoot,
+      files: filesUnder(committedRoot).filter((f) => f.includes("/") && path.basename(f) !== SOURCE),
+    },
+    (name) => `docs/examples/${name}`,
+    {
+      leftOver: `is not generated from a ${SOURCE} (left over?)`,
+      differs: `differs from what its ${SOURCE} generates`,
+    },
+  );
 }
 
 describe("the examples of every language (docs/examples/<page>/)", () => {
@@ -42,12 +44,12 @@ describe("the examples of every language (docs/examples/<page>/)", () => {
   });
 
   test("are what their main.pp generates (not stale, not hand-edited)", () => {
-    const difference = firstDifference(path.join(tmp, "a"), EXAMPLES_DIR);
+    const difference = firstExampleDifference(path.join(tmp, "a"), EXAMPLES_DIR);
     if (difference) throw new Error(`${difference}: the committed examples are stale. Run \`${REGENERATE}\`.`);
   });
 
   test("are generated deterministically", () => {
     generate(path.join(tmp, "b"));
-    expect(firstDifference(path.join(tmp, "a"), path.join(tmp, "b"))).toBeUndefined();
+    expect(firstExampleDifference(path.join(tmp, "a"), path.join(tmp, "b"))).toBeUndefined();
   }, 120_000);
 });

@@ -7,21 +7,17 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REGENERATE, REPO_ROOT, SDK_DIRS, filesUnder, run } from "./sdks";
+import { type FileTree, REGENERATE, REPO_ROOT, SDK_DIRS, filesUnder, firstDifference, run } from "./sdks";
 
 /** The first file that differs between two SDK trees, with how; undefined when they are identical. */
-function firstDifference(expectedRoot: string, actualRoot: string): string | undefined {
+function firstSdkDifference(expectedRoot: string, actualRoot: string): string | undefined {
   for (const dir of SDK_DIRS) {
-    const expected = filesUnder(path.join(expectedRoot, dir));
-    const actual = filesUnder(path.join(actualRoot, dir));
-    for (const name of [...new Set([...expected, ...actual])].sort()) {
-      const file = `${dir}/${name}`;
-      if (!actual.includes(name)) return `${file} is missing`;
-      if (!expected.includes(name)) return `${file} is not generated (left over from an older schema?)`;
-      const a = fs.readFileSync(path.join(expectedRoot, file));
-      const b = fs.readFileSync(path.join(actualRoot, file));
-      if (!a.equals(b)) return `${file} differs from what native/schema.json generates`;
-    }
+    const tree = (root: string): FileTree => ({ root: path.join(root, dir), files: filesUnder(path.join(root, dir)) });
+    const difference = firstDifference(tree(expectedRoot), tree(actualRoot), (name) => `${dir}/${name}`, {
+      leftOver: "is not generated (left over from an older schema?)",
+      differs: "differs from what native/schema.json generates",
+    });
+    if (difference) return difference;
   }
   return undefined;
 }
@@ -41,13 +37,13 @@ describe("the Go, Python and Java SDKs (sdk/go, sdk/python, sdk/java)", () => {
   });
 
   test("are what native/schema.json generates (not stale, not hand-edited)", () => {
-    const difference = firstDifference(generated, REPO_ROOT);
+    const difference = firstSdkDifference(generated, REPO_ROOT);
     if (difference) throw new Error(`${difference}: the committed SDKs are stale. Run \`${REGENERATE}\`.`);
   });
 
   test("are generated deterministically", () => {
     const again = path.join(tmp, "b");
     run("bash", [path.join(REPO_ROOT, "scripts", "gen-sdks.sh"), again]);
-    expect(firstDifference(generated, again)).toBeUndefined();
+    expect(firstSdkDifference(generated, again)).toBeUndefined();
   }, 120_000);
 });

@@ -38,6 +38,34 @@ export function filesUnder(dir: string): string[] {
   return out.sort();
 }
 
+/** A tree of files: its root, and which of its files count (relative to the root, slash-separated). */
+export interface FileTree {
+  root: string;
+  files: string[];
+}
+
+/**
+ * The first file (by name) in which a freshly generated tree and its committed copy differ, said as
+ * `show(name)` and how: missing from the committed tree, `leftOver` (committed but not generated), or
+ * `differs`; undefined when they are the same files with the same bytes.
+ */
+export function firstDifference(
+  generated: FileTree,
+  committed: FileTree,
+  show: (name: string) => string,
+  words: { leftOver: string; differs: string },
+): string | undefined {
+  for (const name of [...new Set([...generated.files, ...committed.files])].sort()) {
+    const file = show(name);
+    if (!committed.files.includes(name)) return `${file} is missing`;
+    if (!generated.files.includes(name)) return `${file} ${words.leftOver}`;
+    const a = fs.readFileSync(path.join(generated.root, name));
+    const b = fs.readFileSync(path.join(committed.root, name));
+    if (!a.equals(b)) return `${file} ${words.differs}`;
+  }
+  return undefined;
+}
+
 /** Copies `from` to `to` without build leftovers. */
 export function copyClean(from: string, to: string): void {
   fs.cpSync(from, to, { recursive: true, filter: (src) => !LEFTOVER.test(path.basename(src)) });
