@@ -20,6 +20,11 @@ export interface CommonInputs {
    * create reads it; diff ignores it, so stacks made before it existed are not updated.
    */
   __stackSalt?: string;
+  /**
+   * The resource option `replaceOnChanges`, passed by the dynamic face's SDK class: the engine applies
+   * it only to a detailed diff, which the dynamic-provider host does not send, so diff applies it.
+   */
+  __replaceOnChanges?: string[];
 }
 
 /** State of a resource as the factory stores it: canonical inputs plus the record's outputs. */

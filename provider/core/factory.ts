@@ -34,11 +34,25 @@ export function makeProvider<I extends Record<string, unknown>>(
 ): Provider {
   const k = kindContext(declaration, apiFor);
   return {
-    check: (olds, news) => check(k, olds, news),
-    diff: (_id, olds, news) => diff(k, olds, news),
+    // What the engine says of the state's object for this resource, for a replacement's create
+    // (stateObjects.ts).
+    check: (olds, news) => {
+      k.stateObjects.sawOldInputs(news.__urn, olds);
+      return check(k, olds, news);
+    },
+    diff: (id, olds, news) => {
+      k.stateObjects.sawStateId(news.__urn, id);
+      return diff(k, olds, news);
+    },
     create: (inputs) => create(k, inputs),
     read: (id, props) => read(k, id, props),
-    update: (id, olds, news) => update(k, id, olds, news),
-    delete: (id, props) => deleteObject(k, id, props),
+    update: (id, olds, news) => {
+      k.stateObjects.sawStateId(news.__urn, id);
+      return update(k, id, olds, news);
+    },
+    delete: (id, props) => {
+      k.stateObjects.sawStateId(props.__urn, id); // the native face names the URN; the dynamic face's outputs do not
+      return deleteObject(k, id, props);
+    },
   };
 }

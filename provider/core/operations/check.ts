@@ -36,6 +36,7 @@ const CommonInputs = z.object({
   adoptId: z.string().min(1, "must not be empty").optional(),
   __urn: z.string().min(1).optional(),
   __stackSalt: z.string().min(1).optional(),
+  __replaceOnChanges: z.array(z.string()).optional(),
 });
 
 export async function check(
@@ -61,6 +62,7 @@ export async function check(
     adoptId: news.adoptId,
     __urn: news.__urn,
     __stackSalt: news.__stackSalt,
+    __replaceOnChanges: news.__replaceOnChanges,
   });
   if (!common.success) failures.push(...toFailures(common.error));
   if (k.watches && news.adoptId !== undefined)
@@ -78,7 +80,7 @@ export async function check(
   const inputs: Props = { ...(parsed.data as Record<string, unknown>), ...unknown };
   const crossField = k.declaration.validate?.(inputs, olds) ?? [];
   if (crossField.length > 0) return { failures: crossField };
-  for (const key of ["connection", "adoptId", "__urn", "__stackSalt"])
+  for (const key of ["connection", "adoptId", "__urn", "__stackSalt", "__replaceOnChanges"])
     if (news[key] !== undefined) (inputs as Record<string, unknown>)[key] = news[key];
   return { inputs };
 }

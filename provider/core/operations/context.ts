@@ -7,6 +7,7 @@ import type { Api } from "../api";
 import { keysToCamel } from "../casing";
 import { type Connection, resolveConnection } from "../connection";
 import type { AnyDeclaration, Ctx, Declaration, Props } from "../declaration";
+import { StateObjects } from "../stateObjects";
 
 export interface KindContext {
   /** The kind's declaration (as any declaration: the operations do not need its input type). */
@@ -26,6 +27,8 @@ export interface KindContext {
    * (provider/api/kinds.ts `watches`). Create reads that object and reconciles; delete sends nothing.
    */
   readonly watches: boolean;
+  /** What this run's engine calls said of each resource's object in the state (stateObjects.ts). */
+  readonly stateObjects: StateObjects;
 }
 
 export function kindContext<I extends Record<string, unknown>>(
@@ -45,6 +48,7 @@ export function kindContext<I extends Record<string, unknown>>(
     ],
     writeOnly,
     watches: (KIND_FACTS[declaration.kind] as KindFacts | undefined)?.watches !== undefined,
+    stateObjects: new StateObjects(),
   };
 }
 

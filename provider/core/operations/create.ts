@@ -9,6 +9,7 @@ import { camelToSnake } from "../casing";
 import type { Props } from "../declaration";
 import { requireSavedSalt } from "../freshSalt";
 import { progress } from "../progress";
+import type { StateObjects } from "../stateObjects";
 import { createdSince, holdHere } from "../uncertainCreate";
 import { adopt } from "./adopt";
 import { type Answer, type Attempt, send } from "./answer";
@@ -37,10 +38,17 @@ type Created = { id: string; outs: Props };
 export async function create(k: KindContext, inputs: Props): Promise<Created> {
   const { declaration } = k;
   if (k.watches) return watch(k, inputs);
-  if (inputs.adoptId) return adopt(k, inputs);
   const urn = inputs.__urn;
+  const replaced = new Replaced(k.stateObjects, urn);
+  if (inputs.adoptId && !replaced.adopted(inputs.adoptId)) return adopt(k, inputs);
   if (!urn)
     throw new Error(`${declaration.kind}: missing resource identity; create it through the pulumi-txmail SDK classes.`);
+  if (inputs.adoptId)
+    progress(
+      `${what(declaration.kind, inputs)}: replaced by a new object: \`adoptId: "${String(inputs.adoptId)}"\` names ` +
+        `the object this resource adopted, which is the one being replaced.`,
+      urn,
+    );
   requireSavedSalt(inputs.__stackSalt, what(declaration.kind, inputs));
   const ctx = connect(k, inputs);
   const path = declaration.collectionPath(ctx.conn, inputs);
@@ -68,14 +76,19 @@ export async function create(k: KindContext, inputs: Props): Promise<Created> {
         const id = k.idOf(answer.record);
         holdHere(attempt.collection, id); // before the look for strays, so a concurrent look never reports it
         if (answer.strayPossible) reportStrays(attempt, await strays(attempt, started, id));
-        return finishCreate(k, ctx, inputs, attempt.collection, id, answer.record);
+        return replaced.made(await finishCreate(k, ctx, inputs, attempt.collection, id, answer.record));
       }
       case "replayed": {
         const id = k.idOf(answer.record);
         // The creation of an object deleted since (the same resource destroyed and created again
         // within the record lifetime): the next key.
-        if (!(await exists(attempt, id))) continue;
-        return finishCreate(k, ctx, inputs, attempt.collection, id, answer.record);
+        if (!(await exists(attempt, id))) {
+          replaced.gone(id);
+          continue;
+        }
+        // The object this create replaces (its own earlier creation under the same key): never the new one.
+        if (replaced.isReplaced(id)) continue;
+        return replaced.made(await finishCreate(k, ctx, inputs, attempt.collection, id, answer.record));
       }
       case "storedFailure":
         // E.g. a 403 before a scope was added to the key: it created nothing, so the next key
@@ -84,7 +97,8 @@ export async function create(k: KindContext, inputs: Props): Promise<Created> {
         continue;
       case "otherPayload": {
         const earlier = await proveEarlierAttempt(attempt, key);
-        if (earlier.kind === "ours") return takeOver(attempt, earlier.record);
+        if (earlier.kind === "ours" && replaced.isReplaced(k.idOf(earlier.record))) continue;
+        if (earlier.kind === "ours") return replaced.made(await takeOver(attempt, earlier.record));
         if (earlier.kind === "unproven") reportCandidates(attempt, earlier.candidates, earlier.why);
         continue; // gone, made nothing, or unproven: the next key makes this resource's object
       }
@@ -97,12 +111,76 @@ export async function create(k: KindContext, inputs: Props): Promise<Created> {
         );
         continue;
       case "nameTaken":
-        throw await nameTaken(attempt, answer.error, answer.afterRetry, started);
+        throw (
+          replaced.conflict(attempt, answer.error) ??
+          (await nameTaken(attempt, answer.error, answer.afterRetry, started))
+        );
       case "refused":
-        throw refused(attempt, answer.error);
+        throw replaced.conflict(attempt, answer.error) ?? refused(attempt, answer.error);
     }
   }
   throw outOfKeys(k, inputs, storedFailure);
+}
+
+/**
+ * A create's view of the object it replaces (stateObjects.ts), when the resource is in the stack's
+ * state. The keys a replacement walks name its own earlier creations; the one the state holds must
+ * never be recorded as the new object (the engine would then delete it). When the engine named the
+ * state's id (diff, update, a native delete), that id is the one. A targeted replacement
+ * (`--replace`) names none: then the first live object the keys name is taken to be it — a chain of
+ * keys holds at most the state's object and, after a killed replacement, that replacement's own,
+ * always in that order — unless this process deleted one already (delete-before-replace).
+ */
+class Replaced {
+  private readonly state;
+  /** The live (or, deleted by this process, gone) object taken to be the replaced one, when no id was named. */
+  private assumed: string | undefined;
+  /** The replaced object, live, that this create stepped past: it shares this resource's key fields. */
+  private steppedPast: string | undefined;
+  constructor(
+    private readonly objects: StateObjects,
+    urn: string | undefined,
+  ) {
+    this.state = urn === undefined ? undefined : objects.stateObjectOf(urn);
+  }
+  /** `adoptId` names the object the state's resource adopted: this create replaces it. */
+  adopted(adoptId: unknown): boolean {
+    return this.state?.inState === true && this.state.adoptedAs === adoptId;
+  }
+  /** Whether `id`, a live object a key of this resource named, is the one being replaced. */
+  isReplaced(id: string): boolean {
+    if (!this.state?.inState) return false;
+    if (this.state.ids.size === 0) this.assumed ??= id;
+    const replaced = this.state.ids.size > 0 ? this.state.ids.has(id) : this.assumed === id;
+    if (replaced) this.steppedPast = id;
+    return replaced;
+  }
+  /** A key named an object that no longer exists: deleted by this process, it was the replaced one. */
+  gone(id: string): void {
+    if (this.state?.inState && this.state.ids.size === 0 && this.objects.deletedHere(id)) this.assumed ??= id;
+  }
+  /** Notes the new object of a replacement, which the engine's delete of the old one must never hit. */
+  made<T extends Created>(created: T): T {
+    if (this.state?.inState) this.objects.madeReplacement(created.id);
+    return created;
+  }
+  /**
+   * A 409 after stepping past the replaced object: it still holds the name or address the service
+   * keeps unique (create-before-delete, the engine's default for a forced replacement).
+   */
+  conflict(attempt: Attempt, err: unknown): Error | undefined {
+    if (!isConflict(err) || this.steppedPast === undefined) return undefined;
+    const { k, inputs } = attempt;
+    return Object.assign(
+      new Error(
+        `${what(k.declaration.kind, inputs)}: not replaced: the object being replaced (${this.steppedPast}) still ` +
+          `holds what the service keeps unique, and a replacement creates the new object before it deletes the ` +
+          `old one. Add the resource option \`deleteBeforeReplace: true\` to replace it (the old object is ` +
+          `deleted first), or change the name. Nothing was deleted. (Service message: ${(err as Error).message})`,
+      ),
+      { category: "conflict" },
+    );
+  }
 }
 
 /**

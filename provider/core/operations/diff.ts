@@ -19,12 +19,15 @@ export async function diff(k: KindContext, olds: Props, news: Props): Promise<Di
   const { declaration } = k;
   const changed: string[] = [];
   const replaces: string[] = [];
+  // The resource option, as the engine applies it to a detailed diff ("*": any change replaces).
+  const optedIn = new Set(Array.isArray(news.__replaceOnChanges) ? news.__replaceOnChanges : []);
   for (const f of [...declaration.apiFields, ...k.localFields]) {
     if (news[f] === undefined) continue; // not managed by the program: the service's value stands
     const next = k.writeOnly.has(f) ? digest(news[f]) : news[f];
     if (isUnknown(news[f]) || !deepEqual(olds[f], next)) {
       changed.push(f);
-      if (declaration.replaceOn.includes(f) || declaration.immutable) replaces.push(f);
+      if (declaration.replaceOn.includes(f) || declaration.immutable || optedIn.has(f) || optedIn.has("*"))
+        replaces.push(f);
     }
   }
   // State that calls for the kind's reconcile again (a record a refresh found gone).

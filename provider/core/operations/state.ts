@@ -19,13 +19,20 @@ export function stored(k: KindContext, props: Props): Props {
 }
 
 /**
- * Outputs as state keeps them. Not kept: `id` (the resource's own id), `__urn` and `__stackSalt`
+ * Outputs as state keeps them. Not kept: `id` (the resource's own id), `__urn`, `__stackSalt` and `__replaceOnChanges`
  * (inputs, kept with the inputs) and `updatedAt` (changes with every write; no class declares it). The engine rewrites
  * and re-serializes every property of every resource after each step, so each one dropped here is
  * paid for ~2 × resources times per `pulumi up` (bench/RESULTS.md).
  */
 export function stateOf(outs: Props): Props {
-  const { id: _id, __urn: _urn, __stackSalt: _salt, updatedAt: _updated, ...kept } = outs;
+  const {
+    id: _id,
+    __urn: _urn,
+    __stackSalt: _salt,
+    __replaceOnChanges: _replaceOnChanges,
+    updatedAt: _updated,
+    ...kept
+  } = outs;
   return kept;
 }
 

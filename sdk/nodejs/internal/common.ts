@@ -37,6 +37,10 @@ export function commonProps(
     // unique to this stack (see stackSalt.ts). Only create reads them; diff ignores both.
     __urn: urnOf(name, dynamicTypeToken(kind), opts?.parent),
     __stackSalt: stackSalt(),
+    // The dynamic-provider host reports no detailed diff, so the engine cannot apply
+    // `replaceOnChanges` itself: the provider's diff does (operations/diff.ts). Only when set, so
+    // other resources' inputs stay as they were.
+    ...(opts?.replaceOnChanges?.length ? { __replaceOnChanges: opts.replaceOnChanges } : {}),
   };
 }
 

@@ -1,0 +1,198 @@
+// Replacements within the service's 24 h record lifetime, driven the way the engine drives a
+// provider (check with the state's old inputs, diff when the engine asks, create, then delete of
+// the replaced id), with the real declarations and HTTP client against the emulator on loopback.
+// A replacement's create derives the key its resource was first created under; the service
+// replays that creation, and the replaced object must never come back as the new one
+// (provider/core/stateObjects.ts, operations/create.ts `Replaced`).
+import { Domain, Route, Webhook, paths } from "../../../provider/api";
+import { closeSharedDispatchers, createClient, type TxmailClient } from "../../../provider/client";
+import type { AnyDeclaration, Props } from "../../../provider/core/declaration";
+import type { Provider } from "../../../provider/core/factory";
+import { domain as domainSpec } from "../../../provider/resources/domain";
+import { route as routeSpec } from "../../../provider/resources/route";
+import { webhook as webhookSpec } from "../../../provider/resources/webhook";
+import { controlClient, type EmulatorControl } from "../../../emulator/control";
+import { startEmulator, type RunningEmulator } from "../../../emulator/server";
+import { saidOnStderr } from "../../../support/stderr";
+
+const urn = (kind: string, name: string) => `urn:pulumi:dev::rep::pulumi-nodejs:dynamic/txmail:${kind}::${name}`;
+const SALT = "salt-of-the-replacing-stack";
+
+let emu: RunningEmulator;
+let control: EmulatorControl;
+let client: TxmailClient;
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, control: true });
+  control = controlClient(emu);
+  client = createClient({ apiKey: emu.apiKey, accountId: emu.accountId, baseUrl: emu.baseUrl, rateLimit: false });
+  process.env.TXMAIL_API_KEY = emu.apiKey;
+  process.env.TXMAIL_ACCOUNT_ID = emu.accountId;
+  process.env.TXMAIL_BASE_URL = emu.baseUrl;
+});
+
+afterAll(async () => {
+  await closeSharedDispatchers();
+  await emu?.close();
+});
+
+/** A provider process of its own (a run): what it was told of the state starts empty. */
+function run<K extends "route" | "webhook" | "domain">(kind: K): Provider {
+  let made: Provider | undefined;
+  jest.isolateModules(() => {
+    const factory = require("../../../provider/core/factory") as typeof import("../../../provider/core/factory");
+    const api = require("../../../provider/core/clientApi") as typeof import("../../../provider/core/clientApi");
+    const spec = { route: routeSpec, webhook: webhookSpec, domain: domainSpec }[kind] as unknown as AnyDeclaration;
+    made = factory.makeProvider(spec, api.apiFor);
+  });
+  return made!;
+}
+
+/** Check as the engine calls it, then the canonical inputs. */
+async function checked(p: Provider, olds: Props, news: Props): Promise<Props> {
+  const r = await p.check(olds, news);
+  if (!r.inputs) throw new Error(JSON.stringify(r.failures));
+  return r.inputs;
+}
+
+/** A first `pulumi up` of a resource: its state (inputs, id, outputs). */
+async function firstUp(p: Provider, news: Props) {
+  const inputs = await checked(p, {}, news);
+  const made = await p.create(inputs);
+  return { inputs, ...made };
+}
+
+const routeIds = async (name: string) =>
+  (await control.dumpState()).routes.filter((r) => r.name === name).map((r) => r.id);
+
+describe("a forced replacement (`--replace`: no diff) within 24 h of the create", () => {
+  test.each([
+    ["Route", "route"],
+    ["Webhook", "webhook"],
+  ] as const)("a %s: the replacement is a new object and the engine's delete removes only the old", async (kind, k) => {
+    const name = `forced-${k}`;
+    const news: Props = {
+      name,
+      url: "https://rep.example.com/in",
+      ...(k === "route" ? { recipient: "" } : { onDelivered: true }),
+      __urn: urn(kind, name),
+      __stackSalt: SALT,
+    };
+    const old = await firstUp(run(k), news);
+    const replacing = run(k); // the next `pulumi up --replace`
+    const inputs = await checked(replacing, old.inputs, news);
+    const replacement = await replacing.create(inputs);
+    expect(replacement.id).not.toBe(old.id);
+    await replacing.delete(old.id, old.outs);
+    const record = k === "route" ? Route : Webhook;
+    const path = (id: string) => (k === "route" ? paths.route : paths.webhook)(emu.accountId, id);
+    expect((await client.get(path(replacement.id), record)).id).toBe(replacement.id);
+    await expect(client.get(path(old.id), record)).rejects.toThrow(/404|not found/i);
+  });
+
+  test("with an updatable field changed in the same run (the key's 422): the old object is not taken over", async () => {
+    const name = "forced-changed";
+    const news: Props = { name, url: "https://rep.example.com/a", __urn: urn("Route", name), __stackSalt: SALT };
+    const old = await firstUp(run("route"), news);
+    const replacing = run("route");
+    const next = { ...news, url: "https://rep.example.com/b" };
+    const { value: replacement, text } = await saidOnStderr(async () =>
+      replacing.create(await checked(replacing, old.inputs, next)),
+    );
+    expect(replacement.id).not.toBe(old.id);
+    expect(text).not.toMatch(/taken over/);
+    await replacing.delete(old.id, old.outs);
+    expect(await routeIds(name)).toEqual([replacement.id]);
+  });
+
+  test("a replacement killed after the service committed, rerun: its own object, no twin", async () => {
+    const name = "forced-killed";
+    const news: Props = { name, url: "https://rep.example.com/k", __urn: urn("Route", name), __stackSalt: SALT };
+    const old = await firstUp(run("route"), news);
+    const killed = run("route");
+    const lost = await killed.create(await checked(killed, old.inputs, news)); // never recorded
+    const rerun = run("route");
+    const replacement = await rerun.create(await checked(rerun, old.inputs, news));
+    expect(replacement.id).toBe(lost.id);
+    await rerun.delete(old.id, old.outs);
+    expect(await routeIds(name)).toEqual([replacement.id]);
+  });
+
+  test("a second replacement of the replacement, with the same inputs: a third object", async () => {
+    const name = "forced-twice";
+    const news: Props = { name, url: "https://rep.example.com/t", __urn: urn("Route", name), __stackSalt: SALT };
+    const first = await firstUp(run("route"), news);
+    const second = run("route");
+    const made = await second.create(await checked(second, first.inputs, news));
+    await second.delete(first.id, first.outs);
+    const third = run("route");
+    const again = await third.create(await checked(third, first.inputs, news));
+    expect(again.id).not.toBe(made.id);
+    await third.delete(made.id, made.outs);
+    expect(await routeIds(name)).toEqual([again.id]);
+  });
+});
+
+describe("a replacement the provider's diff asks for (the engine names the state's id)", () => {
+  test("`replaceOnChanges` on an updatable field: a replacement, a new object", async () => {
+    const name = "opted-in";
+    const news: Props = {
+      name,
+      url: "https://rep.example.com/o",
+      __urn: urn("Route", name),
+      __stackSalt: SALT,
+      __replaceOnChanges: ["url"],
+    };
+    const old = await firstUp(run("route"), news);
+    const p = run("route");
+    const next = await checked(p, old.inputs, { ...news, url: "https://rep.example.com/o2" });
+    const diff = await p.diff(old.id, { ...old.inputs, ...old.outs }, next);
+    expect(diff).toMatchObject({ changes: true, replaces: ["url"] });
+    const replacement = await p.create(next);
+    expect(replacement.id).not.toBe(old.id);
+    await p.delete(old.id, old.outs);
+    expect(await routeIds(name)).toEqual([replacement.id]);
+  });
+
+  test("without the option the same change is an update", async () => {
+    const news: Props = { name: "plain", url: "https://rep.example.com/p", __urn: urn("Route", "plain") };
+    const p = run("route");
+    const next = await checked(p, news, { ...news, url: "https://rep.example.com/p2" });
+    expect(await p.diff("any", news, next)).toMatchObject({ changes: true, replaces: [] });
+  });
+});
+
+describe("a Domain, whose name the service keeps unique", () => {
+  test("a forced replacement without delete-before-replace fails naming the option; nothing is deleted", async () => {
+    const name = "forced.rep.example.com";
+    const news: Props = { domain: name, __urn: urn("Domain", "forced"), __stackSalt: SALT };
+    const old = await firstUp(run("domain"), news);
+    const p = run("domain");
+    const inputs = await checked(p, old.inputs, news);
+    await expect(p.create(inputs)).rejects.toThrow(/not replaced: .*`deleteBeforeReplace: true`.*Nothing was deleted/s);
+    expect((await client.get(paths.domain(emu.accountId, name), Domain)).id).toBe(old.id);
+  });
+
+  test("with delete-before-replace (the engine deletes first): a new domain under the same name", async () => {
+    const name = "dbr.rep.example.com";
+    const news: Props = { domain: name, __urn: urn("Domain", "dbr"), __stackSalt: SALT };
+    const old = await firstUp(run("domain"), news);
+    const p = run("domain");
+    const inputs = await checked(p, old.inputs, news);
+    await p.delete(old.id, old.outs);
+    const replacement = await p.create(inputs);
+    expect(replacement.id).not.toBe(old.id);
+    expect((await client.get(paths.domain(emu.accountId, name), Domain)).id).toBe(replacement.id);
+  });
+});
+
+test("the engine's delete of the id a replacement recorded is refused: the resource keeps its object", async () => {
+  const name = "guarded";
+  const news: Props = { name, url: "https://rep.example.com/g", __urn: urn("Route", name), __stackSalt: SALT };
+  const old = await firstUp(run("route"), news);
+  const p = run("route");
+  const replacement = await p.create(await checked(p, old.inputs, news));
+  const { text } = await saidOnStderr(() => p.delete(replacement.id, replacement.outs));
+  expect(text).toContain(`Route ${replacement.id} 'guarded': not deleted`);
+  expect((await routeIds(name)).sort()).toEqual([old.id, replacement.id].sort());
+});
