@@ -89,7 +89,8 @@ export interface TestStack {
   /** Everything the engine printed during this stack's operations (for secret scans): stdout, then stderr. */
   log: () => string;
   /** `diff`: the engine's output shows each change as a rich property diff, as `pulumi up --diff`. */
-  up(opts?: { policyPacks?: string[]; diff?: boolean }): Promise<UpResult>;
+  /** `replace`: URNs to replace whether or not they changed (`pulumi up --replace`). */
+  up(opts?: { policyPacks?: string[]; diff?: boolean; replace?: string[] }): Promise<UpResult>;
   preview(opts?: { policyPacks?: string[]; policyPackConfigs?: string[]; diff?: boolean }): Promise<PreviewResult>;
   refresh(): Promise<RefreshResult>;
   destroy(): Promise<DestroyResult>;
@@ -200,7 +201,7 @@ export async function createTestStack(opts: StackOptions): Promise<TestStack> {
     stateDir,
     face: opts.face ?? "dynamic",
     log: () => (errors ? `${output}\n${errors}` : output),
-    up: (o) => stack.up({ ...common(), policyPacks: o?.policyPacks, diff: o?.diff }),
+    up: (o) => stack.up({ ...common(), policyPacks: o?.policyPacks, diff: o?.diff, replace: o?.replace }),
     preview: (o) =>
       stack.preview({
         ...common(),

@@ -9,9 +9,12 @@
 // object. The engine's calls say which object the state holds, but not to create:
 // - check gets the state's old inputs: a resource with any is in the state, so a create of it is a
 //   replacement (a first create, and the rerun of a killed one, have none);
-// - diff, update and a native delete or read name the state's id. A targeted replacement
-//   (`--replace`, `replaceWith`, `deletedWith`) skips diff, so the id may stay unknown: create then
-//   takes the first live object its keys name to be the one being replaced (operations/create.ts).
+// - diff, update and a native delete name the state's id.
+// A targeted replacement (`--replace`, `replaceWith`, `deletedWith`) gets neither: the engine checks
+// it without old inputs and skips diff (pkg/resource/deploy/step_generator.go, 3.274.1), so its
+// create looks exactly like the rerun of a killed first create, and within 24 h the service answers
+// it with the replaced object. That cannot be told at the create; it is at the delete that follows:
+// an id a create of this run returned from an earlier creation is never deleted (operations/delete.ts).
 // Each run starts its own provider processes, and each keeps one provider per kind
 // (provider/runtime.ts), so this is one run's knowledge of one kind's resources, nothing more.
 
@@ -29,14 +32,12 @@ const IDENTITY = new Set(["__urn", "__stackSalt", "__provider"]);
 
 export class StateObjects {
   private readonly known = new Map<string, Known>();
-  /** Ids deleted here (a delete-before-replace deletes the state's object before the create). */
-  private readonly deleted = new Set<string>();
   /**
-   * Ids a replacement's create returned here. The engine deletes the replaced object after the
-   * create; if that were one of these, it would delete the replacement's object — the resource's
-   * only one. operations/delete.ts refuses that.
+   * Ids a create returned here that a replacement made or that existed before the create (a replay
+   * or a proof named it). The engine deletes a replaced object after its replacement's create; if
+   * that were one of these, it would delete the resource's only object. operations/delete.ts refuses.
    */
-  private readonly replacements = new Set<string>();
+  private readonly recorded = new Set<string>();
 
   private entry(urn: string): Known {
     let k = this.known.get(urn);
@@ -65,19 +66,11 @@ export class StateObjects {
     return this.known.get(urn) ?? { inState: false, ids: new Set() };
   }
 
-  sawDeleted(id: string): void {
-    this.deleted.add(id);
+  recordedByCreate(id: string): void {
+    this.recorded.add(id);
   }
 
-  deletedHere(id: string): boolean {
-    return this.deleted.has(id);
-  }
-
-  madeReplacement(id: string): void {
-    this.replacements.add(id);
-  }
-
-  isReplacementMadeHere(id: string): boolean {
-    return this.replacements.has(id);
+  wasRecordedByCreate(id: string): boolean {
+    return this.recorded.has(id);
   }
 }

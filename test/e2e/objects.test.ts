@@ -131,6 +131,36 @@ describe.each(FACES)("%s face", (face) => {
       );
     });
 
+    // Within 24 h of the create the key of a replacement's create is the first create's, and the
+    // service answers it with that object, which must never be deleted as "the old one" (issue 58).
+    it("replaces within 24 h of the create without losing an object: `replaceOnChanges`, `--replace`", async () => {
+      const urns = (
+        JSON.parse(await t.exportText(false)) as { deployment: { resources: { urn: string }[] } }
+      ).deployment.resources.map((r) => r.urn);
+      const urnOf = (name: string) => urns.find((u) => u.endsWith(`::${name}`))!;
+      const before = { route: await routes(), domain: await domains() };
+
+      await t.stack.setConfig("replaceOnUrl", { value: "true" });
+      await t.stack.setConfig("routeUrl", { value: "https://example.com/inbound-2" });
+      const optedIn = await t.up();
+      expect(optedIn.summary.resourceChanges).toMatchObject({ replace: 1 });
+      expect(optedIn.outputs.routeId.value).not.toBe(before.route[0]!.id);
+      expect((await routes()).map((r) => [r.id, r.url])).toEqual([
+        [optedIn.outputs.routeId.value, "https://example.com/inbound-2"],
+      ]);
+
+      // A targeted replacement: the provider cannot tell its create from a rerun, the service
+      // answers with the same object, and the engine's delete of it is refused.
+      const forced = await t.up({ replace: [urnOf("d"), urnOf("w")] });
+      expect((await domains()).map((d) => d.id)).toEqual([forced.outputs.domainId.value]);
+      expect(forced.outputs.domainId.value).toBe(before.domain[0]!.id);
+      expect((await webhooks()).map((w) => w.id)).toEqual([forced.outputs.webhookId.value]);
+      expect(t.log()).toContain("not deleted, and not replaced");
+      // Every id the state names is live: a refresh finds nothing deleted.
+      const refresh = await t.refresh();
+      expect(refresh.summary.resourceChanges?.delete ?? 0).toBe(0);
+    });
+
     onFace(face, "dynamic")("finds a route by name across pages (> 100 routes)", async () => {
       for (let i = 0; i < 120; i++) {
         await svc.client.post(

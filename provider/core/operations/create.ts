@@ -76,19 +76,16 @@ export async function create(k: KindContext, inputs: Props): Promise<Created> {
         const id = k.idOf(answer.record);
         holdHere(attempt.collection, id); // before the look for strays, so a concurrent look never reports it
         if (answer.strayPossible) reportStrays(attempt, await strays(attempt, started, id));
-        return replaced.made(await finishCreate(k, ctx, inputs, attempt.collection, id, answer.record));
+        return replaced.made(await finishCreate(k, ctx, inputs, attempt.collection, id, answer.record), false);
       }
       case "replayed": {
         const id = k.idOf(answer.record);
         // The creation of an object deleted since (the same resource destroyed and created again
         // within the record lifetime): the next key.
-        if (!(await exists(attempt, id))) {
-          replaced.gone(id);
-          continue;
-        }
+        if (!(await exists(attempt, id))) continue;
         // The object this create replaces (its own earlier creation under the same key): never the new one.
         if (replaced.isReplaced(id)) continue;
-        return replaced.made(await finishCreate(k, ctx, inputs, attempt.collection, id, answer.record));
+        return replaced.made(await finishCreate(k, ctx, inputs, attempt.collection, id, answer.record), true);
       }
       case "storedFailure":
         // E.g. a 403 before a scope was added to the key: it created nothing, so the next key
@@ -98,7 +95,7 @@ export async function create(k: KindContext, inputs: Props): Promise<Created> {
       case "otherPayload": {
         const earlier = await proveEarlierAttempt(attempt, key);
         if (earlier.kind === "ours" && replaced.isReplaced(k.idOf(earlier.record))) continue;
-        if (earlier.kind === "ours") return replaced.made(await takeOver(attempt, earlier.record));
+        if (earlier.kind === "ours") return replaced.made(await takeOver(attempt, earlier.record), true);
         if (earlier.kind === "unproven") reportCandidates(attempt, earlier.candidates, earlier.why);
         continue; // gone, made nothing, or unproven: the next key makes this resource's object
       }
@@ -111,10 +108,7 @@ export async function create(k: KindContext, inputs: Props): Promise<Created> {
         );
         continue;
       case "nameTaken":
-        throw (
-          replaced.conflict(attempt, answer.error) ??
-          (await nameTaken(attempt, answer.error, answer.afterRetry, started))
-        );
+        throw await nameTaken(attempt, answer.error, answer.afterRetry, started, replaced);
       case "refused":
         throw replaced.conflict(attempt, answer.error) ?? refused(attempt, answer.error);
     }
@@ -123,17 +117,16 @@ export async function create(k: KindContext, inputs: Props): Promise<Created> {
 }
 
 /**
- * A create's view of the object it replaces (stateObjects.ts), when the resource is in the stack's
- * state. The keys a replacement walks name its own earlier creations; the one the state holds must
- * never be recorded as the new object (the engine would then delete it). When the engine named the
- * state's id (diff, update, a native delete), that id is the one. A targeted replacement
- * (`--replace`) names none: then the first live object the keys name is taken to be it — a chain of
- * keys holds at most the state's object and, after a killed replacement, that replacement's own,
- * always in that order — unless this process deleted one already (delete-before-replace).
+ * A create's view of the object it replaces (stateObjects.ts), when the engine said the resource is in
+ * the stack's state — a replacement its diff asked for. The keys a replacement walks name its own
+ * earlier creations; the state's object, whose id diff named, must never be recorded as the new one
+ * (the engine would then delete it). Should no id have been named, the first live object the keys
+ * name is taken to be it: a chain of keys holds at most the state's object and, after a killed
+ * replacement, that replacement's own, in that order.
  */
 class Replaced {
   private readonly state;
-  /** The live (or, deleted by this process, gone) object taken to be the replaced one, when no id was named. */
+  /** The live object taken to be the replaced one, when no id was named. */
   private assumed: string | undefined;
   /** The replaced object, live, that this create stepped past: it shares this resource's key fields. */
   private steppedPast: string | undefined;
@@ -155,25 +148,29 @@ class Replaced {
     if (replaced) this.steppedPast = id;
     return replaced;
   }
-  /** A key named an object that no longer exists: deleted by this process, it was the replaced one. */
-  gone(id: string): void {
-    if (this.state?.inState && this.state.ids.size === 0 && this.objects.deletedHere(id)) this.assumed ??= id;
-  }
-  /** Notes the new object of a replacement, which the engine's delete of the old one must never hit. */
-  made<T extends Created>(created: T): T {
-    if (this.state?.inState) this.objects.madeReplacement(created.id);
+  /**
+   * Notes the object this create returns when the engine's delete of a replaced object could hit it:
+   * a replacement's, or one that existed before (`earlier`: a replay or a proof named it).
+   */
+  made<T extends Created>(created: T, earlier: boolean): T {
+    if (this.state?.inState || earlier) this.objects.recordedByCreate(created.id);
     return created;
   }
   /**
    * A 409 after stepping past the replaced object: it still holds the name or address the service
    * keeps unique (create-before-delete, the engine's default for a forced replacement).
    */
-  conflict(attempt: Attempt, err: unknown): Error | undefined {
-    if (!isConflict(err) || this.steppedPast === undefined) return undefined;
+  conflict(attempt: Attempt, err: unknown, holder?: string): Error | undefined {
+    // The holder of the name, when the service says who: it must be the replaced object itself.
+    const replacedHolds =
+      holder !== undefined
+        ? this.state?.ids.has(holder) === true || this.steppedPast === holder
+        : this.steppedPast !== undefined;
+    if (!isConflict(err) || !replacedHolds) return undefined;
     const { k, inputs } = attempt;
     return Object.assign(
       new Error(
-        `${what(k.declaration.kind, inputs)}: not replaced: the object being replaced (${this.steppedPast}) still ` +
+        `${what(k.declaration.kind, inputs)}: not replaced: the object being replaced (${holder ?? this.steppedPast}) still ` +
           `holds what the service keeps unique, and a replacement creates the new object before it deletes the ` +
           `old one. Add the resource option \`deleteBeforeReplace: true\` to replace it (the old object is ` +
           `deleted first), or change the name. Nothing was deleted. (Service message: ${(err as Error).message})`,
@@ -224,7 +221,13 @@ function reportStrays(attempt: Attempt, found: Record<string, unknown>[]): void 
 }
 
 /** A 409 on a kind whose name the service keeps unique: the object is never taken without `adoptId`. */
-async function nameTaken(attempt: Attempt, err: unknown, afterRetry: boolean, started: number): Promise<Error> {
+async function nameTaken(
+  attempt: Attempt,
+  err: unknown,
+  afterRetry: boolean,
+  started: number,
+  replaced: Replaced,
+): Promise<Error> {
   const { k, ctx, inputs } = attempt;
   const { declaration } = k;
   const record = await (
@@ -232,6 +235,8 @@ async function nameTaken(attempt: Attempt, err: unknown, afterRetry: boolean, st
       ? declaration.findExisting(ctx, inputs)
       : ctx.api.get(declaration.itemPath(ctx.conn, inputs, ""), declaration.record)
   ).catch(() => undefined);
+  const ownConflict = replaced.conflict(attempt, err, record && k.idOf(record));
+  if (ownConflict) return ownConflict;
   const made = typeof record?.created_at === "string" ? ` (created ${record.created_at})` : "";
   const recent =
     afterRetry && record && createdSince(record.created_at, started)

@@ -8,12 +8,15 @@ import { withScopeHint } from "./scopeHint";
 
 export async function deleteObject(k: KindContext, id: string, props: Props): Promise<void> {
   if (k.watches) return; // it made nothing at the service
-  if (k.stateObjects.isReplacementMadeHere(id)) {
-    // The engine deletes a replaced object after its replacement's create: this id is what that
-    // create recorded, so deleting it would leave the resource with no object (stateObjects.ts).
+  if (k.stateObjects.wasRecordedByCreate(id)) {
+    // The engine deletes a replaced object after its replacement's create. A create of this run
+    // returned this very id (stateObjects.ts): deleting it would leave the resource no object.
     progress(
-      `${what(k.declaration.kind, props, id)}: not deleted: it is the object this run's replacement recorded ` +
-        `for the resource, not the one it replaced.`,
+      `${what(k.declaration.kind, props, id)}: not deleted, and not replaced: the replacement's create got this same ` +
+        `object back — the service answers a resource's idempotency key with the object it made for 24 h, and a ` +
+        `targeted replacement (\`--replace\`, \`replaceWith\`, \`deletedWith\`) gives the provider no way to tell ` +
+        `it from a rerun. It stays the resource's object. To replace it now, change a field that forces a ` +
+        `replacement or declare one in \`replaceOnChanges\` and change it.`,
       undefined,
       "WARNING",
     );
@@ -26,5 +29,4 @@ export async function deleteObject(k: KindContext, id: string, props: Props): Pr
     if (!isNotFound(err))
       throw new Error(`${what(k.declaration.kind, props, id)}: ${(err as Error).message}`, { cause: err });
   }
-  k.stateObjects.sawDeleted(id);
 }

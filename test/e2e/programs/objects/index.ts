@@ -14,12 +14,17 @@ const domain = new txmail.Domain("d", {
   dkimPrivateKey: dkimKeyFile ? fs.readFileSync(dkimKeyFile, "utf8") : undefined,
 });
 
-const route = new txmail.Route("r", {
-  name: cfg.get("routeName") ?? "support",
-  url: "https://example.com/inbound",
-  recipient: `support@${domainName}`,
-  enabled: cfg.getBoolean("routeEnabled") ?? true,
-});
+const route = new txmail.Route(
+  "r",
+  {
+    name: cfg.get("routeName") ?? "support",
+    url: cfg.get("routeUrl") ?? "https://example.com/inbound",
+    recipient: `support@${domainName}`,
+    enabled: cfg.getBoolean("routeEnabled") ?? true,
+  },
+  // A url that must not change in place (e.g. a sender pinned to the old signing secret).
+  cfg.getBoolean("replaceOnUrl") ? { replaceOnChanges: ["url"] } : {},
+);
 
 const webhook = new txmail.Webhook(
   "w",
