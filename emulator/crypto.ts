@@ -31,6 +31,8 @@ export function loadServerSecret(dataDir?: string): Buffer {
   if (!dataDir) return randomBytes(32);
   const file = join(dataDir, "server-secret");
   if (existsSync(file)) {
+    // Kept 0600 even if loosened since (the data dir's rule: emulator/store/db.ts makePrivateDataDir).
+    chmodSync(file, 0o600);
     const b = Buffer.from(readFileSync(file, "utf8").trim(), "base64");
     if (b.length !== 32) throw new Error(`${file} is not a 32-byte base64 secret`);
     return b;

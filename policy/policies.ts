@@ -4,9 +4,9 @@ import type { Policies } from "@pulumi/policy";
 import { allowListSize } from "./rules/allowListSize";
 import { broadPrefix } from "./rules/broadPrefix";
 import { httpsEndpoints } from "./rules/httpsEndpoints";
+import { keyAllowList } from "./rules/keyAllowList";
 import { keyScopes } from "./rules/keyScopes";
 import { noAllowAll } from "./rules/noAllowAll";
-import { subAccountKeyAllowList } from "./rules/subAccountKeyAllowList";
 import { validAllowList } from "./rules/validAllowList";
 
 export const policies: Policies = [
@@ -14,9 +14,10 @@ export const policies: Policies = [
   noAllowAll,
   validAllowList,
   allowListSize,
+  // Mandatory for keys that can change the account, advisory for the others and for opt-outs.
+  keyAllowList,
   // Advisory, configurable.
   broadPrefix,
   keyScopes,
-  subAccountKeyAllowList,
   httpsEndpoints,
 ];

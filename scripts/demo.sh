@@ -16,6 +16,9 @@ cd "$root"
 
 state="$root/.state"
 port="${TXMAIL_EMULATOR_PORT:-4170}"
+# Private files from here on: the emulator's output (emulator.out holds its root key) and the local
+# backend are secrets; the emulator makes its own data directory 0700 either way.
+umask 077
 mkdir -p "$state/emulator" "$state/backend"
 export PULUMI_BACKEND_URL="file://$state/backend"
 export PULUMI_CONFIG_PASSPHRASE="${PULUMI_CONFIG_PASSPHRASE:-txmail-demo}"

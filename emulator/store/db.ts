@@ -1,19 +1,40 @@
 // SQLite (node:sqlite) in WAL mode, in a data directory, or in memory without one. Every mutation
 // runs in one transaction (`tx`); WAL + synchronous=NORMAL survives a process kill (kill -9) with
 // every committed transaction intact (only an OS crash or power loss could lose the last ones).
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 
 export const SCHEMA_VERSION = 1;
+
+const DB_FILE = "emulator.sqlite";
+/** SQLite's companions of the database file in WAL mode. */
+const DB_COMPANIONS = ["-wal", "-shm"];
+
+/**
+ * The data directory holds secrets in plain text — webhook and route signing secrets and SMTP
+ * passwords in the database, the server secret, the bootstrap key in bootstrap.json — so only its
+ * owner may enter it (0700) or read its files (0600), whatever the umask (usually 022, which
+ * leaves new files 0644 and directories 0755). SQLite creates its files with the umask's mode but
+ * gives the -wal and -shm files the database file's mode, so the database file is created 0600
+ * before SQLite opens it. A directory or files left too open by an older emulator, or a directory
+ * made beforehand with `mkdir -p`, are tightened: DIR is the emulator's own (README: `--data DIR`).
+ */
+export function makePrivateDataDir(dataDir: string): string {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(dataDir, 0o700);
+  const file = join(dataDir, DB_FILE);
+  if (!existsSync(file)) closeSync(openSync(file, "a", 0o600));
+  for (const f of [file, ...DB_COMPANIONS.map((suffix) => file + suffix)]) if (existsSync(f)) chmodSync(f, 0o600);
+  return file;
+}
 
 export class Db {
   readonly sql: DatabaseSync;
   private depth = 0;
 
   constructor(dataDir?: string) {
-    if (dataDir) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    this.sql = new DatabaseSync(dataDir ? join(dataDir, "emulator.sqlite") : ":memory:");
+    this.sql = new DatabaseSync(dataDir ? makePrivateDataDir(dataDir) : ":memory:");
     if (dataDir) this.sql.exec("PRAGMA journal_mode = WAL");
     this.sql.exec("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF; PRAGMA busy_timeout = 5000;");
     this.sql.exec(`

@@ -32,10 +32,12 @@ export function explainForbidden(
   const base = message.replace(` ${FORBIDDEN_HINT}`, "");
   switch (cause) {
     case "address":
+      // Not "or leave the list empty": an empty list admits every address, and the key that manages
+      // objects can change the account, which the policy pack refuses without a list (issue 65).
       return (
         `${base} The API key in use (${key}) does not allow this machine's address: GET /v2/ping is refused ` +
         `with it too. Add this machine's address to that key's ipAllowList (for CI, your runners' egress ` +
-        `addresses) or leave the list empty.`
+        `addresses).`
       );
     case "scope":
       return `${base} The API key in use (${key}) lacks the scope: ${what} needs ${needed}.`;

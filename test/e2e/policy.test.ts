@@ -37,6 +37,13 @@ beforeAll(async () => {
 
 afterAll(() => t?.dispose());
 
+/** A `--policy-pack-config` file holding `config`. */
+function writePolicyConfig(config: Record<string, unknown>): string {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "txmail-policy-")), "policy-config.json");
+  fs.writeFileSync(file, JSON.stringify(config));
+  return file;
+}
+
 /** `s` as a literal inside a RegExp. */
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
@@ -134,9 +141,7 @@ describe("policy pack on pulumi preview", () => {
     const warned = await previewKey(broad);
     expect(warned.stdout).toMatch(/\[advisory\][^\n]*ip-allow-list-broad-prefix/);
 
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-policy-"));
-    const config = path.join(dir, "policy-config.json");
-    fs.writeFileSync(config, JSON.stringify({ "ip-allow-list-broad-prefix": { minIPv4PrefixLength: 8 } }));
+    const config = writePolicyConfig({ "ip-allow-list-broad-prefix": { minIPv4PrefixLength: 8 } });
     const relaxed = await previewKey(broad, { policyPackConfigs: [config] });
     expect(relaxed.stdout).not.toMatch(/ip-allow-list-broad-prefix/);
   });
@@ -150,19 +155,33 @@ describe("policy pack on pulumi preview", () => {
 // Quiet by default (issue 17): every example, and the demo stack of scripts/demo.sh (the root
 // Pulumi.yaml runs examples/tenants-from-yaml), previews under the pack's default configuration
 // with no finding at all (minimal, key-rotation and adopt-existing in their ups in
-// test/e2e/examples.test.ts); a tenant as a new user writes it gets only the finding that is real (its
-// bootstrap key has no allow list), and a really broad app key still gets its one advisory.
+// test/e2e/examples.test.ts); a tenant as a new user writes it gets only the finding that is real:
+// its bootstrap key has no allow list and manages the tenant's objects, which fails the preview
+// (issue 65: a missing list is allow-all). Accepted by name in the policy config, the same key is
+// one advisory (the pack lowers that one finding of a mandatory policy, and the engine honours it),
+// and a really broad app key still gets its one advisory.
 describe("findings under the pack's defaults", () => {
   const offline = {
     "txmail:apiKey": { value: "txmail-sk-preview-only", secret: true },
     "txmail:accountId": { value: "11111111-1111-4111-8111-111111111111" },
     "txmail:baseUrl": { value: "http://127.0.0.1:9" },
   };
-  const previewFindings = async (programDir: string, config: Record<string, { value: string }> = {}) => {
+  /** The findings of a preview under the pack, whether it passes or a mandatory one fails it. */
+  const previewFindings = async (
+    programDir: string,
+    config: Record<string, { value: string }> = {},
+    policyConfig?: Record<string, unknown>,
+  ) => {
     const s = await createTestStack({ programDir, name: "findings", config: { ...offline, ...config } });
     try {
-      const r = await s.preview({ policyPacks: [pack] });
-      return parseViolations(r.stdout).map((v) => `${v.level} ${v.policy} ${v.resource.split(": ").pop()}`);
+      const policyPackConfigs = policyConfig ? [writePolicyConfig(policyConfig)] : undefined;
+      // A failed preview throws; its message holds the CLI's output, the Policies section included.
+      const output = await s.preview({ policyPacks: [pack], policyPackConfigs }).then(
+        (r) => r.stdout,
+        (e: unknown) => `${String(e)}\nPREVIEW FAILED`,
+      );
+      const findings = parseViolations(output).map((v) => `${v.level} ${v.policy} ${v.resource.split(": ").pop()}`);
+      return output.endsWith("PREVIEW FAILED") ? [...findings, "preview failed"] : findings;
     } finally {
       await s.dispose();
     }
@@ -177,10 +196,17 @@ describe("findings under the pack's defaults", () => {
     );
   });
 
-  it("one default tenant: only its bootstrap key's missing allow list; a broad app key: one advisory", async () => {
+  it("one default tenant: its bootstrap key without a list fails; accepted in config, it and a broad app key are advisories", async () => {
     const program = path.join(__dirname, "programs", "tenant");
-    expect(await previewFindings(program)).toEqual(["advisory sub-account-key-requires-allow-list acme-bootstrap"]);
-    const broad = await previewFindings(program, { appKeyScopes: { value: JSON.stringify(["routes:write:all"]) } });
+    expect(await previewFindings(program)).toEqual([
+      "mandatory sub-account-key-requires-allow-list acme-bootstrap",
+      "preview failed",
+    ]);
+    const broad = await previewFindings(
+      program,
+      { appKeyScopes: { value: JSON.stringify(["routes:write:all"]) } },
+      { "sub-account-key-requires-allow-list": { keysWithoutAllowList: ["acme-bootstrap"] } },
+    );
     expect(broad.sort()).toEqual([
       "advisory api-key-broad-scopes acme-app",
       "advisory sub-account-key-requires-allow-list acme-bootstrap",

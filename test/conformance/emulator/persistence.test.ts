@@ -3,6 +3,7 @@
 // (dist/emulator/cli.js) loses nothing committed.
 import { type ChildProcess, spawn } from "node:child_process";
 import {
+  chmodSync,
   existsSync,
   mkdtempSync,
   readFileSync,
@@ -89,6 +90,45 @@ describe("Persistence", () => {
       expect(raw).not.toContain(a.body.secret_key);
     } finally {
       await emu.close();
+    }
+  });
+
+  // The database holds webhook and route signing secrets and SMTP passwords in plain text.
+  test("Persistence: the data dir is 0700 and every file in it 0600, whatever the umask; looser ones are tightened", async () => {
+    const modes = (dir: string) =>
+      Object.fromEntries([".", ...readdirSync(dir)].map((f) => [f, statSync(join(dir, f)).mode & 0o777]));
+    const umask = process.umask(0o022); // the usual default: new files 0644, directories 0755
+    try {
+      const dir = join(tmp(), "not", "yet", "there");
+      let emu = await start({ dataDir: dir });
+      try {
+        const hook = await emu.req("POST", emu.acct("/webhooks"), {
+          body: { name: "modes", url: "https://h.example.com/", scope: "global" },
+        });
+        expect(hook.status).toBe(201);
+        const written = modes(dir);
+        // The WAL files exist while the database is open: they are checked, not only the main file.
+        expect(Object.keys(written).sort()).toEqual(
+          [".", "emulator.sqlite", "emulator.sqlite-shm", "emulator.sqlite-wal", "server-secret"].sort(),
+        );
+        expect(written).toEqual(Object.fromEntries(Object.keys(written).map((f) => [f, f === "." ? 0o700 : 0o600])));
+      } finally {
+        await emu.close();
+      }
+      expect(statSync(dirname(dir)).mode & 0o777).toBe(0o700); // parents it made, too
+
+      // A data dir made beforehand with `mkdir -p` (scripts/demo.sh did), or by an older emulator.
+      chmodSync(dir, 0o755);
+      for (const f of readdirSync(dir)) chmodSync(join(dir, f), 0o644);
+      emu = await start({ dataDir: dir });
+      try {
+        const reopened = modes(dir);
+        expect(reopened).toEqual(Object.fromEntries(Object.keys(reopened).map((f) => [f, f === "." ? 0o700 : 0o600])));
+      } finally {
+        await emu.close();
+      }
+    } finally {
+      process.umask(umask);
     }
   });
 

@@ -31,6 +31,8 @@ export interface Call {
   config?: Record<string, unknown>;
   /** Pass props without the proxy (raw sentinels), as a caller other than the server might. */
   raw?: boolean;
+  /** The parent's type token, as a component's child carries it in its URN (`<parent>$<type>`). */
+  parentType?: string;
 }
 
 export function fakeArgs(call: Call): ResourceValidationArgs {
@@ -40,7 +42,7 @@ export function fakeArgs(call: Call): ResourceValidationArgs {
   return {
     type,
     name,
-    urn: `urn:pulumi:dev::txmail-app::${type}::${name}`,
+    urn: `urn:pulumi:dev::txmail-app::${call.parentType ? `${call.parentType}$` : ""}${type}::${name}`,
     props: call.raw ? call.props : unknownCheckingProxy(call.props),
     opts: {
       protect: false,
@@ -59,13 +61,37 @@ export function fakeArgs(call: Call): ResourceValidationArgs {
   };
 }
 
+/**
+ * One finding as @pulumi/policy's server records it (server.js makeReportViolationFun): a string
+ * takes the level the policy has ("policy": its default or what the policy config sets); an object
+ * carries its own level, and its message starts with the policy's description (lib/report.ts).
+ */
+export interface Reported {
+  level: "policy" | "advisory" | "mandatory";
+  message: string;
+}
+
+function record(into: Reported[]): (message: unknown) => void {
+  return (message) => {
+    if (typeof message === "string") {
+      into.push({ level: "policy", message });
+      return;
+    }
+    const info = message as { message: string; enforcementLevel: "advisory" | "mandatory" };
+    into.push({ level: info.enforcementLevel, message: info.message.slice(info.message.indexOf("\n") + 1) });
+  };
+}
+
+/** Runs `validate` and returns each finding with its level. */
+export async function runWithLevels(validate: ResourceValidation, call: Call): Promise<Reported[]> {
+  const reported: Reported[] = [];
+  await validate(fakeArgs(call), record(reported));
+  return reported;
+}
+
 /** Runs `validate` and returns the reported messages. */
 export async function run(validate: ResourceValidation, call: Call): Promise<string[]> {
-  const messages: string[] = [];
-  await validate(fakeArgs(call), (message: string) => {
-    messages.push(message);
-  });
-  return messages;
+  return (await runWithLevels(validate, call)).map((r) => r.message);
 }
 
 /** Shorthand for an ApiKey with only an allow list. */

@@ -18,9 +18,9 @@ for (const suite of [
   "allowAll",
   "broadPrefix",
   "httpsEndpoints",
+  "keyAllowList",
   "keyScopes",
   "maxEntries",
-  "subAccountKeyAllowList",
   "unknowns",
   "validEntries",
 ]) {

@@ -38,15 +38,20 @@ describe("txmail-policies", () => {
       "ip-allow-list-no-allow-all": "mandatory",
       "ip-allow-list-valid-entries": "mandatory",
       "ip-allow-list-max-entries": "mandatory",
+      // Mandatory for keys that can change the account; it lowers its other findings to advisory.
+      "sub-account-key-requires-allow-list": "mandatory",
       "ip-allow-list-broad-prefix": "advisory",
       "api-key-broad-scopes": "advisory",
-      "sub-account-key-requires-allow-list": "advisory",
       "endpoint-https": "advisory",
     });
   });
 
-  it("gives every advisory policy a config schema with defaults, and never an enforcementLevel property", () => {
-    for (const p of policies.filter((p) => p.enforcementLevel === "advisory")) {
+  it("gives every configurable policy a config schema with defaults, and never an enforcementLevel property", () => {
+    const configurable = policies.filter(
+      (p) => p.enforcementLevel === "advisory" || p.name === "sub-account-key-requires-allow-list",
+    );
+    expect(configurable).toHaveLength(4);
+    for (const p of configurable) {
       const props = Object.entries(p.configSchema?.properties ?? {});
       expect(props.length).toBeGreaterThan(0);
       for (const [name, schema] of props) {
