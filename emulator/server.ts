@@ -80,7 +80,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
         trustForwardedFor: opts.trustForwardedFor ?? false,
       }),
     );
-    applyShapes(server, opts.shapes);
+    applyShapes(server, opts.shapes, (accountId, domain) => rt.svc.objects.byName("domain", accountId, domain)?.id);
     server.keepAliveTimeout = 10_000;
     await listen(server, opts.port ?? 0, opts.host ?? "127.0.0.1");
     const sweeper = startSweeper(rt.idem);

@@ -14,3 +14,4 @@ export * from "./endpoints";
 export * from "./paths";
 export * from "./kinds";
 export * from "./unset";
+export * from "./publicShapes";

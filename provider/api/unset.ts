@@ -1,8 +1,10 @@
-// Blank reads as unset. The service's public description types several optional fields as plain
-// strings, and the service may answer "" where this contract (and the emulator) answer null: a
-// suppression for every domain, a suppression without a reason, a key never used. Read "" as null in
-// every field a record declares nullable, once, before parsing, so no kind sees the difference — a
+// Every way of saying "unset" reads as null. The contract answers null for an unset field; the
+// public description types a few as plain strings ("" when unset: a suppression's `domain` and
+// `reason`, docs/contract/shapes.md), the service has been seen answering "" for others, and a
+// server that leaves an unset field out says the same thing. Read "" and absent as null in every
+// field a record declares nullable, once, before parsing, so no kind sees the difference — a
 // replace-on-any-change kind (Suppression, AccountMember) would otherwise replace on every run.
+// Tolerant in, exact out: what the provider sends and stores is the contract's null.
 import type { z } from "zod";
 
 type Def = {
@@ -22,28 +24,37 @@ function unsettable(schema: z.ZodType): boolean {
   return false;
 }
 
-/** `body` with "" replaced by null wherever `schema` declares a nullable field; everything else as it was. */
-export function blankAsUnset(schema: z.ZodType, body: unknown): unknown {
+/** Whether a field is nullable and required: absent, it reads as null (a `.nullish()` one may stay absent). */
+const requiredNullable = (schema: z.ZodType): boolean => defOf(schema).type === "nullable";
+
+/**
+ * `body` with "" and absent replaced by null wherever `schema` declares a nullable field (absent only
+ * where the field is not also optional); everything else as it was.
+ */
+export function unsetAsNull(schema: z.ZodType, body: unknown): unknown {
   const def = defOf(schema);
   switch (def.type) {
     case "object": {
       if (body === null || typeof body !== "object" || Array.isArray(body)) return body;
       const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
       for (const [key, field] of Object.entries(def.shape!)) {
-        if (!(key in out)) continue;
-        out[key] = out[key] === "" && unsettable(field) ? null : blankAsUnset(field, out[key]);
+        if (!(key in out)) {
+          if (requiredNullable(field)) out[key] = null;
+          continue;
+        }
+        out[key] = out[key] === "" && unsettable(field) ? null : unsetAsNull(field, out[key]);
       }
       return out;
     }
     case "array":
-      return Array.isArray(body) ? body.map((item) => blankAsUnset(def.element!, item)) : body;
+      return Array.isArray(body) ? body.map((item) => unsetAsNull(def.element!, item)) : body;
     case "nullable":
     case "optional":
     case "readonly":
     case "default":
-      return blankAsUnset(def.innerType!, body);
+      return unsetAsNull(def.innerType!, body);
     case "pipe":
-      return blankAsUnset(def.in!, body);
+      return unsetAsNull(def.in!, body);
     default:
       return body;
   }

@@ -1,10 +1,10 @@
 // Response validation. Every body the service returns is parsed with the caller's zod schema, so a
 // changed or broken response fails here, with the method, endpoint and field path named, instead of as
 // an `undefined is not an object` deep inside a provider. Record schemas are plain `z.object`, which
-// tolerates (and drops) unknown fields: the service may add fields without breaking us; and a blank
-// optional field reads as unset.
+// tolerates (and drops) unknown fields: the service may add fields without breaking us; and a blank or
+// absent nullable field reads as unset.
 import { z } from "zod";
-import { blankAsUnset } from "../api/unset";
+import { unsetAsNull } from "../api/unset";
 import { TxmailApiError } from "./errors";
 
 /** At most this many issues are spelled out; a broken list page can produce hundreds of the same one. */
@@ -15,8 +15,9 @@ export function parseResponse<S extends z.ZodType>(
   body: unknown,
   ctx: { method: string; path: string; status: number; attempts: number },
 ): z.output<S> {
-  // "" in a nullable field is unset (provider/api/unset.ts): the service's public description allows it.
-  const result = schema.safeParse(blankAsUnset(schema, body));
+  // "", null and absent are alike in a nullable field (provider/api/unset.ts): the contract and the
+  // public description say "unset" differently.
+  const result = schema.safeParse(unsetAsNull(schema, body));
   if (result.success) return result.data;
   const issues = result.error.issues.map((i) => ({
     path: i.path.length ? z.core.toDotPath(i.path) : "(root)",

@@ -1,6 +1,8 @@
 // The emulator's `shapes: "public"` switch (emulator/shapes.ts) over real HTTP, read with the
-// provider's client: an API key's scopes arrive as objects and unset fields as "", and the provider's
-// schemas read the same records from both emulators. The default stays the contract (null, strings).
+// provider's client: an API key's scopes arrive as objects and a suppression's unset `domain` and
+// `reason` as "" (plain strings in the public description), and the provider's schemas read the same
+// records from both emulators. The default stays the contract (null, strings). That every public
+// answer matches the public description exactly is publicShapes.test.ts's.
 import { startEmulator, type RunningEmulator } from "../../../emulator/server";
 import { ApiKey, ListOf, Suppression, SuppressionsCreated, paths } from "../../../provider/api";
 import { createClient, type TxmailClient } from "../../../provider/client";
@@ -42,7 +44,7 @@ describe("the public description's alternative shapes", () => {
     const keysAlternative = await raw(alternative, paths.apiKeys(alternative.accountId));
     expect(typeof keysContract.data[0].scopes[0]).toBe("string");
     expect(keysAlternative.data[0].scopes[0]).toEqual(
-      expect.objectContaining({ id: expect.any(String), scope: expect.any(String), domain_id: "" }),
+      expect.objectContaining({ id: expect.any(String), scope: expect.any(String), domain_id: null }),
     );
     const supContract = (await raw(contract, paths.suppressions(contract.accountId))).data[0];
     const supAlternative = (await raw(alternative, paths.suppressions(alternative.accountId))).data[0];
