@@ -1,6 +1,6 @@
 // API keys of the account (`/api-keys`) and of its sub accounts (`/sub-accounts/{id}/api-keys`):
 // one record, one implementation; the owner differs.
-import { ApiKey, CreateApiKey, UpdateApiKey } from "../../provider/api";
+import { ApiKey, CreateApiKey, CreateApiKeyForm, UpdateApiKey } from "../../provider/api";
 import { listAdmits } from "../allowList";
 import type { Ctx, EmulatedEndpoints, Endpoint } from "../context";
 import { newSecretKey, sha256 } from "../crypto";
@@ -37,7 +37,7 @@ function create(ctx: Ctx) {
   const acct = owner(ctx);
   const b = parseBody(CreateApiKey, ctx.json());
   const sc = scopes(b.scopes, acct.parent_account_id !== null);
-  const ips = allowList(b.ip_allow_list ?? []);
+  const ips = allowList(b.ip_allow_list ?? CreateApiKeyForm.defaults.ip_allow_list);
   const secret = newSecretKey();
   const now = ctx.iso();
   const key = newKeyData(now, {

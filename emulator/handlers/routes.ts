@@ -2,7 +2,7 @@
 // scopes) is the domain of its `recipient` address (`user@d` or `*@d`); a route with recipient ""
 // is tied to no domain and needs the `:all` scopes. The list takes `domain` (required with a
 // domain-scoped read key).
-import { CreateRoute, Hostname, type Route, UpdateRoute } from "../../provider/api";
+import { CreateRoute, CreateRouteForm, Hostname, type Route, UpdateRoute } from "../../provider/api";
 import { grant, requireDomains } from "../authz";
 import type { Ctx, EmulatedEndpoints } from "../context";
 import { randomChars, sha256, uuid } from "../crypto";
@@ -39,6 +39,9 @@ function checkRecipient(recipient: string): string {
   return recipient;
 }
 
+/** A create's defaults, declared with its schema (provider/api/createForm.ts): the provider fills in the same. */
+const defaults = CreateRouteForm.defaults;
+
 const target = (ctx: Ctx): RouteData => ownedObject(ctx, "route", "route_id", "route");
 
 function create(ctx: Ctx) {
@@ -55,11 +58,11 @@ function create(ctx: Ctx) {
     name: b.name,
     url: b.url,
     recipient,
-    attachments: b.attachments ?? false,
-    headers: b.headers ?? false,
-    group_by_message_id: b.group_by_message_id ?? false,
-    strip_replies: b.strip_replies ?? false,
-    enabled: b.enabled ?? true,
+    attachments: b.attachments ?? defaults.attachments,
+    headers: b.headers ?? defaults.headers,
+    group_by_message_id: b.group_by_message_id ?? defaults.group_by_message_id,
+    strip_replies: b.strip_replies ?? defaults.strip_replies,
+    enabled: b.enabled ?? defaults.enabled,
     success_count: 0,
     error_count: 0,
     errors_since_last_success: 0,

@@ -1,5 +1,5 @@
 // SMTP credentials: create, list, get, delete. There is no update endpoint (PUT is a 405).
-import { CreateSmtpCredential, type SmtpCredential } from "../../provider/api";
+import { CreateSmtpCredential, CreateSmtpCredentialForm, type SmtpCredential } from "../../provider/api";
 import { grant, requireDomains, sees } from "../authz";
 import type { Ctx, EmulatedEndpoints } from "../context";
 import { randomChars, sha256, uuid } from "../crypto";
@@ -33,7 +33,7 @@ function create(ctx: Ctx) {
     updated_at: now,
     name: b.name,
     username: `smtp-${randomChars(12).toLowerCase()}`,
-    sandbox: b.sandbox ?? false,
+    sandbox: b.sandbox ?? CreateSmtpCredentialForm.defaults.sandbox,
     scope: b.scope,
     domains,
     account_id: ctx.account.id,

@@ -5,7 +5,13 @@
 // (its API keys are revoked in the same transaction); active -parent suspended-> parent-suspended
 // -parent reinstated-> active. Suspending a non-active or unsuspending a non-suspended sub
 // account is a 409 naming its status. A deleted sub account is a 404 everywhere.
-import { CreateSubAccount, SubAccount, SuspendSubAccount, UpdateSubAccount } from "../../provider/api";
+import {
+  CreateSubAccount,
+  CreateSubAccountForm,
+  SubAccount,
+  SuspendSubAccount,
+  UpdateSubAccount,
+} from "../../provider/api";
 import type { Ctx, EmulatedEndpoints } from "../context";
 import { uuid } from "../crypto";
 import { badRequest, conflict, notFound } from "../http/errors";
@@ -47,7 +53,7 @@ function create(ctx: Ctx) {
     name: b.name,
     website: b.website,
     status: parentSuspended ? "parent-suspended" : "active",
-    monthly_credit: b.monthly_credit ?? 0,
+    monthly_credit: b.monthly_credit ?? CreateSubAccountForm.defaults.monthly_credit,
     created_at: now,
     updated_at: now,
     last_activity_at: null,

@@ -2,7 +2,14 @@
 // ones to their `domains`. Update rules (docs/contract/endpoints/webhooks.md#records): switching global → scoped needs a non-empty
 // `domains` in the same request; switching to global clears the associations; `domains: []` clears
 // them; a given `domains` replaces them. `domains` sent with `global` is ignored (as on create).
-import { CreateWebhook, UpdateWebhook, WEBHOOK_EVENTS, type Webhook } from "../../provider/api";
+import {
+  CreateWebhook,
+  CreateWebhookForm,
+  UpdateWebhook,
+  WEBHOOK_EVENTS,
+  type Webhook,
+  storedDomains,
+} from "../../provider/api";
 import { grant, requireDomains, sees } from "../authz";
 import type { Ctx, EmulatedEndpoints } from "../context";
 import { randomChars, sha256, uuid } from "../crypto";
@@ -21,9 +28,11 @@ export function webhookRecord(w: WebhookData): Webhook {
   return rest;
 }
 
-export const normDomains = (d: readonly string[] | null | undefined): string[] => [
-  ...new Set((d ?? []).map((x) => x.toLowerCase())),
-];
+/** Domain lists as the service keeps them (declared with the create's form, provider/api/createForm.ts). */
+export const normDomains = storedDomains;
+
+/** A create's defaults, declared with its schema (provider/api/createForm.ts): the provider fills in the same. */
+const defaults = CreateWebhookForm.defaults;
 
 const target = (ctx: Ctx): WebhookData => ownedObject(ctx, "webhook", "webhook_id", "webhook");
 
@@ -40,8 +49,8 @@ function create(ctx: Ctx) {
     updated_at: now,
     name: b.name,
     url: b.url,
-    enabled: b.enabled ?? true,
-    ...Object.fromEntries(WEBHOOK_EVENTS.map((e) => [e, b[e] ?? false])),
+    enabled: b.enabled ?? defaults.enabled,
+    ...Object.fromEntries(WEBHOOK_EVENTS.map((e) => [e, b[e] ?? defaults[e]])),
     scope: b.scope,
     domains,
     success_count: 0,

@@ -1,6 +1,8 @@
 // API keys of an account, and of a sub account (same record, managed by the parent).
 import { z } from "zod";
+import { canonicalizeAllowList } from "./cidr";
 import { Timestamp, Uuid } from "./common";
+import type { CreateForm } from "./createForm";
 
 /**
  * The contract shows `scopes` as strings (docs/contract/endpoints/api-keys.md#records); the public service has been seen returning objects with a
@@ -36,6 +38,18 @@ export const CreateApiKey = z.strictObject({
   ip_allow_list: z.array(z.string()).optional(),
 });
 export type CreateApiKey = z.infer<typeof CreateApiKey>;
+
+/**
+ * What a key's create stores (createForm.ts): scopes de-duplicated; the allow list canonical
+ * (docs/contract/allow-lists.md), empty (no restriction) when left out.
+ */
+export const CreateApiKeyForm = {
+  defaults: { ip_allow_list: [] },
+  stored: {
+    scopes: (scopes) => [...new Set(scopes)],
+    ip_allow_list: (list) => canonicalizeAllowList(list).canonical,
+  },
+} as const satisfies CreateForm<CreateApiKey>;
 
 /** PUT with a partial body: omitted or null fields stay unchanged; a given list replaces the old one. */
 export const UpdateApiKey = z.strictObject({

@@ -1,6 +1,7 @@
 // Sending domains. Paths address a domain by its name, not its id.
 import { z } from "zod";
 import { Hostname, Timestamp, Uuid } from "./common";
+import type { CreateForm } from "./createForm";
 
 export const DnsRecord = z
   .object({
@@ -102,6 +103,19 @@ export const CreateDomain = z.strictObject({
   dkim_selector: DkimSelector.nullish(),
 });
 export type CreateDomain = z.infer<typeof CreateDomain>;
+
+/**
+ * What a domain's create stores (createForm.ts): the name in lower case; the selector canonical, ""
+ * kept as unset (the default selector, reported as null). No defaults: the subdomains and the
+ * rotation interval left out are the service's own choice (reported as null).
+ */
+export const CreateDomainForm = {
+  defaults: {},
+  stored: {
+    domain: (name) => name.toLowerCase(),
+    dkim_selector: (selector) => DkimSelector.parse(selector) || undefined,
+  },
+} as const satisfies CreateForm<CreateDomain>;
 
 /** `domain` and `dkim_private_key` cannot change; omitted/null = unchanged; empty selector clears it. */
 export const UpdateDomain = z.strictObject({

@@ -1,6 +1,7 @@
 // The service contract: one zod schema per record and request body (types via z.infer), the endpoint
 // table and the paths built from it.
 export * from "./common";
+export * from "./createForm";
 export * from "./apiKey";
 export * from "./subAccount";
 export * from "./domain";

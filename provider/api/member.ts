@@ -3,6 +3,7 @@
 // (a role change is remove + add).
 import { z } from "zod";
 import { Timestamp, Uuid, documentedEnum } from "./common";
+import type { CreateForm } from "./createForm";
 
 /** The four roles; the API names them but does not publish what each may do. */
 export const MemberRole = documentedEnum(
@@ -35,3 +36,9 @@ export const AddMember = z.strictObject({
   role: MemberRole,
 });
 export type AddMember = z.infer<typeof AddMember>;
+
+/** What adding a member stores (createForm.ts): the address trimmed, in lower case; the name trimmed; no defaults. */
+export const AddMemberForm = {
+  defaults: {},
+  stored: { email: (email) => email.trim().toLowerCase(), name: (name) => name.trim() },
+} as const satisfies CreateForm<AddMember>;

@@ -1,6 +1,7 @@
 // Inbound routes: mail to `recipient` is posted to `url`.
 import { z } from "zod";
 import { DeliveryCounters, Name, Timestamp, Uuid } from "./common";
+import type { CreateForm } from "./createForm";
 
 export const HttpUrl = z.url({ protocol: /^https?$/, hostname: z.regexes.hostname }).max(2048);
 
@@ -49,6 +50,11 @@ export const CreateRoute = z.strictObject({
   enabled: RouteFlags.enabled.optional(),
 });
 export type CreateRoute = z.infer<typeof CreateRoute>;
+
+/** What a route's create stores (createForm.ts): the flags left out; other values as sent. */
+export const CreateRouteForm = {
+  defaults: { attachments: false, headers: false, group_by_message_id: false, strip_replies: false, enabled: true },
+} as const satisfies CreateForm<CreateRoute>;
 
 export const UpdateRoute = z.strictObject({
   name: Name.nullish(),

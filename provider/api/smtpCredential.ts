@@ -1,6 +1,7 @@
 // SMTP credentials. The API has no update: every change is a replacement.
 import { z } from "zod";
 import { Hostname, Name, ObjectScope, Timestamp, Uuid } from "./common";
+import { type CreateForm, storedDomains } from "./createForm";
 import { requireDomainsWhenScoped } from "./webhook";
 
 export const SmtpCredential = z.object({
@@ -31,3 +32,9 @@ export const CreateSmtpCredential = z
   })
   .superRefine(requireDomainsWhenScoped);
 export type CreateSmtpCredential = z.infer<typeof CreateSmtpCredential>;
+
+/** What a credential's create stores (createForm.ts): as for webhooks' domains; not sandboxed when left out. */
+export const CreateSmtpCredentialForm = {
+  defaults: { sandbox: false, domains: [] },
+  stored: { domains: storedDomains },
+} as const satisfies CreateForm<CreateSmtpCredential>;

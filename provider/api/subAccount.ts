@@ -1,6 +1,7 @@
 // Sub accounts (child accounts under one billing relationship) and their usage report.
 import { z } from "zod";
 import { Hostname, Name, Timestamp, Uuid, documentedEnum } from "./common";
+import type { CreateForm } from "./createForm";
 
 export const SubAccountStatus = documentedEnum("A sub account's state.", {
   active: { description: "In service; the parent may suspend it." },
@@ -38,6 +39,11 @@ export const CreateSubAccount = z.strictObject({
   monthly_credit: MonthlyCredit.optional(),
 });
 export type CreateSubAccount = z.infer<typeof CreateSubAccount>;
+
+/** What a sub account's create stores (createForm.ts): no credit cap (0) when left out. */
+export const CreateSubAccountForm = {
+  defaults: { monthly_credit: 0 },
+} as const satisfies CreateForm<CreateSubAccount>;
 
 export const UpdateSubAccount = z.strictObject({
   name: Name.nullish(),

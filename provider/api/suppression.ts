@@ -3,6 +3,7 @@
 // domain. The create answers a list envelope of the suppressions it created.
 import { z } from "zod";
 import { Hostname, Timestamp, Uuid } from "./common";
+import type { CreateForm } from "./createForm";
 
 export const Suppression = z.object({
   object: z.literal("suppression").describe("The record's type: always `suppression`."),
@@ -22,6 +23,12 @@ export const CreateSuppression = z.strictObject({
   expires_at: Timestamp,
 });
 export type CreateSuppression = z.infer<typeof CreateSuppression>;
+
+/** What a suppression's create stores (createForm.ts): address and domain in lower case; no defaults (null). */
+export const CreateSuppressionForm = {
+  defaults: {},
+  stored: { email: (email) => email.toLowerCase(), domain: (domain) => domain.toLowerCase() },
+} as const satisfies CreateForm<CreateSuppression>;
 
 /** 201 of a create: `{object: "list", data: [Suppression]}` (no pagination). */
 export const SuppressionsCreated = z.object({ object: z.literal("list"), data: z.array(Suppression) });

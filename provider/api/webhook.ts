@@ -1,6 +1,7 @@
 // Outbound event webhooks.
 import { z } from "zod";
 import { DeliveryCounters, Hostname, Name, ObjectScope, Timestamp, Uuid } from "./common";
+import { type CreateForm, storedDomains } from "./createForm";
 import { HttpUrl } from "./route";
 
 /** The ten event flags, in the order the service documents them. */
@@ -66,6 +67,19 @@ export const CreateWebhook = z
   })
   .superRefine(requireDomainsWhenScoped);
 export type CreateWebhook = z.infer<typeof CreateWebhook>;
+
+/**
+ * What a webhook's create stores (createForm.ts): enabled, no event, no domain when left out;
+ * domains lower-cased and de-duplicated (and none for a global webhook, which ignores them).
+ */
+export const CreateWebhookForm = {
+  defaults: {
+    enabled: true,
+    ...(Object.fromEntries(WEBHOOK_EVENTS.map((e) => [e, false])) as Record<WebhookEvent, false>),
+    domains: [],
+  },
+  stored: { domains: storedDomains },
+} as const satisfies CreateForm<CreateWebhook>;
 
 /** Switching to `scoped` needs non-empty domains in the same request (checked by the service against state). */
 export const UpdateWebhook = z.strictObject({

@@ -82,6 +82,15 @@ export interface Declaration<I extends Record<string, unknown>> {
    * only a digest under the same name, which is what diff compares.
    */
   writeOnly?: readonly (keyof I & string)[];
+  /**
+   * What the service stores for each field of a create (provider/api/createForm.ts: its defaults, and
+   * the form it keeps given values in): creates are sent in this one form (operations/createForm.ts).
+   * Unset: every field as the program gives it.
+   */
+  createForm?: {
+    readonly defaults: Readonly<Record<string, unknown>>;
+    readonly stored?: Readonly<Record<string, (value: never) => unknown>>;
+  };
   /** Outputs the service returns only at creation (secrets); kept from prior state on read. */
   createOnly?: Record<string, string>;
   /** The API record schema (get/update responses) and the creation response schema. */

@@ -4,7 +4,7 @@
 // first (the person has no access for the moment between the two calls); a new email is added
 // before the old one is removed. The record has neither email nor name: both are kept from inputs.
 import { z } from "zod";
-import { AccountMember, AddMember, MemberList, paths } from "../api";
+import { AccountMember, AddMember, AddMemberForm, MemberList, paths } from "../api";
 import type { Declaration } from "../core/declaration";
 import { pairImportId } from "../core/importId";
 
@@ -25,6 +25,7 @@ export const accountMember = {
     "account owner, and the user the API key acts for, cannot be removed.",
   inputs,
   apiFields: ["email", "name", "role"],
+  createForm: AddMemberForm,
   replaceOn: ["email", "name", "role"],
   immutable: true,
   inputOnly: ["email", "name"],

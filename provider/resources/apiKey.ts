@@ -2,7 +2,7 @@
 // every later read, and `rotation` replaces the key create-before-delete so a tenant is never left
 // without a working key.
 import { z } from "zod";
-import { ApiKey, ApiKeyWithSecret, paths } from "../api";
+import { ApiKey, ApiKeyWithSecret, CreateApiKeyForm, paths } from "../api";
 import type { Declaration } from "../core/declaration";
 import { AllowList, KeyLabel, Rotation, Scopes, keyOutputs } from "./fields";
 
@@ -14,6 +14,7 @@ export const apiKey = {
     "An API key of the account. Its `secretKey` is returned once by the service and kept as a Pulumi secret.",
   inputs,
   apiFields: ["label", "scopes", "ipAllowList"],
+  createForm: CreateApiKeyForm,
   replaceOn: ["rotation"],
   createOnly: {
     /** The key itself (a Pulumi secret). Empty for an adopted key: its secret cannot be retrieved. */

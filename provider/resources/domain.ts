@@ -2,7 +2,7 @@
 // digest). Outputs the DNS records to publish, ready to feed a DNS provider. Optionally waits,
 // bounded, until the service sees valid DNS (check-dns answers from a 60 s cache).
 import { z } from "zod";
-import { CreateDomain, DkimSelector, Domain, paths } from "../api";
+import { CreateDomain, CreateDomainForm, DkimSelector, Domain, paths } from "../api";
 import type { Declaration } from "../core/declaration";
 import { keysToCamel } from "../core/casing";
 import { Uuid } from "../api/common";
@@ -71,6 +71,7 @@ export const domain = {
     "dkimRotationIntervalDays",
     "dkimSelector",
   ],
+  createForm: CreateDomainForm,
   replaceOn: ["domain", "dkimPrivateKey"],
   writeOnly: ["dkimPrivateKey"],
   // The service keeps domain names unique per account: a replacement under the same name (a new

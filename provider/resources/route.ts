@@ -1,7 +1,7 @@
 // Inbound routes. The signing secret is returned once at creation (a Pulumi secret, kept across
 // refreshes); the delivery counters are outputs that never become a diff.
 import { z } from "zod";
-import { CreateRoute, Route, RouteWithSecret, paths } from "../api";
+import { CreateRoute, CreateRouteForm, paths, Route, RouteWithSecret } from "../api";
 import type { Declaration } from "../core/declaration";
 
 const inputs = z.object({
@@ -31,6 +31,7 @@ export const route = {
   description: "An inbound route. `secret` signs its requests (a Pulumi secret, returned once at creation).",
   inputs,
   apiFields: ["name", "url", "recipient", "attachments", "headers", "groupByMessageId", "stripReplies", "enabled"],
+  createForm: CreateRouteForm,
   replaceOn: [],
   createOnly: {
     /** Signs the route's requests (a Pulumi secret, returned once at creation; empty when adopted). */

@@ -1,7 +1,15 @@
 // SMTP credentials. The service has no update endpoint, so every change replaces the credential,
 // create-before-delete (a sender switches to the new password while the old one still works).
 import { z } from "zod";
-import { Hostname, Name, ObjectScope, SmtpCredential, SmtpCredentialWithPassword, paths } from "../api";
+import {
+  CreateSmtpCredentialForm,
+  Hostname,
+  Name,
+  ObjectScope,
+  paths,
+  SmtpCredential,
+  SmtpCredentialWithPassword,
+} from "../api";
 import type { Declaration } from "../core/declaration";
 import { scopedDomains } from "./fields";
 import { domainScopes } from "./webhook";
@@ -23,6 +31,7 @@ export const smtpCredential = {
     "before the old one is deleted). `password` is a Pulumi secret, returned once.",
   inputs,
   apiFields: ["name", "sandbox", "scope", "domains"],
+  createForm: CreateSmtpCredentialForm,
   replaceOn: ["name", "sandbox", "scope", "domains"],
   immutable: true,
   createOnly: {

@@ -1,7 +1,7 @@
 // Sub accounts. `suspended` drives the suspend/unsuspend endpoints (the service requires a reason);
 // delete is the service's soft delete, and a sub account already gone counts as deleted.
 import { z } from "zod";
-import { CreateSubAccount, SubAccount, paths } from "../api";
+import { CreateSubAccount, CreateSubAccountForm, paths, SubAccount } from "../api";
 import { keysToCamel } from "../core/casing";
 import type { Declaration } from "../core/declaration";
 
@@ -34,6 +34,7 @@ export const subAccount = {
   description: "A child account under the parent's billing. Deleting it is the service's soft delete.",
   inputs,
   apiFields: ["name", "website", "monthlyCredit"],
+  createForm: CreateSubAccountForm,
   stateFields: ["suspended"],
   replaceOn: [],
   // A deleted sub account is the service's soft delete: no object to import.

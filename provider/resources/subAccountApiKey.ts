@@ -1,7 +1,7 @@
 // API keys that authenticate as a sub account, managed with the parent's credentials (a sub
 // account's own key cannot manage them). Same lifecycle as account keys.
 import { z } from "zod";
-import { ApiKey, ApiKeyWithSecret, Uuid, paths } from "../api";
+import { ApiKey, ApiKeyWithSecret, CreateApiKeyForm, paths, Uuid } from "../api";
 import type { Declaration } from "../core/declaration";
 import { pairImportId } from "../core/importId";
 import { AllowList, KeyLabel, Rotation, Scopes, keyOutputs } from "./fields";
@@ -31,6 +31,7 @@ export const subAccountApiKey = {
     "own keys cannot manage these). Use its `secretKey` as the tenant's bootstrap key.",
   inputs,
   apiFields: ["label", "scopes", "ipAllowList"],
+  createForm: CreateApiKeyForm,
   replaceOn: ["subAccountId", "rotation"],
   createOnly: {
     /** The key itself (a Pulumi secret). Empty for an adopted key: its secret cannot be retrieved. */

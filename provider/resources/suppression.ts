@@ -4,7 +4,7 @@
 // domain. Once `expiresAt` has passed the suppression no longer exists: read reports it gone, so
 // the next `pulumi up` recreates it only if the program still declares it (with a later expiresAt).
 import { z } from "zod";
-import { CreateSuppression, Suppression, SuppressionsCreated, paths } from "../api";
+import { CreateSuppression, CreateSuppressionForm, paths, Suppression, SuppressionsCreated } from "../api";
 import type { Props, Declaration } from "../core/declaration";
 import { keysToCamel } from "../core/casing";
 
@@ -56,6 +56,7 @@ export const suppression = {
     "recreates it only if the program still declares it (with a later expiresAt).",
   inputs,
   apiFields: ["email", "domain", "reason", "expiresAt"],
+  createForm: CreateSuppressionForm,
   replaceOn: ["email", "domain", "reason", "expiresAt"],
   immutable: true,
   uniqueName: true,

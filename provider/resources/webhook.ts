@@ -2,15 +2,16 @@
 // refreshes). `domains` apply to scoped webhooks only.
 import { z } from "zod";
 import {
+  CreateWebhookForm,
   Hostname,
   HttpUrl,
   Name,
   ObjectScope,
-  WEBHOOK_EVENTS,
+  paths,
   Webhook,
+  WEBHOOK_EVENTS,
   type WebhookEvent,
   WebhookWithSecret,
-  paths,
 } from "../api";
 import { type SnakeToCamel, snakeToCamel } from "../core/casing";
 import type { Declaration } from "../core/declaration";
@@ -46,6 +47,7 @@ export const webhook = {
   description: "An event webhook. `secret` signs its deliveries (a Pulumi secret, returned once at creation).",
   inputs,
   apiFields: ["name", "url", "enabled", ...EVENT_INPUTS, "scope", "domains"] as never,
+  createForm: CreateWebhookForm,
   replaceOn: [],
   createOnly: {
     /** Signs the webhook's deliveries (a Pulumi secret, returned once at creation; empty when adopted). */

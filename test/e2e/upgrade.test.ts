@@ -10,8 +10,7 @@ import type { Deployment, EngineEvent, OpType } from "@pulumi/pulumi/automation"
 import { startEmulator, type RunningEmulator } from "../../emulator/server";
 import { Route } from "../../provider/api";
 import { closeSharedDispatchers, createClient } from "../../provider/client";
-import { kindContext } from "../../provider/core/operations";
-import { createBody } from "../../provider/core/operations/create";
+import { programBody } from "../../provider/core/operations/createForm";
 import { createKey } from "../../provider/core/operations/createKey";
 import { route as routeDeclaration } from "../../provider/resources/route";
 import { pinSalt } from "../../sdk/nodejs/internal/pinSalt";
@@ -197,15 +196,14 @@ describe("a create killed on the release before, rerun with this build", () => {
       emulator = await startEmulator({ port: 0, accountId, apiKey });
       t.stack.workspace.envVars.TXMAIL_BASE_URL = emulator.baseUrl;
 
-      // What the killed run's create sent: its key (the old provider's salt) and its body.
+      // What the killed run's create sent: its key (the old provider's salt) and its body (the
+      // release before sent the program's fields as given; this build sends the canonical form,
+      // so the rerun is proven through the key rather than replayed: operations/proof.ts).
       const inputs = { ...(killed.inputs as Record<string, unknown>), __stackSalt: oldSalt.__stackSalt };
-      const body = createBody(
-        kindContext(routeDeclaration, () => undefined as never),
-        inputs,
-      );
+      const body = programBody(routeDeclaration, inputs);
       const conn = { accountId, apiKey, baseUrl: emulator.baseUrl };
       const collection = routeDeclaration.collectionPath(conn);
-      const key = createKey(routeDeclaration, inputs, { urn: routeUrn, accountId, path: collection, body }, 0);
+      const key = createKey(routeDeclaration, inputs, { urn: routeUrn, accountId, path: collection }, 0);
       const client = createClient({ ...conn, rateLimit: false });
       const made = (await client.post(collection, body, Route, { idempotencyKey: key })).data;
 

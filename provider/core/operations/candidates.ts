@@ -3,9 +3,10 @@
 // account (two engineers' `dev` stacks, a preview stack beside production) makes objects with the
 // same names and values — so a candidate is only ever *reported* (leftovers.ts), or offered to the
 // service as a rebuilt request under this stack's own key (proof.ts). No code acts on one.
-import { deepEqual } from "../canonicalJson";
+import { camelToSnake } from "../casing";
 import { createdSince, heldHere, settleOthers } from "../uncertainCreate";
 import type { Attempt } from "./answer";
+import { keptAlike } from "./createForm";
 import { keyFields, reportedFields } from "./createKey";
 import { reportLeftovers } from "../leftovers";
 
@@ -46,7 +47,8 @@ async function candidates(attempt: Attempt, look: Look): Promise<Record<string, 
     if (id === look.exceptId || heldHere(collection, id) || !createdSince(record.created_at, look.since)) continue;
     if ((live && !live(record, now)) || (titleOf && titleOf(record) !== titleOf(body))) continue;
     const outputs = k.outputsOf(record);
-    if (compared.every((f) => deepEqual(outputs[f], inputs[f]))) found.push(record);
+    // Compared as the service keeps them (it may echo another spelling: lower-cased domains).
+    if (compared.every((f) => keptAlike(declaration, camelToSnake(f), outputs[f], inputs[f]))) found.push(record);
   }
   return found.sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)));
 }

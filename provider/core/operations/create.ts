@@ -5,7 +5,6 @@
 // reported as likely leftovers and never touched (candidates.ts, docs/guide/behaviour.md#proof).
 // `adoptId` adopts an existing object instead: the program's word for it.
 import { isConflict } from "../api";
-import { camelToSnake } from "../casing";
 import type { Props } from "../declaration";
 import { requireSavedSalt } from "../freshSalt";
 import { progress } from "../progress";
@@ -15,6 +14,7 @@ import { adopt } from "./adopt";
 import { type Answer, type Attempt, send } from "./answer";
 import { earlierAttempts, reportCandidates, strays } from "./candidates";
 import { type KindContext, collectionOf, connect } from "./context";
+import { canonicalBody } from "./createForm";
 import { createKey } from "./createKey";
 import { finishCreate } from "./finishCreate";
 import { nameOf, what } from "./names";
@@ -63,12 +63,7 @@ export async function create(k: KindContext, inputs: Props): Promise<Created> {
   };
   let storedFailure: unknown; // the last key's answer, when it was a stored failure
   for (let generation = 0; generation < MAX_GENERATIONS; generation++) {
-    const key = createKey(
-      declaration,
-      inputs,
-      { urn, accountId: ctx.conn.accountId, path, body: attempt.body },
-      generation,
-    );
+    const key = createKey(declaration, inputs, { urn, accountId: ctx.conn.accountId, path }, generation);
     const started = Date.now();
     const answer: Answer = await send(attempt, attempt.body, key);
     switch (answer.kind) {
@@ -276,9 +271,11 @@ function outOfKeys(k: KindContext, inputs: Props, storedFailure: unknown): Error
   );
 }
 
-/** The POST body: the API fields the program set, under their API names (in the declaration's order). */
+/**
+ * The POST body, in the one canonical form (createForm.ts): every API field of the kind's create
+ * under its API name, in the declaration's order, the service's defaults filled in, each value in
+ * the form the service keeps it.
+ */
 export function createBody(k: KindContext, props: Props): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const f of k.declaration.apiFields) if (props[f] !== undefined) body[camelToSnake(f)] = props[f];
-  return body;
+  return canonicalBody(k.declaration, props);
 }

@@ -6,9 +6,14 @@
 // place (an allow list, a website) and fields a later step applies (`SubAccount.suspended`,
 // a `stateFields` entry) are left out: an earlier attempt of this resource with other such values
 // then answers 422 on the same key instead of leaving a second object (operations/proof.ts).
+//
+// The fixed fields count as the program gives them (the body 0.1.x sent), not in the canonical form
+// creates are sent in now (createForm.ts): that form fills in defaults and the service's spellings,
+// which would give every create 0.1.x left unrecorded another key after an upgrade — and a twin.
 import { camelToSnake } from "../casing";
 import type { AnyDeclaration, Props } from "../declaration";
 import { deriveIdempotencyKey } from "../idempotencyKey";
+import { programBody } from "./createForm";
 
 /** Inputs the key stands for: what cannot change in place (every API field of an immutable kind). */
 export function keyFields(declaration: AnyDeclaration): readonly string[] {
@@ -29,8 +34,6 @@ export interface CreatePost {
   urn: string;
   accountId: string;
   path: string;
-  /** The POST body (API names): its key fields are part of the identity. */
-  body: Record<string, unknown>;
 }
 
 /** The Idempotency-Key of this create's attempt number `generation`. */
@@ -39,7 +42,7 @@ export function createKey(declaration: AnyDeclaration, inputs: Props, post: Crea
   const api = new Set<string>(declaration.apiFields);
   const bodyFields = new Set(fixed.filter((f) => api.has(f)).map(camelToSnake));
   const identity = {
-    body: Object.fromEntries(Object.entries(post.body).filter(([f]) => bodyFields.has(f))),
+    body: Object.fromEntries(Object.entries(programBody(declaration, inputs)).filter(([f]) => bodyFields.has(f))),
     local: Object.fromEntries(fixed.filter((f) => !api.has(f)).map((f) => [f, inputs[f]])),
   };
   return deriveIdempotencyKey({

@@ -6,22 +6,29 @@
 // service can say, and it says it only to the request that attempt sent: the key, the path and the
 // same body (rule 2).
 //
-// So each candidate (same name and fixed fields, made in the last 24 h: candidates.ts) is offered
-// back as that request: the program's body with the candidate's reported values. If the service
-// replays a creation, the object it names is this stack's — whether or not it is the candidate —
-// and is taken over (create.ts); if that object is gone, nothing of this resource is left and the
-// next key is safe. A candidate whose body was not that request gets another 422 and is left alone.
-// When no candidate is proven, they are reported (leftovers.ts) and never touched.
-import { camelToSnake } from "../casing";
-import { deepEqual } from "../canonicalJson";
+// So each candidate (same name and fixed fields, made in the last 24 h: candidates.ts), newest
+// first, is offered back as that request. Creates are sent in one canonical form (createForm.ts):
+// every field explicit, the service's defaults filled in, a stable order, values as the service
+// keeps them; so the request an earlier attempt sent to make the candidate is the canonical body
+// of the candidate's reported values (the program's only for fields no record shows), whatever
+// fields the program added, removed or changed since. A create of 0.1.x sent the program's own
+// fields as given; per candidate that form is offered too: the fields the program sets now, and
+// the fields the candidate holds away from the service's defaults (a program that left those out).
+// The canonical bodies of all candidates go first, then 0.1.x's forms. Each distinct body is sent
+// once, across candidates, and never the one just refused; every candidate is tried, the POSTs
+// paced by the client's rate limit, not capped by a count.
+// If the service replays a creation, the object it names is this stack's — whether or not it is
+// the candidate — and is taken over (create.ts); if that object is gone, nothing of this resource
+// is left and the next key is safe. A body that was not that request gets another 422 and its
+// candidate is left alone. When no candidate is proven, they are reported (leftovers.ts) and never
+// touched.
 import type { Attempt } from "./answer";
 import { send } from "./answer";
 import { earlierAttempts } from "./candidates";
 import { reportedFields } from "./createKey";
+import { canonicalBody, isDefault, keptAlike, programBody, programMayOmit, sentText, storedForm } from "./createForm";
 import { fetchRecord } from "./fetchRecord";
-
-/** How many candidates one 422 may offer back (one POST each, at the account's pace). */
-export const MAX_PROOFS = 10;
+import { camelToSnake } from "../casing";
 
 export type Earlier =
   /** The service answered this stack's key with this object: this stack's, to take over. */
@@ -40,10 +47,15 @@ export async function proveEarlierAttempt(attempt: Attempt, key: string): Promis
     candidates,
     why,
   });
-  for (const candidate of found.slice(0, MAX_PROOFS)) {
-    const rebuilt = rebuiltBody(attempt, candidate);
-    if (deepEqual(rebuilt, attempt.body)) continue; // the program's own body was refused: not that request
-    const answer = await send(attempt, rebuilt, key);
+  const offered = new Set<string>([sentText(attempt.body)]); // the program's own body was refused
+  const rebuilt = found.map((candidate) => rebuiltBodies(attempt, candidate));
+  // This version's canonical bodies first, every candidate's, then 0.1.x's forms.
+  const offers = [...rebuilt.map((r) => r.canonical), ...rebuilt.flatMap((r) => r.given)];
+  for (const body of offers) {
+    const text = sentText(body);
+    if (offered.has(text)) continue;
+    offered.add(text);
+    const answer = await send(attempt, body, key);
     switch (answer.kind) {
       case "replayed":
       case "created": // the record expired meanwhile and the request ran afresh, under this stack's key
@@ -56,7 +68,7 @@ export async function proveEarlierAttempt(attempt: Attempt, key: string): Promis
         continue;
       case "secretExpired":
         return unproven(
-          found.filter((c) => deepEqual(rebuiltBody(attempt, c), rebuilt)),
+          found.filter((_, i) => [rebuilt[i]!.canonical, ...rebuilt[i]!.given].some((b) => sentText(b) === text)),
           "this stack's idempotency key created an object with exactly these values, but its answer carried a " +
             "secret the service replays for 5 minutes only, so it no longer says which object",
         );
@@ -67,28 +79,52 @@ export async function proveEarlierAttempt(attempt: Attempt, key: string): Promis
   }
   return unproven(
     found,
-    found.length > MAX_PROOFS
-      ? `more objects look alike than the provider offers back (${MAX_PROOFS})`
-      : "none was the request an earlier attempt sent under this stack's key (values changed since, or another stack's)",
+    "none was the request an earlier attempt sent under this stack's key (another stack's, or made by an older " +
+      "provider with fields the program no longer sets)",
   );
 }
 
 /**
- * The request an earlier attempt would have sent to make `candidate`: the program's body (its fields,
- * in its order) with the candidate's values where the service reports them back.
+ * The requests an earlier attempt may have sent to make `candidate`, most likely first: the
+ * canonical body of its values (this version's creates), then the two forms of 0.1.x's — the
+ * fields the program sets now, and those without the ones a program may leave out that the candidate
+ * holds at the service's defaults.
  */
-function rebuiltBody(attempt: Attempt, candidate: Record<string, unknown>): Record<string, unknown> {
-  const { k, body } = attempt;
+export function rebuiltBodies(
+  attempt: Attempt,
+  candidate: Record<string, unknown>,
+): { canonical: Record<string, unknown>; given: Record<string, unknown>[] } {
+  const { k, inputs } = attempt;
+  const { declaration } = k;
   const outputs = k.outputsOf(candidate);
-  const reported = new Set(reportedFields(k.declaration));
-  const rebuilt: Record<string, unknown> = {};
-  for (const f of k.declaration.apiFields) {
-    const name = camelToSnake(f);
-    if (body[name] === undefined) continue;
-    rebuilt[name] = reported.has(f) && outputs[f] !== undefined ? outputs[f] : body[name];
+  const reported = new Set(reportedFields(declaration));
+  // The candidate's values; the program's where no record shows them (write-only, input-only).
+  const values: Record<string, unknown> = {};
+  for (const f of declaration.apiFields) {
+    values[f] = reported.has(f) && outputs[f] !== undefined ? outputs[f] : inputs[f];
   }
-  return rebuilt;
+  const canonical = canonicalBody(declaration, values);
+  // 0.1.x sent values as the program gave them: the program's spelling where the service keeps it alike.
+  const given = (f: string): unknown => {
+    const name = camelToSnake(f);
+    if (keptAlike(declaration, name, inputs[f], values[f])) return inputs[f];
+    return storedForm(declaration, name, values[f]) === undefined ? undefined : values[f];
+  };
+  const programs: Record<string, unknown> = {};
+  const leftToService: Record<string, unknown> = {};
+  for (const [name] of Object.entries(programBody(declaration, inputs))) programs[name] = undefined;
+  for (const f of declaration.apiFields) {
+    const name = camelToSnake(f);
+    const value = given(f);
+    if (value === undefined) continue;
+    if (name in programs) programs[name] = value;
+    if (!(programMayOmit(declaration, f) && isDefault(declaration, name, value))) leftToService[name] = value;
+  }
+  return { canonical, given: [dropUnset(programs), leftToService] };
 }
+
+const dropUnset = (body: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
 
 /** The object exists and still counts as one (a soft-deleted sub account does not). */
 export async function exists(attempt: Attempt, id: string): Promise<boolean> {

@@ -55,7 +55,7 @@ async function killedCreate(
 ): Promise<string> {
   const conn = { apiKey: emu.apiKey, accountId: emu.accountId, baseUrl: emu.baseUrl };
   const path = spec.collectionPath(conn, inputs);
-  const key = createKey(spec, inputs, { urn: String(inputs.__urn), accountId: emu.accountId, path, body }, 0);
+  const key = createKey(spec, inputs, { urn: String(inputs.__urn), accountId: emu.accountId, path }, 0);
   const { data } = await client.post(path, body, spec.created, { idempotencyKey: key });
   return String(data.id);
 }
