@@ -4,7 +4,6 @@
 // and the loading of Pulumi's SDK cost ~0.8 core-seconds, paid once per lane instead of per shard);
 // never run by hand.
 import * as fs from "node:fs";
-import * as path from "node:path";
 import {
   LocalWorkspace,
   PulumiCommand,
@@ -19,9 +18,7 @@ import { BACKEND_RACE_RETRIES, backendRaceDelayMs, isBackendTableRace, withoutBa
 import { lockedShardError } from "./stackLock";
 import { countEvent, type StepCounts, zeroCounts } from "./stepCounts";
 import { SALT_NOT_SAVED } from "../provider/core/freshSalt";
-import { PINNED_SALT_CONFIG, newPinnedSalt } from "../provider/core/pinnedSalt";
 import { leftoversIn } from "../provider/core/leftovers";
-import { pinSalt } from "../sdk/nodejs/internal/pinSalt";
 import { sdkDebugMessages } from "./sdkDebugMessages";
 import type * as ShardCheck from "./drift/shardCheck";
 import type * as ShardDns from "./dns/shardDns";
@@ -245,10 +242,10 @@ async function waitOutBackendRace(attempt: number, message: string, log: number)
 }
 
 /**
- * One run of the job's operation on its shard stack, created by its first run with a salt pinned in
- * its configuration (`txmail:stackSalt`, provider/core/pinnedSalt.ts): saved before any create, so
- * a new shard's first run creates normally also with state written once per run, and the salt stays
- * the same through plugin upgrades on the native face.
+ * One run of the job's operation on its shard stack, created by its first run. The shard's salt is
+ * born in its state (never in the work directory's settings, which may be copied or committed:
+ * provider/core/pinnedSalt.ts), so a new shard's first run with state written once per run saves
+ * the salt and refuses its creates, and runUntilSettled runs it once more.
  */
 async function runOnStack(job: ShardJob, common: CommonOptions): Promise<void> {
   const workspace = await LocalWorkspace.create({
@@ -259,28 +256,16 @@ async function runOnStack(job: ShardJob, common: CommonOptions): Promise<void> {
   });
   const operate = (stack: Stack) => runOperation(withoutFollowUpReads(stack), job, common);
   try {
-    const stack = await stackTakenAsExisting(job.stackName, workspace);
-    // A shard made before salts were pinned (its settings file lacks one): pinned once, to the salt
-    // its state holds. No settings file: a new shard (made below), or one made elsewhere.
-    if (job.operation === "up" && settings(job)?.includes(`${PINNED_SALT_CONFIG}:`) === false) await pinSalt(stack);
-    await operate(stack);
+    await operate(await stackTakenAsExisting(job.stackName, workspace));
   } catch (e) {
     if (!(e instanceof StackNotFoundError)) throw e;
     // A check never creates what it checks (dns reports a shard never applied before it gets here).
     if (job.operation === "drift" || job.operation === "dns") {
       throw new Error(`error: ${job.stackName} does not exist yet: run 'txmail-fleet up' first`, { cause: e });
     }
-    // The shard's first run: create its stack (`stack init`), pin its salt, then run the operation on it.
-    const stack = await Stack.createOrSelect(job.stackName, workspace);
-    await stack.setConfig(PINNED_SALT_CONFIG, { value: newPinnedSalt() });
-    await operate(stack);
+    // The shard's first run: create its stack (`stack init`), then run the operation on it.
+    await operate(await Stack.createOrSelect(job.stackName, workspace));
   }
-}
-
-/** The shard's settings file in the work dir (read without running the CLI), if there is one. */
-function settings(job: ShardJob): string | undefined {
-  const file = path.join(job.workDir, `Pulumi.${job.stackName}.yaml`);
-  return fs.existsSync(file) ? fs.readFileSync(file, "utf8") : undefined;
 }
 
 /** The Automation API's error text starts with the command line and its exit code; keep the first real line. */

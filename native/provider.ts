@@ -16,7 +16,7 @@
 import { randomBytes } from "node:crypto";
 import { accountOf, configProblems, configureConnection } from "../provider/core/connection";
 import { drewSalt } from "../provider/core/freshSalt";
-import { PINNED_SALT_CONFIG, pinnedSaltProblem } from "../provider/core/pinnedSalt";
+import { PINNED_SALT_CONFIG, pinIgnored } from "../provider/core/pinnedSalt";
 import { progress } from "../provider/core/progress";
 import { markSecrets, type SecretPath } from "../provider/core/secretMarks";
 import type { Props } from "../provider/core/declaration";
@@ -38,7 +38,7 @@ export interface DiffAnswer {
 
 /** The provider settings, as the schema's config variables name them. */
 const SETTINGS = ["apiKey", "accountId", "baseUrl"] as const;
-/** The pinned salt's setting (`txmail:stackSalt`, provider/core/pinnedSalt.ts). */
+/** The pinned salt's setting (`txmail:stackSalt`), no longer used (provider/core/pinnedSalt.ts). */
 const PINNED = PINNED_SALT_CONFIG.split(":")[1]!;
 
 /** A provider configuration as connection.ts reads stack config: `txmail:<setting>`. */
@@ -61,11 +61,12 @@ function kindOf(urn: string) {
 
 /**
  * The salt of this provider's stack (see sdk/nodejs/internal/stackSalt.ts for why a URN alone is not
- * enough): the one pinned in the provider's configuration (`txmail:stackSalt`), else the one kept in
- * the provider's inputs in the stack's state, else drawn by CheckConfig the first time the provider
- * resource is checked. The engine records a provider before any resource it serves, so a crashed
- * run's rerun derives the same keys — unless the provider is another one by then: every plugin
- * upgrade renames the default provider (provider/core/pinnedSalt.ts), hence the pin. Applied by Configure.
+ * enough): the one kept in the provider's inputs in the stack's state, else drawn by CheckConfig the
+ * first time the provider resource is checked. The engine records a provider before any resource it
+ * serves, so a crashed run's rerun derives the same keys. Never from configuration, which travels
+ * through git (provider/core/pinnedSalt.ts). A plugin upgrade renames the default provider, which then
+ * draws a new salt: a create interrupted before the upgrade is not recognised after it
+ * (docs/guide/behaviour.md#the-stack-salt; DiffConfig below says so). Applied by Configure.
  */
 let providerSalt: string | undefined;
 
@@ -87,12 +88,15 @@ const remark = <T extends Record<string, unknown>>(props: T, ...paths: SecretPat
 function drawSalt(): string {
   const salt = randomBytes(16).toString("hex");
   drewSalt(salt);
-  progress(
-    `this stack's idempotency salt was drawn now and is kept with its txmail provider: a new stack, or a new ` +
-      `default provider after a plugin upgrade (creates interrupted before it are then not recognised). Pin it so ` +
-      `that upgrades keep it: \`pulumi config set ${PINNED_SALT_CONFIG} ${salt}\` (docs/guide/behaviour.md#the-stack-salt).`,
-  );
   return salt;
+}
+
+/** Said once per process: a pinned salt, and a provider change that brought a new salt. */
+const said = new Set<string>();
+function sayOnce(message: string): void {
+  if (said.has(message)) return;
+  said.add(message);
+  progress(message, undefined, "WARNING");
 }
 
 export function checkConfig(
@@ -107,16 +111,8 @@ export function checkConfig(
     property: field,
     reason: problem,
   }));
-  const pinned = plain[PINNED];
-  if (typeof pinned === "string" && pinned !== "") {
-    const problem = pinnedSaltProblem(pinned);
-    if (problem) failures.push({ property: PINNED, reason: `${PINNED}: ${problem}` });
-  }
-  const salt =
-    (typeof pinned === "string" && pinned !== "" ? pinned : undefined) ??
-    olds.__stackSalt ??
-    news.__stackSalt ??
-    drawSalt();
+  if (typeof plain[PINNED] === "string" && plain[PINNED] !== "") sayOnce(pinIgnored());
+  const salt = olds.__stackSalt ?? news.__stackSalt ?? drawSalt();
   // The API key is a secret in the provider's state however it was set (also without --secret).
   return { inputs: markSecrets({ ...news, __stackSalt: salt }, [["apiKey"]]), failures };
 }
@@ -129,7 +125,17 @@ export function checkConfig(
 export function diffConfig(olds: Record<string, unknown>, news: Record<string, unknown>): DiffAnswer {
   const o = unwrapSecrets(olds).plain;
   const n = unwrapSecrets(news).plain;
-  const diffs = [...SETTINGS, PINNED].filter((k) => (o[k] ?? "") !== (n[k] ?? ""));
+  if (typeof o.__stackSalt === "string" && typeof n.__stackSalt === "string" && o.__stackSalt !== n.__stackSalt) {
+    // Another provider's inputs: the engine asks the new provider of a resource whose provider
+    // changed — every resource, after a plugin upgrade renamed the default provider.
+    sayOnce(
+      "this stack's txmail provider changed (a plugin upgrade renames the default provider), and the new one keeps " +
+        "a salt of its own for new idempotency keys: a create interrupted before the change is not recognised, and " +
+        "its object, if the service committed it, is left alone and unmanaged. `npx txmail-import-plan` lists the " +
+        "account's objects, ready for `pulumi import` (docs/guide/behaviour.md#the-stack-salt).",
+    );
+  }
+  const diffs = SETTINGS.filter((k) => (o[k] ?? "") !== (n[k] ?? ""));
   const oldAccount = accountOf({ accountId: o.accountId as string | undefined });
   const newAccount = accountOf({ accountId: n.accountId as string | undefined });
   const replaces = oldAccount !== newAccount ? ["accountId"] : [];

@@ -27,14 +27,6 @@ export const CONFIG_VARIABLES: Record<string, PropertySpec> = {
       "Service base URL, e.g. the local emulator's. Default: the TXMAIL_BASE_URL environment variable, else `https://api.ahasend.com`.",
     defaultInfo: { environment: ["TXMAIL_BASE_URL"] },
   },
-  stackSalt: {
-    type: "string",
-    description:
-      "This stack's part of every idempotency key, pinned (16–128 letters, digits, `-`, `_`; e.g. `openssl rand -hex 16`). " +
-      "Unique per stack. Without it the provider keeps a salt of its own, which a plugin upgrade (a new default " +
-      "provider) loses: pin it to keep interrupted creates recognisable across upgrades and to spare a new stack's " +
-      "refused first run under PULUMI_SKIP_CHECKPOINTS.",
-  },
 };
 
 /** `connection` and `adoptId`, as input (and state) properties of every resource. */

@@ -8,9 +8,9 @@
 // (PULUMI_SKIP_CHECKPOINTS, which the engine passes on to its plugins) nothing is saved until the
 // run ends, so a salt drawn in this run is not durable yet. Creates then refuse, before sending
 // anything: the run ends with the salt saved (the engine saves at the end also when steps failed),
-// and the next run creates with a durable salt. Only a stack's first run pays, and not at all with a
-// salt pinned in stack configuration (pinnedSalt.ts), which is durable before the run: nothing
-// draws one then (docs/guide/behaviour.md#state-written-once-per-run).
+// and the next run creates with a durable salt. Only a stack's first run pays (on the native face
+// also the first after a plugin upgrade): a salt is born in the state or nowhere, never in
+// configuration, which travels through git (pinnedSalt.ts; docs/guide/behaviour.md#state-written-once-per-run).
 //
 // "Drawn in this run" is known in the process that drew it: each run starts its own plugin
 // processes, and the salt's drawer and the creates share one (the dynamic-provider host serves the
@@ -46,9 +46,8 @@ export function requireSavedSalt(salt: string | undefined, what: string, env: No
         `plugin upgrade) and PULUMI_SKIP_CHECKPOINTS is set, so the stack's ` +
         `salt (the part of every idempotency key that is this stack's own) is saved only when this run ends; ` +
         `a create before that could be repeated as a twin if the run were killed. Nothing was sent. Run ` +
-        `\`pulumi up\` again: the salt is saved by then. Pinned in stack configuration it would have been ` +
-        `saved already: \`npx txmail-stack-salt\` pins the one a stack's state holds, before an upgrade ` +
-        `(docs/guide/behaviour.md#the-stack-salt). (${SALT_NOT_SAVED})`,
+        `\`pulumi up\` again: the salt is saved by then. Only a stack's first run (and, on the native face, the ` +
+        `first after a plugin upgrade) pays this (docs/guide/behaviour.md#the-stack-salt). (${SALT_NOT_SAVED})`,
     ),
     { category: SALT_NOT_SAVED },
   );

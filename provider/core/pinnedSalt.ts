@@ -1,30 +1,22 @@
-// The stack's salt pinned in stack configuration (`txmail:stackSalt`): the one home of the salt that
-// every provider of the stack sees before its first call, whatever its name and version.
+// `txmail:stackSalt`, a salt pinned in stack configuration, is no longer used (it was until 0.1.x).
 //
-// Why configuration: the engine names a default provider after the plugin's version
-// (`default_<version>_<url>`, no alias to the old name; it fills in the version the language host
-// requires when a resource names none), so a salt kept in the provider's own state is lost at every
-// upgrade — a create interrupted before it would then be made again. A dynamic-face stack keeps its
-// salt in a StackSalt resource, which survives upgrades, but not a switch to the native face. A
-// pinned salt survives both, and is durable before the stack's first run, so state written once per
-// run (PULUMI_SKIP_CHECKPOINTS) no longer costs a refused first run (freshSalt.ts). txmail-fleet pins
-// one for every shard stack it creates. Without a pin the faces keep their salt as before.
-//
-// Unique per stack: two stacks with the same project and stack name on one account (two engineers'
-// `dev` stacks) must not share one, or each would be answered the other's creations.
+// Why: `pulumi config set` writes `Pulumi.<stack>.yaml`, a file teams commit. A second engineer who
+// clones the project and runs a stack of the same name on their own backend and the same account
+// would derive the first engineer's idempotency keys, and the service would answer their creates
+// with the first engineer's objects — which their `destroy` then deletes. For a new stack's empty
+// state, "a clone carrying the committed pin" and "a killed first run resumed" look the same to the
+// provider; only a salt born in the stack's own state, which git never carries, tells them apart.
+// So the salt lives in the state alone (sdk/nodejs/internal/stackSalt.ts, native/provider.ts), and a
+// pinned value is ignored, with a warning that says how to remove it.
 
 export const PINNED_SALT_CONFIG = "txmail:stackSalt";
 
-/** Why a pinned salt is unusable, or undefined. */
-export function pinnedSaltProblem(value: string): string | undefined {
-  if (!/^[A-Za-z0-9_-]{16,128}$/.test(value)) {
-    return "must be 16 to 128 characters of letters, digits, '-' and '_' (e.g. the output of `openssl rand -hex 16`)";
-  }
-  return undefined;
-}
-
-/** A fresh value to pin (what txmail-fleet writes for a new shard stack). */
-export function newPinnedSalt(): string {
-  const { randomBytes } = require("node:crypto") as typeof import("node:crypto");
-  return randomBytes(16).toString("hex");
+/** What a stack with a pinned salt is told (once per run). */
+export function pinIgnored(): string {
+  return (
+    `${PINNED_SALT_CONFIG} is set in this stack's configuration and is no longer used: a value in ` +
+    `Pulumi.<stack>.yaml travels with the project through git, and a clone's stack of the same name would ` +
+    `share this stack's idempotency keys, and so its objects. The salt lives in the stack's state. Remove it: ` +
+    `\`pulumi config rm ${PINNED_SALT_CONFIG}\` (docs/guide/behaviour.md#the-stack-salt).`
+  );
 }

@@ -13,7 +13,6 @@ import { closeSharedDispatchers, createClient } from "../../provider/client";
 import { programBody } from "../../provider/core/operations/createForm";
 import { createKey } from "../../provider/core/operations/createKey";
 import { route as routeDeclaration } from "../../provider/resources/route";
-import { pinSalt } from "../../sdk/nodejs/internal/pinSalt";
 import { NATIVE_DEFAULT_PROVIDER } from "../../support/plugin";
 import { createTestStack, type Face, REPO_ROOT } from "./harness";
 
@@ -163,12 +162,13 @@ describe("stacks of the release before", () => {
 });
 
 // A create the release before committed at the service and never recorded (its run was killed),
-// then this build, on the native face, whose default provider the engine renames with the version:
-// the salt pinned from the stack's state (`txmail-stack-salt`, sdk/nodejs/internal/pinSalt.ts) is
-// the one the killed create used, so the rerun's key is that create's and the service replays it —
-// also with state written once per run, where a drawn salt would refuse the run's creates.
+// then this build, on the native face, whose default provider the engine renames with the version.
+// The salt lives in the stack's state alone — never in configuration, which travels through git to
+// every clone (provider/core/pinnedSalt.ts) — and the renamed provider keeps a salt of its own: the
+// rerun's key is not the killed create's. The limit (docs/guide/behaviour.md#the-stack-salt): the
+// provider says so, refuses nothing it could not prove, and leaves the earlier object untouched.
 describe("a create killed on the release before, rerun with this build", () => {
-  it("native face, salt pinned from state: replayed, not made twice; the same salt; no refused create", async () => {
+  it("native face: the new default provider says its salt is new; the earlier object is left untouched", async () => {
     const fixtureDir = path.join(FIXTURES, "native");
     const fixtureState = JSON.parse(fs.readFileSync(path.join(fixtureDir, "state.json"), "utf8")) as Deployment;
     const resources = (fixtureState.deployment as { resources: Array<Record<string, unknown>> }).resources;
@@ -207,17 +207,25 @@ describe("a create killed on the release before, rerun with this build", () => {
       const client = createClient({ ...conn, rateLimit: false });
       const made = (await client.post(collection, body, Route, { idempotencyKey: key })).data;
 
-      expect(await pinSalt(t.stack)).toMatchObject({ salt: oldSalt.__stackSalt, source: "state" });
+      // State written once per run: the new provider's salt is saved when the run ends, so its
+      // creates are refused (nothing sent) and the next run makes them.
+      let said = "";
+      const first = t.stack.up({ color: "never", onOutput: (text) => (said += text) });
+      await expect(first).rejects.toThrow(/txmail-salt-not-saved/);
+      expect(said).toContain("this stack's txmail provider changed");
       const up = await t.stack.up({ color: "never", onOutput: () => undefined });
       expect(up.summary.result).toBe("succeeded");
       const after = (await t.stack.exportStack()).deployment as { resources: Array<Record<string, unknown>> };
-      expect(after.resources.find((r) => r.urn === routeUrn)?.id).toBe(made.id);
+      const recorded = after.resources.find((r) => r.urn === routeUrn)?.id;
+      // The renamed default provider keeps a salt of its own, born in the state.
+      const provider = after.resources.find((r) => String(r.urn).endsWith(`::${NATIVE_DEFAULT_PROVIDER}`));
+      expect((provider?.inputs as { __stackSalt?: string })?.__stackSalt).not.toBe(oldSalt.__stackSalt);
+      // Not recognised, so not touched: the killed create's object is as it was, beside the new one.
+      expect(recorded).not.toBe(made.id);
+      expect(await client.get(`${collection}/${made.id}`, Route)).toEqual(made);
       const routes = [];
       for await (const r of client.list(collection, Route)) if (r.name === made.name) routes.push(r.id);
-      expect(routes).toEqual([made.id]);
-      // The new default provider (renamed with the version) holds the same salt.
-      const provider = after.resources.find((r) => String(r.urn).endsWith(`::${NATIVE_DEFAULT_PROVIDER}`));
-      expect((provider?.inputs as { __stackSalt?: string })?.__stackSalt).toBe(oldSalt.__stackSalt);
+      expect(routes.sort()).toEqual([made.id, recorded].sort());
     } finally {
       await closeSharedDispatchers();
       await emulator?.close();

@@ -21,8 +21,6 @@ type Provider struct {
 	ApiKey pulumi.StringPtrOutput `pulumi:"apiKey"`
 	// Service base URL, e.g. the local emulator's. Default: the TXMAIL_BASE_URL environment variable, else `https://api.ahasend.com`.
 	BaseUrl pulumi.StringPtrOutput `pulumi:"baseUrl"`
-	// This stack's part of every idempotency key, pinned (16–128 letters, digits, `-`, `_`; e.g. `openssl rand -hex 16`). Unique per stack. Without it the provider keeps a salt of its own, which a plugin upgrade (a new default provider) loses: pin it to keep interrupted creates recognisable across upgrades and to spare a new stack's refused first run under PULUMI_SKIP_CHECKPOINTS.
-	StackSalt pulumi.StringPtrOutput `pulumi:"stackSalt"`
 }
 
 // NewProvider registers a new resource with the given unique name, arguments, and options.
@@ -70,8 +68,6 @@ type providerArgs struct {
 	ApiKey *string `pulumi:"apiKey"`
 	// Service base URL, e.g. the local emulator's. Default: the TXMAIL_BASE_URL environment variable, else `https://api.ahasend.com`.
 	BaseUrl *string `pulumi:"baseUrl"`
-	// This stack's part of every idempotency key, pinned (16–128 letters, digits, `-`, `_`; e.g. `openssl rand -hex 16`). Unique per stack. Without it the provider keeps a salt of its own, which a plugin upgrade (a new default provider) loses: pin it to keep interrupted creates recognisable across upgrades and to spare a new stack's refused first run under PULUMI_SKIP_CHECKPOINTS.
-	StackSalt *string `pulumi:"stackSalt"`
 }
 
 // The set of arguments for constructing a Provider resource.
@@ -82,8 +78,6 @@ type ProviderArgs struct {
 	ApiKey pulumi.StringPtrInput
 	// Service base URL, e.g. the local emulator's. Default: the TXMAIL_BASE_URL environment variable, else `https://api.ahasend.com`.
 	BaseUrl pulumi.StringPtrInput
-	// This stack's part of every idempotency key, pinned (16–128 letters, digits, `-`, `_`; e.g. `openssl rand -hex 16`). Unique per stack. Without it the provider keeps a salt of its own, which a plugin upgrade (a new default provider) loses: pin it to keep interrupted creates recognisable across upgrades and to spare a new stack's refused first run under PULUMI_SKIP_CHECKPOINTS.
-	StackSalt pulumi.StringPtrInput
 }
 
 func (ProviderArgs) ElementType() reflect.Type {
@@ -136,11 +130,6 @@ func (o ProviderOutput) ApiKey() pulumi.StringPtrOutput {
 // Service base URL, e.g. the local emulator's. Default: the TXMAIL_BASE_URL environment variable, else `https://api.ahasend.com`.
 func (o ProviderOutput) BaseUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.BaseUrl }).(pulumi.StringPtrOutput)
-}
-
-// This stack's part of every idempotency key, pinned (16–128 letters, digits, `-`, `_`; e.g. `openssl rand -hex 16`). Unique per stack. Without it the provider keeps a salt of its own, which a plugin upgrade (a new default provider) loses: pin it to keep interrupted creates recognisable across upgrades and to spare a new stack's refused first run under PULUMI_SKIP_CHECKPOINTS.
-func (o ProviderOutput) StackSalt() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.StackSalt }).(pulumi.StringPtrOutput)
 }
 
 func init() {

@@ -5,10 +5,10 @@
 // — and such stacks would replay each other's creations. The salt is what a different stack cannot
 // share: drawn by the resource's create, so it exists only in this stack's state, and every resource
 // waits for it, so the engine has saved it before any create that uses it; a crashed run's rerun
-// therefore derives the same keys. A salt pinned in stack configuration (`txmail:stackSalt`,
-// provider/core/pinnedSalt.ts) is used instead, and then no StackSalt is registered.
+// therefore derives the same keys. A salt pinned in stack configuration (`txmail:stackSalt`) is no
+// longer used: configuration travels through git to every clone (provider/core/pinnedSalt.ts).
 import * as pulumi from "@pulumi/pulumi";
-import { PINNED_SALT_CONFIG, pinnedSaltProblem } from "../../../provider/core/pinnedSalt";
+import { PINNED_SALT_CONFIG, pinIgnored } from "../../../provider/core/pinnedSalt";
 import saltProvider = require("../../../provider/kinds/stackSalt");
 
 export { STACK_SALT_TYPE } from "./stackSaltType";
@@ -33,8 +33,8 @@ const perRun: WeakMap<object, { value?: Promise<string> }> = ((globalThis as Rec
 const noStack = {};
 
 /**
- * The current stack's salt: the pinned one, else its StackSalt resource's, registered on first use.
- * Undefined in a preview without a pin, where no key is derived (diff ignores the salt).
+ * The current stack's salt: its StackSalt resource's, registered on first use. Undefined in a
+ * preview, where no key is derived (diff ignores the salt).
  *
  * The value alone, not the resource's output: an output would make every resource record a
  * dependency on the StackSalt (its URN, twice: ~250 bytes per resource in a checkpoint the engine
@@ -45,12 +45,7 @@ export function stackSalt(): Promise<string> | undefined {
   const run = pulumi.runtime.getStackResource() ?? noStack;
   let entry = perRun.get(run);
   if (!entry) {
-    const pinned = pinnedSalt();
-    if (pinned !== undefined) {
-      entry = { value: Promise.resolve(pinned) };
-      perRun.set(run, entry);
-      return entry.value;
-    }
+    warnOfPin();
     const resource = new StackSalt();
     entry = pulumi.runtime.isDryRun()
       ? {}
@@ -60,12 +55,8 @@ export function stackSalt(): Promise<string> | undefined {
   return entry.value;
 }
 
-/** `txmail:stackSalt` from the stack's configuration, checked. */
-function pinnedSalt(): string | undefined {
+/** A salt pinned in configuration (0.1.x's advice): said once per run, never used. */
+function warnOfPin(): void {
   const [namespace, key] = PINNED_SALT_CONFIG.split(":") as [string, string];
-  const value = new pulumi.Config(namespace).get(key);
-  if (value === undefined || value === "") return undefined;
-  const problem = pinnedSaltProblem(value);
-  if (problem) throw new pulumi.RunError(`${PINNED_SALT_CONFIG}: ${problem}`);
-  return value;
+  if (new pulumi.Config(namespace).get(key)) void pulumi.log.warn(pinIgnored());
 }

@@ -21,15 +21,13 @@ class ProviderArgs:
     def __init__(__self__, *,
                  account_id: pulumi.Input[Optional[_builtins.str]] = None,
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
-                 base_url: pulumi.Input[Optional[_builtins.str]] = None,
-                 stack_salt: pulumi.Input[Optional[_builtins.str]] = None):
+                 base_url: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Provider resource.
 
         :param pulumi.Input[_builtins.str] account_id: The parent account's id (a uuid). Default: the TXMAIL_ACCOUNT_ID environment variable.
         :param pulumi.Input[_builtins.str] api_key: API key to use (a Pulumi secret). Default: the TXMAIL_API_KEY environment variable.
         :param pulumi.Input[_builtins.str] base_url: Service base URL, e.g. the local emulator's. Default: the TXMAIL_BASE_URL environment variable, else `https://api.ahasend.com`.
-        :param pulumi.Input[_builtins.str] stack_salt: This stack's part of every idempotency key, pinned (16–128 letters, digits, `-`, `_`; e.g. `openssl rand -hex 16`). Unique per stack. Without it the provider keeps a salt of its own, which a plugin upgrade (a new default provider) loses: pin it to keep interrupted creates recognisable across upgrades and to spare a new stack's refused first run under PULUMI_SKIP_CHECKPOINTS.
         """
         if account_id is None:
             account_id = _utilities.get_env('TXMAIL_ACCOUNT_ID')
@@ -43,8 +41,6 @@ class ProviderArgs:
             base_url = _utilities.get_env('TXMAIL_BASE_URL')
         if base_url is not None:
             pulumi.set(__self__, "base_url", base_url)
-        if stack_salt is not None:
-            pulumi.set(__self__, "stack_salt", stack_salt)
 
     @_builtins.property
     @pulumi.getter(name="accountId")
@@ -82,18 +78,6 @@ class ProviderArgs:
     def base_url(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "base_url", value)
 
-    @_builtins.property
-    @pulumi.getter(name="stackSalt")
-    def stack_salt(self) -> pulumi.Input[Optional[_builtins.str]]:
-        """
-        This stack's part of every idempotency key, pinned (16–128 letters, digits, `-`, `_`; e.g. `openssl rand -hex 16`). Unique per stack. Without it the provider keeps a salt of its own, which a plugin upgrade (a new default provider) loses: pin it to keep interrupted creates recognisable across upgrades and to spare a new stack's refused first run under PULUMI_SKIP_CHECKPOINTS.
-        """
-        return pulumi.get(self, "stack_salt")
-
-    @stack_salt.setter
-    def stack_salt(self, value: pulumi.Input[Optional[_builtins.str]]):
-        pulumi.set(self, "stack_salt", value)
-
 
 @pulumi.type_token("pulumi:providers:txmail")
 class Provider(pulumi.ProviderResource):
@@ -104,7 +88,6 @@ class Provider(pulumi.ProviderResource):
                  account_id: pulumi.Input[Optional[_builtins.str]] = None,
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
-                 stack_salt: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
         The txmail provider. Declare one explicitly (`pulumi:providers:txmail`) for each account a stack manages.
@@ -114,7 +97,6 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] account_id: The parent account's id (a uuid). Default: the TXMAIL_ACCOUNT_ID environment variable.
         :param pulumi.Input[_builtins.str] api_key: API key to use (a Pulumi secret). Default: the TXMAIL_API_KEY environment variable.
         :param pulumi.Input[_builtins.str] base_url: Service base URL, e.g. the local emulator's. Default: the TXMAIL_BASE_URL environment variable, else `https://api.ahasend.com`.
-        :param pulumi.Input[_builtins.str] stack_salt: This stack's part of every idempotency key, pinned (16–128 letters, digits, `-`, `_`; e.g. `openssl rand -hex 16`). Unique per stack. Without it the provider keeps a salt of its own, which a plugin upgrade (a new default provider) loses: pin it to keep interrupted creates recognisable across upgrades and to spare a new stack's refused first run under PULUMI_SKIP_CHECKPOINTS.
         """
         ...
     @overload
@@ -143,7 +125,6 @@ class Provider(pulumi.ProviderResource):
                  account_id: pulumi.Input[Optional[_builtins.str]] = None,
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
-                 stack_salt: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -162,7 +143,6 @@ class Provider(pulumi.ProviderResource):
             if base_url is None:
                 base_url = _utilities.get_env('TXMAIL_BASE_URL')
             __props__.__dict__["base_url"] = base_url
-            __props__.__dict__["stack_salt"] = stack_salt
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["apiKey"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(Provider, __self__).__init__(
@@ -194,12 +174,4 @@ class Provider(pulumi.ProviderResource):
         Service base URL, e.g. the local emulator's. Default: the TXMAIL_BASE_URL environment variable, else `https://api.ahasend.com`.
         """
         return pulumi.get(self, "base_url")
-
-    @_builtins.property
-    @pulumi.getter(name="stackSalt")
-    def stack_salt(self) -> pulumi.Output[Optional[_builtins.str]]:
-        """
-        This stack's part of every idempotency key, pinned (16–128 letters, digits, `-`, `_`; e.g. `openssl rand -hex 16`). Unique per stack. Without it the provider keeps a salt of its own, which a plugin upgrade (a new default provider) loses: pin it to keep interrupted creates recognisable across upgrades and to spare a new stack's refused first run under PULUMI_SKIP_CHECKPOINTS.
-        """
-        return pulumi.get(self, "stack_salt")
 

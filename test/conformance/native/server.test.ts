@@ -2,6 +2,7 @@
 // against the emulator on loopback: Configure hands it its settings, CheckConfig and DiffConfig
 // answer, the detailed diff says what replaces, a Read without properties (`pulumi import`) returns
 // inputs, secrets leave in the wire's secret form, and the provider's stack salt is in the keys.
+import { saidOnStderr } from "../../../support/stderr";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { Route, paths } from "../../../provider/api";
@@ -106,6 +107,17 @@ describe("CheckConfig", () => {
     const again = await p.checkConfig(first.inputs, settings());
     expect(again.inputs.__stackSalt).toBe(first.inputs.__stackSalt);
   });
+
+  it("never takes the salt from configuration, which travels through git: a pin is ignored and said", async () => {
+    const pin = "a-pin-committed-with-the-project";
+    const { value: mine, text } = await saidOnStderr(() => p.checkConfig({}, settings({ stackSalt: pin })));
+    expect(mine.inputs.__stackSalt).toMatch(/^[0-9a-f]{32}$/);
+    expect(text).toContain("txmail:stackSalt is set in this stack's configuration and is no longer used");
+    // A clone's stack of the same name on its own backend: the same committed configuration, an empty
+    // state, another salt.
+    const clone = await p.checkConfig({}, settings({ stackSalt: pin }));
+    expect(clone.inputs.__stackSalt).not.toBe(mine.inputs.__stackSalt);
+  });
 });
 
 describe("DiffConfig", () => {
@@ -120,7 +132,10 @@ describe("DiffConfig", () => {
       replaces: [],
       diffs: ["apiKey"],
     });
-    expect(await p.diffConfig(base(), { ...base(), __stackSalt: "b".repeat(32) })).toMatchObject({ changes: "none" });
+    const { value, text } = await saidOnStderr(() => p.diffConfig(base(), { ...base(), __stackSalt: "b".repeat(32) }));
+    expect(value).toMatchObject({ changes: "none" });
+    // Another provider's inputs (a plugin upgrade renamed the default provider): its salt is new, said.
+    expect(text).toContain("this stack's txmail provider changed");
   });
 });
 

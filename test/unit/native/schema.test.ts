@@ -33,7 +33,7 @@ describe("native/schema.json", () => {
     const manifest = JSON.parse(fs.readFileSync(`${__dirname}/../../../package.json`, "utf8")) as { version: string };
     expect(schema.name).toBe("txmail");
     expect(schema.version).toBe(manifest.version);
-    expect(Object.keys(schema.config.variables).sort()).toEqual(["accountId", "apiKey", "baseUrl", "stackSalt"]);
+    expect(Object.keys(schema.config.variables).sort()).toEqual(["accountId", "apiKey", "baseUrl"]);
     expect(schema.config.variables.apiKey.secret).toBe(true);
     expect(schema.provider.inputProperties).toEqual(schema.config.variables);
   });

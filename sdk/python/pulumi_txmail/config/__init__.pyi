@@ -29,8 +29,3 @@ baseUrl: Optional[str]
 Service base URL, e.g. the local emulator's. Default: the TXMAIL_BASE_URL environment variable, else `https://api.ahasend.com`.
 """
 
-stackSalt: Optional[str]
-"""
-This stack's part of every idempotency key, pinned (16–128 letters, digits, `-`, `_`; e.g. `openssl rand -hex 16`). Unique per stack. Without it the provider keeps a salt of its own, which a plugin upgrade (a new default provider) loses: pin it to keep interrupted creates recognisable across upgrades and to spare a new stack's refused first run under PULUMI_SKIP_CHECKPOINTS.
-"""
-

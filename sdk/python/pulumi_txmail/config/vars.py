@@ -41,10 +41,3 @@ class _ExportableConfig(types.ModuleType):
         """
         return __config__.get('baseUrl') or _utilities.get_env('TXMAIL_BASE_URL')
 
-    @_builtins.property
-    def stack_salt(self) -> Optional[str]:
-        """
-        This stack's part of every idempotency key, pinned (16–128 letters, digits, `-`, `_`; e.g. `openssl rand -hex 16`). Unique per stack. Without it the provider keeps a salt of its own, which a plugin upgrade (a new default provider) loses: pin it to keep interrupted creates recognisable across upgrades and to spare a new stack's refused first run under PULUMI_SKIP_CHECKPOINTS.
-        """
-        return __config__.get('stackSalt')
-

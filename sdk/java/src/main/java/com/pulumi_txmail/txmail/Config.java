@@ -31,11 +31,4 @@ public final class Config {
     public Optional<String> baseUrl() {
         return Codegen.stringProp("baseUrl").config(config).env("TXMAIL_BASE_URL").get();
     }
-/**
- * This stack&#39;s part of every idempotency key, pinned (16–128 letters, digits, `-`, `_`; e.g. `openssl rand -hex 16`). Unique per stack. Without it the provider keeps a salt of its own, which a plugin upgrade (a new default provider) loses: pin it to keep interrupted creates recognisable across upgrades and to spare a new stack&#39;s refused first run under PULUMI_SKIP_CHECKPOINTS.
- * 
- */
-    public Optional<String> stackSalt() {
-        return Codegen.stringProp("stackSalt").config(config).get();
-    }
 }

@@ -62,20 +62,6 @@ public class Provider extends com.pulumi.resources.ProviderResource {
     public Output<Optional<String>> baseUrl() {
         return Codegen.optional(this.baseUrl);
     }
-    /**
-     * This stack&#39;s part of every idempotency key, pinned (16–128 letters, digits, `-`, `_`; e.g. `openssl rand -hex 16`). Unique per stack. Without it the provider keeps a salt of its own, which a plugin upgrade (a new default provider) loses: pin it to keep interrupted creates recognisable across upgrades and to spare a new stack&#39;s refused first run under PULUMI_SKIP_CHECKPOINTS.
-     * 
-     */
-    @Export(name="stackSalt", refs={String.class}, tree="[0]")
-    private Output</* @Nullable */ String> stackSalt;
-
-    /**
-     * @return This stack&#39;s part of every idempotency key, pinned (16–128 letters, digits, `-`, `_`; e.g. `openssl rand -hex 16`). Unique per stack. Without it the provider keeps a salt of its own, which a plugin upgrade (a new default provider) loses: pin it to keep interrupted creates recognisable across upgrades and to spare a new stack&#39;s refused first run under PULUMI_SKIP_CHECKPOINTS.
-     * 
-     */
-    public Output<Optional<String>> stackSalt() {
-        return Codegen.optional(this.stackSalt);
-    }
 
     /**
      *

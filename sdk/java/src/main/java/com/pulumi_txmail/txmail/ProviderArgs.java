@@ -61,28 +61,12 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         return Optional.ofNullable(this.baseUrl);
     }
 
-    /**
-     * This stack&#39;s part of every idempotency key, pinned (16–128 letters, digits, `-`, `_`; e.g. `openssl rand -hex 16`). Unique per stack. Without it the provider keeps a salt of its own, which a plugin upgrade (a new default provider) loses: pin it to keep interrupted creates recognisable across upgrades and to spare a new stack&#39;s refused first run under PULUMI_SKIP_CHECKPOINTS.
-     * 
-     */
-    @Import(name="stackSalt")
-    private @Nullable Output<String> stackSalt;
-
-    /**
-     * @return This stack&#39;s part of every idempotency key, pinned (16–128 letters, digits, `-`, `_`; e.g. `openssl rand -hex 16`). Unique per stack. Without it the provider keeps a salt of its own, which a plugin upgrade (a new default provider) loses: pin it to keep interrupted creates recognisable across upgrades and to spare a new stack&#39;s refused first run under PULUMI_SKIP_CHECKPOINTS.
-     * 
-     */
-    public Optional<Output<String>> stackSalt() {
-        return Optional.ofNullable(this.stackSalt);
-    }
-
     private ProviderArgs() {}
 
     private ProviderArgs(ProviderArgs $) {
         this.accountId = $.accountId;
         this.apiKey = $.apiKey;
         this.baseUrl = $.baseUrl;
-        this.stackSalt = $.stackSalt;
     }
 
     public static Builder builder() {
@@ -164,27 +148,6 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder baseUrl(String baseUrl) {
             return baseUrl(Output.of(baseUrl));
-        }
-
-        /**
-         * @param stackSalt This stack&#39;s part of every idempotency key, pinned (16–128 letters, digits, `-`, `_`; e.g. `openssl rand -hex 16`). Unique per stack. Without it the provider keeps a salt of its own, which a plugin upgrade (a new default provider) loses: pin it to keep interrupted creates recognisable across upgrades and to spare a new stack&#39;s refused first run under PULUMI_SKIP_CHECKPOINTS.
-         * 
-         * @return builder
-         * 
-         */
-        public Builder stackSalt(@Nullable Output<String> stackSalt) {
-            $.stackSalt = stackSalt;
-            return this;
-        }
-
-        /**
-         * @param stackSalt This stack&#39;s part of every idempotency key, pinned (16–128 letters, digits, `-`, `_`; e.g. `openssl rand -hex 16`). Unique per stack. Without it the provider keeps a salt of its own, which a plugin upgrade (a new default provider) loses: pin it to keep interrupted creates recognisable across upgrades and to spare a new stack&#39;s refused first run under PULUMI_SKIP_CHECKPOINTS.
-         * 
-         * @return builder
-         * 
-         */
-        public Builder stackSalt(String stackSalt) {
-            return stackSalt(Output.of(stackSalt));
         }
 
         public ProviderArgs build() {
