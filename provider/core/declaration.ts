@@ -109,6 +109,14 @@ export interface Declaration<I extends Record<string, unknown>> {
    * does not exist (or no longer counts, e.g. an expired suppression). Default: GET `itemPath`.
    */
   fetch?(ctx: Ctx, props: Props, id: string): Promise<Record<string, unknown> | undefined>;
+  /**
+   * The service addresses the object by a key that outlives it — a domain's name, a suppression's
+   * address, a member's user id — so after it is removed another object (another stack's) can be
+   * found in its place. Every read, update, delete and existence decision first checks that the
+   * object found is the one state names (operations/fetchRecord.ts `identify`): its id, and these
+   * fields; delete and update pay one read for it.
+   */
+  naturalKey?: NaturalKey;
   /** For `uniqueName` objects without a GET by name: the existing object the program's inputs name. */
   findExisting?(ctx: Ctx, props: Props): Promise<Record<string, unknown> | undefined>;
   /** API inputs the record does not return (kept from the program; adoption cannot verify them). */
@@ -155,6 +163,25 @@ export interface Declaration<I extends Record<string, unknown>> {
   importId?: ImportIdForm;
   /** Update method; defaults to PUT. */
   updateMethod?: "PUT";
+}
+
+/** How an object addressed by a key that outlives it is told apart from a later one (Declaration.naturalKey). */
+export interface NaturalKey {
+  /**
+   * The inputs the paths take instead of the id (a domain's `domain`). Left out when an object is
+   * looked up by its id alone (`adoptId`), so `fetch` finds the object that id names.
+   */
+  inputs: readonly string[];
+  /**
+   * Outputs only that one object has (a membership's `createdAt`: the same person re-added keeps
+   * the user id), compared with state's when state has them.
+   */
+  identity?: readonly string[];
+  /**
+   * The object's name, which names it in place of its id: an `adoptId`, and the id that stacks
+   * imported before ids were uuids recorded. Read reports such a state under `idOf`'s id.
+   */
+  nameOf?(record: Record<string, unknown>): string;
 }
 
 /** A declaration of some inputs: what registries and generators hold (they do not need its input type). */

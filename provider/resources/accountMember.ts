@@ -51,6 +51,9 @@ export const accountMember = {
   record: AccountMember,
   created: AccountMember,
   idOf: (r) => String(r.user_id),
+  // A user id outlives a membership: the same person removed and added again (by another stack) has
+  // the same one. Only `createdAt` tells the two memberships apart.
+  naturalKey: { inputs: [], identity: ["createdAt"] },
   collectionPath: (c) => paths.members(c.accountId),
   itemPath: (c, _p, id) => paths.member(c.accountId, id),
   // No GET by id: the (unpaginated) list holds every member.

@@ -3,6 +3,7 @@
 // bounded, until the service sees valid DNS (check-dns answers from a 60 s cache).
 import { z } from "zod";
 import { CreateDomain, CreateDomainForm, DkimSelector, Domain, paths } from "../api";
+import { isNotFound } from "../core/api";
 import type { Declaration } from "../core/declaration";
 import { keysToCamel } from "../core/casing";
 import { Uuid } from "../api/common";
@@ -78,6 +79,9 @@ export const domain = {
   // DKIM key) must delete the old domain first.
   deleteBeforeReplace: (olds, news) => olds.domain === news.domain,
   uniqueName: true,
+  // Paths take the name, which outlives the domain: another stack's domain can be made under it once
+  // this one is removed. The uuid tells them apart; `createdAt` too, for a state imported by name.
+  naturalKey: { inputs: ["domain"], identity: ["createdAt"], nameOf: (r) => String(r.domain) },
   // Imported by name, as the service addresses it (`pulumi import txmail:index:Domain mail mail.example.com`).
   importId: {
     syntax: "<domain name>",
@@ -96,6 +100,20 @@ export const domain = {
   created: Domain,
   collectionPath: (c) => paths.domains(c.accountId),
   itemPath: (c, p, id) => paths.domain(c.accountId, String(p.domain ?? id)),
+  // By name (the program's, else an id that is a name); an id alone that is a uuid (an `adoptId`) is
+  // found in the list, as the service has no GET by id.
+  async fetch({ api, conn }, props, id) {
+    if (props.domain === undefined && Uuid.safeParse(id).success) {
+      for await (const d of api.list(paths.domains(conn.accountId), Domain)) if (d.id === id) return d;
+      return undefined;
+    }
+    try {
+      return await api.get(paths.domain(conn.accountId, String(props.domain ?? id)), Domain);
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  },
   scopes: {
     read: () => ["domains:read"],
     write: () => ["domains:write"],

@@ -60,6 +60,9 @@ export const suppression = {
   replaceOn: ["email", "domain", "reason", "expiresAt"],
   immutable: true,
   uniqueName: true,
+  // Delete takes the address, not the id: once this suppression is gone another (another stack's) can
+  // be live at it, and is never deleted in its place.
+  naturalKey: { inputs: ["email", "domain"] },
   deleteBeforeReplace: sameTarget,
   validate(p, olds) {
     // A suppression created already expired would be gone at the next read and recreated by every
@@ -89,8 +92,8 @@ export const suppression = {
   itemPath: (c, p) => paths.suppressionByAddress(c.accountId, String(p.email), p.domain as string | undefined),
   async fetch(ctx, props, id) {
     // `pulumi import` knows only the id: find it among all the account's suppressions.
-    const live = props.email === undefined ? await findById(ctx, id) : await findLive(ctx, props);
-    return live && live.id === id ? live : undefined;
+    // Whether the live one is this one (its id), the core checks: another is never deleted in its place.
+    return props.email === undefined ? findById(ctx, id) : findLive(ctx, props);
   },
   findExisting: (ctx, props) => findLive(ctx, props),
   outputsOf: (r) => {

@@ -1,12 +1,15 @@
 // AccountMember and Suppression through the real engine against the emulator: create, change →
 // replacement (delete first: the same email / address cannot exist twice), out-of-band removal →
 // refresh → recreate, expiry → refresh → recreated only while declared; and the owner, whom the
-// service never removes, adopted, then refused with a message that says so. A second up that
+// service never removes, adopted, then refused with a message that says so. A member, a suppression
+// and a domain removed out of band and re-made under the same email, address and name by someone
+// else: the stack's delete leaves those and says so (provider/core/operations/fetchRecord.ts; every
+// outcome of it, in process: test/conformance/core/naturalKeys.test.ts). A second up that
 // changes nothing, and destroy, of both kinds are test/e2e/tenantMembers.test.ts's (a Tenant's
 // members and suppression: "changes nothing on a second up", "destroys the members and the
 // suppression with the tenant").
 import * as path from "node:path";
-import { AccountMember, MemberList, Suppression, paths } from "../../provider/api";
+import { AccountMember, Domain, MemberList, Suppression, SuppressionsCreated, paths } from "../../provider/api";
 import { controlClient, seqOf } from "../../support/control";
 import { createTestStack, type TestStack } from "./harness";
 import { startService, type TestService } from "../../support/service";
@@ -38,7 +41,11 @@ beforeAll(async () => {
   t = await createTestStack({
     programDir: path.join(__dirname, "programs", "members"),
     name: "members",
-    config: { ...svc.config(), expiresAt: { value: new Date(Date.now() + 2 * DAY).toISOString() } },
+    config: {
+      ...svc.config(),
+      expiresAt: { value: new Date(Date.now() + 2 * DAY).toISOString() },
+      domain: { value: "true" },
+    },
   });
 });
 
@@ -109,7 +116,7 @@ describe("AccountMember and Suppression on the real engine", () => {
     const control = controlClient(svc);
     await control.clearRequests();
     const quiet = await t.up();
-    expect(quiet.summary.resourceChanges).toEqual({ same: 3 }); // stack, stack salt, member
+    expect(quiet.summary.resourceChanges).toEqual({ same: 4 }); // stack, stack salt, member, domain
     expect((await control.requests()).requests.filter((r) => r.method === "POST")).toEqual([]);
     await t.stack.setConfig("suppression", { value: "true" });
     const later = await inDays(30);
@@ -120,15 +127,55 @@ describe("AccountMember and Suppression on the real engine", () => {
     expect(Date.parse(s!.expires_at)).toBe(Date.parse(later));
   });
 
-  it("adopts the owner, and refuses to remove them with a message naming the owner rule", async () => {
-    // The member and the suppression leave the program: deleted by this up, the owner adopted.
-    await t.stack.setConfig("member", { value: "false" });
-    await t.stack.setConfig("suppression", { value: "false" });
-    await t.stack.setConfig("adoptOwner", { value: await owner() });
+  it("leaves objects re-made by someone else under the same names, and adopts the owner", async () => {
+    // The stack's member, suppression and domain removed out of band; someone else adds the same
+    // person (the same user id, a later createdAt), suppresses the same address, adds the same domain.
+    const acct = svc.accountId;
+    const [m] = await managed();
+    const [s] = await suppressions();
+    await svc.client.delete(paths.member(acct, m!.user_id));
+    await svc.client.delete(paths.suppressionByAddress(acct, s!.email, s!.domain));
+    await svc.client.delete(paths.domain(acct, "readd.example.com"));
+    const body = { email: s!.email, domain: s!.domain, expires_at: s!.expires_at };
+    const theirs = {
+      member: (
+        await svc.client.post(paths.members(acct), { email: "dev@corp.example.com", role: "Analyst" }, AccountMember)
+      ).data,
+      suppression: (await svc.client.post(paths.suppressions(acct), body, SuppressionsCreated)).data.data[0]!,
+      domain: (await svc.client.post(paths.domains(acct), { domain: "readd.example.com" }, Domain)).data,
+    };
+    expect(theirs.member.user_id).toBe(m!.user_id);
+
+    // The three leave the program: this up deletes them from state, not theirs; the owner is adopted.
+    await t.stack.setAllConfig({
+      member: { value: "false" },
+      suppression: { value: "false" },
+      domain: { value: "false" },
+      adoptOwner: { value: await owner() },
+    });
+    const logged = t.log().length;
     const adopted = await t.up();
     expect(adopted.outputs.ownerId.value).toBe(await owner());
-    expect(await managed()).toEqual([]);
-    expect(await suppressions()).toEqual([]);
+    expect(adopted.summary.resourceChanges).toMatchObject({ delete: 3 });
+    expect(await managed()).toEqual([theirs.member]);
+    expect((await suppressions()).map((x) => x.id)).toEqual([theirs.suppression.id]);
+    expect((await svc.client.get(paths.domain(acct, "readd.example.com"), Domain)).id).toBe(theirs.domain.id);
+    const said = t.log().slice(logged);
+    for (const [kind, id] of [
+      ["AccountMember", theirs.member.user_id],
+      ["Suppression", theirs.suppression.id],
+      ["Domain", theirs.domain.id],
+    ])
+      expect(said).toMatch(
+        new RegExp(
+          `another ${kind} is in its place \\(${id}[^)]*\\), which this stack did not make: it was not deleted`,
+        ),
+      );
+
+    // Theirs, removed by their owner.
+    await svc.client.delete(paths.member(acct, theirs.member.user_id));
+    await svc.client.delete(paths.suppressionByAddress(acct, s!.email, s!.domain));
+    await svc.client.delete(paths.domain(acct, "readd.example.com"));
     await t.stack.removeConfig("adoptOwner");
     const err = await t.up().then(
       () => undefined,

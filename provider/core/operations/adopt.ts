@@ -1,10 +1,12 @@
 // adopt (`adoptId`): takes over an existing object instead of creating one. Fields that cannot change
-// in place must match the program; updatable ones converge to the program's values.
+// in place must match the program; updatable ones converge to the program's values. The object is
+// the one `adoptId` names, found by that id alone (or by the name, for a kind whose name names it),
+// never by the program's name: a program naming another is refused by the fixed-field check.
 import { deepEqual } from "../canonicalJson";
 import type { Props } from "../declaration";
 import { holdHere } from "../uncertainCreate";
 import { type KindContext, collectionOf, connect } from "./context";
-import { fetchRecord } from "./fetchRecord";
+import { byIdAlone, fetchRecord } from "./fetchRecord";
 import { withScopeHint } from "./scopeHint";
 import { keptSecrets, stateOf, stored, withState } from "./state";
 import { updateRemote } from "./update";
@@ -13,7 +15,9 @@ export async function adopt(k: KindContext, props: Props): Promise<{ id: string;
   const { declaration } = k;
   const { conn, api } = connect(k, props);
   const adoptId = props.adoptId as string;
-  const record = await withScopeHint(k, "read", props, () => fetchRecord(k, { conn, api }, props, adoptId));
+  const record = await withScopeHint(k, "read", props, () =>
+    fetchRecord(k, { conn, api }, byIdAlone(k, props), adoptId),
+  );
   if (!record)
     throw new Error(`${declaration.kind}: cannot adopt '${adoptId}': no such object in account ${conn.accountId}.`);
   const live = k.outputsOf(record);

@@ -42,6 +42,11 @@ export interface Attempt {
   collection: string;
   /** Ids already reported as likely leftovers by this create (each is said once). */
   reported: Set<string>;
+  /**
+   * Another object found in the place of the one this stack's key made (a natural key re-used since:
+   * fetchRecord.ts): what the create's failure names.
+   */
+  displacedBy?: Record<string, unknown>;
 }
 
 /** One POST of `body` under `key` (the client retries it with the same key), as an Answer. */

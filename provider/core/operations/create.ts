@@ -76,8 +76,11 @@ export async function create(k: KindContext, inputs: Props): Promise<Created> {
       case "replayed": {
         const id = k.idOf(answer.record);
         // The creation of an object deleted since (the same resource destroyed and created again
-        // within the record lifetime): the next key.
-        if (!(await exists(attempt, id))) continue;
+        // within the record lifetime): the next key; with another object in its place, that one is named.
+        if (!(await exists(attempt, id, answer.record))) {
+          if (attempt.displacedBy) throw await nameTaken(attempt, undefined, false, started, replaced);
+          continue;
+        }
         // The object this create replaces (its own earlier creation under the same key): never the new one.
         if (replaced.isReplaced(id)) continue;
         return replaced.made(await finishCreate(k, ctx, inputs, attempt.collection, id, answer.record), true);
@@ -225,11 +228,13 @@ async function nameTaken(
 ): Promise<Error> {
   const { k, ctx, inputs } = attempt;
   const { declaration } = k;
-  const record = await (
-    declaration.findExisting
-      ? declaration.findExisting(ctx, inputs)
-      : ctx.api.get(declaration.itemPath(ctx.conn, inputs, ""), declaration.record)
-  ).catch(() => undefined);
+  const record =
+    attempt.displacedBy ??
+    (await (
+      declaration.findExisting
+        ? declaration.findExisting(ctx, inputs)
+        : ctx.api.get(declaration.itemPath(ctx.conn, inputs, ""), declaration.record)
+    ).catch(() => undefined));
   const ownConflict = replaced.conflict(attempt, err, record && k.idOf(record));
   if (ownConflict) return ownConflict;
   const made = typeof record?.created_at === "string" ? ` (created ${record.created_at})` : "";
@@ -238,11 +243,16 @@ async function nameTaken(
       ? " It appeared during this create, after an attempt the service answered with a server error: it may be " +
         "that attempt's, but nothing proves it is this stack's (idempotency rule 6)."
       : "";
-  const adoptId = declaration.findExisting ? (record ? k.idOf(record) : "<its id>") : (nameOf(inputs) ?? "");
+  // The object's own id: `adoptId` means the object it names, whoever re-makes one under the name.
+  const adoptId = record ? k.idOf(record) : declaration.findExisting ? "<its id>" : (nameOf(inputs) ?? "");
+  const said =
+    err === undefined
+      ? "The service replayed this resource's earlier creation, which is gone; another object is in its place."
+      : `Service message: ${(err as Error).message}`;
   return new Error(
     `${what(declaration.kind, inputs)}: already exists in account ${ctx.conn.accountId}${made}, and the provider ` +
       `takes over only objects it can prove are this stack's.${recent} If it is yours to manage, add ` +
-      `\`adoptId: "${adoptId}"\` to the resource; otherwise choose another name. (Service message: ${(err as Error).message})`,
+      `\`adoptId: "${adoptId}"\` to the resource; otherwise choose another name. (${said})`,
   );
 }
 

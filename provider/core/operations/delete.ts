@@ -1,8 +1,10 @@
-// delete: a 404 counts as done (the object is already gone).
+// delete: a 404 counts as done (the object is already gone), and so does another object in its
+// place under the same name, which is left as it is (fetchRecord.ts stillThere).
 import { isNotFound } from "../api";
 import type { Props } from "../declaration";
 import { progress } from "../progress";
 import { type KindContext, connect } from "./context";
+import { stillThere } from "./fetchRecord";
 import { what } from "./names";
 import { withScopeHint } from "./scopeHint";
 
@@ -23,6 +25,7 @@ export async function deleteObject(k: KindContext, id: string, props: Props): Pr
     return;
   }
   const { conn, api } = connect(k, props);
+  if (!(await stillThere(k, { conn, api }, props, id))) return;
   try {
     await withScopeHint(k, "delete", props, () => api.delete(k.declaration.itemPath(conn, props, id)));
   } catch (err) {

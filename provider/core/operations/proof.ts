@@ -27,7 +27,7 @@ import { send } from "./answer";
 import { earlierAttempts } from "./candidates";
 import { reportedFields } from "./createKey";
 import { canonicalBody, isDefault, keptAlike, programBody, programMayOmit, sentText, storedForm } from "./createForm";
-import { fetchRecord } from "./fetchRecord";
+import { identify, identityOf } from "./fetchRecord";
 import { camelToSnake } from "../casing";
 
 export type Earlier =
@@ -59,7 +59,7 @@ export async function proveEarlierAttempt(attempt: Attempt, key: string): Promis
     switch (answer.kind) {
       case "replayed":
       case "created": // the record expired meanwhile and the request ran afresh, under this stack's key
-        return (await exists(attempt, attempt.k.idOf(answer.record)))
+        return (await exists(attempt, attempt.k.idOf(answer.record), answer.record))
           ? { kind: "ours", record: answer.record }
           : { kind: "gone" };
       case "storedFailure":
@@ -126,10 +126,15 @@ export function rebuiltBodies(
 const dropUnset = (body: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
 
-/** The object exists and still counts as one (a soft-deleted sub account does not). */
-export async function exists(attempt: Attempt, id: string): Promise<boolean> {
+/**
+ * The object the key made (`made`: the service's record of it) exists and still counts as one (a
+ * soft-deleted sub account does not). Another object in its place is not it (`attempt.displacedBy`).
+ */
+export async function exists(attempt: Attempt, id: string, made: Record<string, unknown>): Promise<boolean> {
   const { k, ctx, inputs } = attempt;
-  const record = await fetchRecord(k, ctx, inputs, id);
+  const found = await identify(k, ctx, { ...inputs, ...identityOf(k, made) }, id);
+  if (found.kind === "another") attempt.displacedBy = found.record;
+  const record = found.kind === "this" ? found.record : undefined;
   const { listing } = k.declaration;
   return record !== undefined && (!("live" in listing) || !listing.live || listing.live(record, Date.now()));
 }

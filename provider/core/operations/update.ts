@@ -1,13 +1,16 @@
 // update: sends only the fields that changed (the service rejects no-op updates), then the declaration's
-// reconcile step; one-time secrets stay as state had them.
+// reconcile step; one-time secrets stay as state had them. Another object in the place of a
+// natural-key object is never changed (fetchRecord.ts requireThisObject).
 import { deepEqual } from "../canonicalJson";
 import { camelToSnake } from "../casing";
 import type { Props } from "../declaration";
 import { type KindContext, connect } from "./context";
+import { requireThisObject } from "./fetchRecord";
 import { withScopeHint } from "./scopeHint";
 import { keptSecrets, stateOf, stored, withState } from "./state";
 
 export async function update(k: KindContext, id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
+  await requireThisObject(k, connect(k, news), olds, id);
   const { record, state } = await updateRemote(k, olds, news, id);
   return {
     outs: stateOf(

@@ -1,5 +1,6 @@
 // Driven by stack config so a test can walk one stack through no-ops, replacements, out-of-band
-// removals and expiry of an account member and a suppression.
+// removals and expiry of an account member and a suppression (and, when asked, a domain: objects the
+// service addresses by a name, an address and a user id).
 import * as pulumi from "@pulumi/pulumi";
 import * as txmail from "pulumi-txmail";
 
@@ -23,6 +24,9 @@ export const suppressionId =
         reason: cfg.get("reason") ?? "compliance list",
         expiresAt: cfg.require("expiresAt"),
       }).id;
+
+export const domainId =
+  cfg.getBoolean("domain") === true ? new txmail.Domain("readd", { domain: "readd.example.com" }).id : "";
 
 // Adopting the account owner (whom the service never removes), when the test asks for it.
 const owner = cfg.get("adoptOwner");
