@@ -4,6 +4,7 @@
 // and the account's sub accounts and keys with the fleet's (parent) key — and compared with the ids
 // the shard stacks record. Reads only. A family a key may not list is reported as not listed, with
 // the scope that would let it, never guessed.
+import type { ViolationInfo } from "../../policy/lib/report";
 import { z } from "zod";
 import type { ResourceValidationArgs } from "@pulumi/policy";
 import { OBJECT_KINDS, type Kind, type ObjectKind, kindsWith } from "../../provider/api/kinds";
@@ -196,15 +197,19 @@ function unmanagedObject(kind: Kind, id: string, record: Record<string, unknown>
  */
 function refusals(kind: Kind, record: Record<string, unknown>): string | undefined {
   const props = Object.fromEntries(Object.entries(record).map(([k, v]) => [camel(k), v]));
-  const args = { type: nativeTypeToken(kind), name: String(record.label ?? record.name ?? record.id), props };
+  const name = String(record.label ?? record.name ?? record.id);
+  const type = nativeTypeToken(kind);
+  // As the engine calls a rule, with the pack's default configuration (no policy config given).
+  const args = { type, name, urn: `urn:pulumi:drift::drift::${type}::${name}`, props, getConfig: () => ({}) };
   const found: string[] = [];
   for (const policy of policies) {
     if (!("validateResource" in policy) || policy.enforcementLevel !== "mandatory") continue;
     const validations = [policy.validateResource].flat();
     for (const validate of validations) {
       if (!validate) continue;
-      void validate(args as unknown as ResourceValidationArgs, (message: string) => {
-        found.push(`${policy.name} (mandatory): ${message}`);
+      // A finding the rule lowers to advisory (policy/lib/report.ts) is no refusal.
+      void validate(args as unknown as ResourceValidationArgs, (finding: string | ViolationInfo) => {
+        if (typeof finding === "string") found.push(`${policy.name} (mandatory): ${finding}`);
       });
     }
   }
