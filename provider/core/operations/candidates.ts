@@ -68,7 +68,9 @@ export function reportCandidates(attempt: Attempt, found: readonly Record<string
   const { k, ctx, inputs } = attempt;
   const { declaration } = k;
   const titleOf = "title" in declaration.listing ? declaration.listing.title : undefined;
-  const fresh = found.filter((record) => !attempt.reported.has(k.idOf(record)));
+  // The state's own object (a replacement's diff named it) is the resource's, never a leftover.
+  const stateIds = typeof inputs.__urn === "string" ? k.stateObjects.stateObjectOf(inputs.__urn).ids : new Set();
+  const fresh = found.filter((record) => !attempt.reported.has(k.idOf(record)) && !stateIds.has(k.idOf(record)));
   for (const record of fresh) attempt.reported.add(k.idOf(record));
   const leftovers = fresh.map((record) => {
     const id = k.idOf(record);

@@ -121,6 +121,30 @@ describe("a replacement within 24 h of the create, with the same key fields", ()
     expect(await routeIds(name)).toEqual([made.id]);
   });
 
+  test("the replaced object made under a later key is not reported as a likely leftover", async () => {
+    const name = "replaced-later-key";
+    const news: Props = {
+      name,
+      url: "https://rep.example.com/l1",
+      __urn: urn("Route", name),
+      __stackSalt: SALT,
+      __replaceOnChanges: ["url"],
+    };
+    // Created, destroyed, and created again with another url within 24 h: the object the state
+    // holds is the second key's, and the first key's stored body is neither its nor the next one's.
+    const first = await firstUp(run("route"), news);
+    await run("route").delete(first.id, first.outs);
+    const old = await firstUp(run("route"), { ...news, url: "https://rep.example.com/l2" });
+    const p = run("route");
+    const { value: made, text } = await saidOnStderr(() =>
+      replacement(p, old, { ...news, url: "https://rep.example.com/l3" }),
+    );
+    expect(made.id).not.toBe(old.id);
+    expect(text).not.toContain(`leftover: Route ${old.id}`);
+    await p.delete(old.id, old.outs);
+    expect(await routeIds(name)).toEqual([made.id]);
+  });
+
   test("a replacement killed after the service committed, rerun: its own object, no twin", async () => {
     const name = "replaced-killed";
     const news: Props = {
