@@ -23,6 +23,7 @@ import { PINNED_SALT_CONFIG, newPinnedSalt } from "../provider/core/pinnedSalt";
 import { leftoversIn } from "../provider/core/leftovers";
 import { pinSalt } from "../sdk/nodejs/internal/pinSalt";
 import { sdkDebugMessages } from "./sdkDebugMessages";
+import { remediateUp } from "./drift/remediateUp";
 import type * as ShardCheck from "./drift/shardCheck";
 import type * as ShardDns from "./dns/shardDns";
 
@@ -69,16 +70,16 @@ async function stackTakenAsExisting(name: string, workspace: LocalWorkspace): Pr
 /** What every operation of a shard run is given: the event and output handlers, the display. */
 type CommonOptions = Pick<RefreshOptions, "onEvent" | "onOutput" | "color" | "debug">;
 
-async function runOperation(stack: Stack, job: ShardJob, common: CommonOptions): Promise<void> {
+async function runOperation(stack: Stack, job: ShardJob, common: CommonOptions, counts: StepCounts): Promise<void> {
   const policy = { policyPacks: job.policyPacks, policyPackConfigs: job.policyPackConfigs };
   switch (job.operation) {
     case "up":
-      // Remediation: the drifted resources only (with what depends on them), read from the service first.
-      await stack.up({
-        ...common,
-        ...policy,
-        ...(job.remediate && { refresh: true, target: job.remediate, targetDependents: true }),
-      });
+      // Remediation: the drifted resources only (with what depends on them), read from the service
+      // first; a failed one keeps no refresh it did not act on (drift/remediateUp.ts).
+      if (job.remediate) {
+        const say = (message: string) => send({ type: "notice", message });
+        await remediateUp(stack, { ...common, ...policy, target: job.remediate }, counts, say);
+      } else await stack.up({ ...common, ...policy });
       break;
     case "preview":
       await stack.preview({ ...common, ...policy });
@@ -217,7 +218,7 @@ async function runUntilSettled(job: ShardJob, common: CommonOptions, tally: RunT
     const eventsBefore = tally.events;
     tally.saltRefusals = tally.otherErrors = 0;
     try {
-      await runOnStack(job, common);
+      await runOnStack(job, common, counts);
       break;
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
@@ -250,14 +251,14 @@ async function waitOutBackendRace(attempt: number, message: string, log: number)
  * a new shard's first run creates normally also with state written once per run, and the salt stays
  * the same through plugin upgrades on the native face.
  */
-async function runOnStack(job: ShardJob, common: CommonOptions): Promise<void> {
+async function runOnStack(job: ShardJob, common: CommonOptions, counts: StepCounts): Promise<void> {
   const workspace = await LocalWorkspace.create({
     workDir: job.workDir, // holds the fleet project's Pulumi.yaml
     program: shardProgram(job.entries),
     secretsProvider: job.secretsProvider,
     pulumiCommand: await pulumiCli(),
   });
-  const operate = (stack: Stack) => runOperation(withoutFollowUpReads(stack), job, common);
+  const operate = (stack: Stack) => runOperation(withoutFollowUpReads(stack), job, common, counts);
   try {
     const stack = await stackTakenAsExisting(job.stackName, workspace);
     // A shard made before salts were pinned (its settings file lacks one): pinned once, to the salt
