@@ -24,6 +24,7 @@ import { leftoversIn } from "../provider/core/leftovers";
 import { pinSalt } from "../sdk/nodejs/internal/pinSalt";
 import { sdkDebugMessages } from "./sdkDebugMessages";
 import { remediateUp } from "./drift/remediateUp";
+import { FLEET_TAG } from "./defaults";
 import type * as ShardCheck from "./drift/shardCheck";
 import type * as ShardDns from "./dns/shardDns";
 
@@ -274,6 +275,8 @@ async function runOnStack(job: ShardJob, common: CommonOptions, counts: StepCoun
     // The shard's first run: create its stack (`stack init`), pin its salt, then run the operation on it.
     const stack = await Stack.createOrSelect(job.stackName, workspace);
     await stack.setConfig(PINNED_SALT_CONFIG, { value: newPinnedSalt() });
+    // Which fleet made it: another fleet on the same backend and project refuses to run it.
+    await stack.setTag(FLEET_TAG, job.fleetId);
     await operate(stack);
   }
 }
