@@ -199,7 +199,7 @@ async function placeAgainstStacks(opts: FleetOptions, io: FleetIo): Promise<Plac
  * likely a rename without `formerNames`, which would delete the old tenant's objects and make new
  * ones (new keys). Said with the line to add; the file stays valid (it may be a real hand-over).
  */
-function renamesWithoutFormerNames(fleet: PlacedFleet, stacks: readonly ShardStack[]): string[] {
+export function renamesWithoutFormerNames(fleet: PlacedFleet, stacks: readonly ShardStack[]): string[] {
   const removedDomain = new Map<string, { tenant: string; shard: number }>();
   for (const r of fleet.change.removed) {
     const domain = stacks.find((s) => s.shard === r.shard)?.domains?.get(r.tenant);
