@@ -76,7 +76,7 @@ export const USAGE = `usage: txmail-fleet <up|preview|refresh|destroy|place|outp
 
   --tenants FILE             the tenants file (default ./tenants.yaml)
   --placement FILE           tenant → shard record (default: beside the tenants file, <name>.placement.json)
-  --adopt FLEET_ID            no placement file: rebuild it from the shard stacks tagged with this fleet
+  --adopt FLEET_ID           no placement file: rebuild it from the shard stacks tagged with this fleet
                              id ('untagged': stacks made before fleets had ids); each tenant stays put
   --shard-size N             most tenants per shard stack, for new placements (default: the placement
                              file's, else ${DEFAULT_SHARD_SIZE})
