@@ -8,6 +8,7 @@ import * as crypto from "node:crypto";
 import { LocalWorkspace, PulumiCommand, Stack } from "@pulumi/pulumi/automation";
 import type { Face } from "../sdk/nodejs/internal/face";
 import { PINNED_SALT_CONFIG, newPinnedSalt } from "../provider/core/pinnedSalt";
+import { BACKEND_RACE_RETRIES, backendRaceDelayMs, isBackendTableRace } from "./backendRace";
 import { FLEET_TAG, shardStackName } from "./defaults";
 import { runBounded } from "./pool";
 import { domainsIn, type ExportedState, faceIn, moveTenants, tenantsIn } from "./shardState";
@@ -45,15 +46,37 @@ export async function censusWorkspace(workDir: string, secretsProvider?: string)
  * this fleet's id) whatever the number of shards; the tag of any other shard stack is read alone
  * (none in a fleet that owns every stack of its project).
  */
-export async function readStacks(ws: LocalWorkspace, fleetId: string | undefined): Promise<Census> {
-  const ls = async (tag?: string): Promise<string[]> => {
-    const cli = ws.pulumiCommand as unknown as {
-      run(args: string[], cwd: string, env: Record<string, string>): Promise<{ stdout: string }>;
-    };
-    const r = await cli.run(["stack", "ls", "--json", ...(tag ? ["--tag", tag] : [])], ws.workDir, ws.envVars);
-    return (JSON.parse(r.stdout || "[]") as Array<{ name: string }>).map((s) => s.name.split("/").pop()!);
+export async function readStacks(
+  ws: LocalWorkspace,
+  fleetId: string | undefined,
+  say: (line: string) => void = () => undefined,
+): Promise<Census> {
+  const cli = ws.pulumiCommand as unknown as {
+    run(args: string[], cwd: string, env: Record<string, string>): Promise<{ stdout: string }>;
   };
-  const [all, ours] = await Promise.all([ls(), fleetId ? ls(`${FLEET_TAG}=${fleetId}`) : Promise.resolve([])]);
+  const ls = async (tag?: string): Promise<string[]> => {
+    const args = ["stack", "ls", "--json", ...(tag ? ["--tag", tag] : [])];
+    // The first open of an empty PostgreSQL backend creates its table and may lose that race to
+    // another run (fleet/backendRace.ts): run again, as a shard would.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const r = await cli.run(args, ws.workDir, ws.envVars);
+        return (JSON.parse(r.stdout || "[]") as Array<{ name: string }>).map((s) => s.name.split("/").pop()!);
+      } catch (e) {
+        const message = e instanceof Error ? e.message : String(e);
+        if (attempt > BACKEND_RACE_RETRIES || !isBackendTableRace(message)) throw e;
+        const delayMs = backendRaceDelayMs(attempt);
+        say(
+          `[backend] the state backend's table was being created by another run at the same moment (nothing ran): ` +
+            `retry ${attempt} of ${BACKEND_RACE_RETRIES} in ${(delayMs / 1000).toFixed(1)} s`,
+        );
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+      }
+    }
+  };
+  // One after the other: on an empty backend the first creates its table.
+  const all = await ls();
+  const ours = fleetId ? await ls(`${FLEET_TAG}=${fleetId}`) : [];
   const stacks = new Map<number, ShardStack>();
   for (const name of all) {
     const m = SHARD_STACK.exec(name);

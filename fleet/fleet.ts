@@ -110,7 +110,7 @@ async function placeAgainstStacks(opts: FleetOptions, io: FleetIo): Promise<Plac
   const recordedId = readRecordedFleetId(workDir);
   const adoptId = opts.adopt === "untagged" ? undefined : opts.adopt;
   const ws = await censusWorkspace(workDir, opts.secretsProvider);
-  const census = await readStacks(ws, fileShows?.fleetId ?? adoptId ?? recordedId);
+  const census = await readStacks(ws, fileShows?.fleetId ?? adoptId ?? recordedId, io.out);
   let previous = fileShows;
   let fleetId: string;
   let adopt: number[] = [];
