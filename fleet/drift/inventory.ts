@@ -196,7 +196,13 @@ function unmanagedObject(kind: Kind, id: string, record: Record<string, unknown>
  */
 function refusals(kind: Kind, record: Record<string, unknown>): string | undefined {
   const props = Object.fromEntries(Object.entries(record).map(([k, v]) => [camel(k), v]));
-  const args = { type: nativeTypeToken(kind), name: String(record.label ?? record.name ?? record.id), props };
+  // The rules as the pack ships them: no policy config (getConfig answers {} then, as the engine's does).
+  const args = {
+    type: nativeTypeToken(kind),
+    name: String(record.label ?? record.name ?? record.id),
+    props,
+    getConfig: () => ({}),
+  };
   const found: string[] = [];
   for (const policy of policies) {
     if (!("validateResource" in policy) || policy.enforcementLevel !== "mandatory") continue;
