@@ -18,6 +18,11 @@ export interface FleetOptions {
   operation: Operation;
   tenantsFile: string;
   placementFile?: string;
+  /**
+   * No placement file: rebuild it from the shard stacks of this fleet id ("untagged": stacks made
+   * before fleets had ids) instead of refusing to touch them.
+   */
+  adopt?: string;
   /** Undefined: the placement file's size, else the default. */
   shardSize?: number;
   /** For a new fleet (no placement file yet); undefined: the default. An existing fleet keeps its own. */
@@ -71,6 +76,8 @@ export const USAGE = `usage: txmail-fleet <up|preview|refresh|destroy|place|outp
 
   --tenants FILE             the tenants file (default ./tenants.yaml)
   --placement FILE           tenant → shard record (default: beside the tenants file, <name>.placement.json)
+  --adopt FLEET_ID           no placement file: rebuild it from the shard stacks tagged with this fleet
+                             id ('untagged': stacks made before fleets had ids); each tenant stays put
   --shard-size N             most tenants per shard stack, for new placements (default: the placement
                              file's, else ${DEFAULT_SHARD_SIZE})
   --face dynamic|native      how a new fleet's resources are registered (default native: the txmail
@@ -210,6 +217,9 @@ function applyValueFlag(opts: FleetOptions, arg: string, flag: string, value: ()
     case "--placement":
       opts.placementFile = path.resolve(cwd, value());
       break;
+    case "--adopt":
+      opts.adopt = fleetIdOf(value());
+      break;
     case "--shard-size":
       opts.shardSize = integer(flag, value(), 1, MAX_SHARD_SIZE);
       break;
@@ -297,6 +307,13 @@ function checkCombinations(opts: FleetOptions): void {
   if (opts.policyPackConfigs.length > 0 && opts.policyPacks.length === 0) {
     throw new UsageError(`--policy-pack-config: needs a --policy-pack`);
   }
+}
+
+function fleetIdOf(raw: string): string {
+  if (raw !== "untagged" && !/^[A-Za-z0-9_-]{8,64}$/.test(raw)) {
+    throw new UsageError(`--adopt: must be a fleet id (8 to 64 letters, digits, '-', '_') or 'untagged', got '${raw}'`);
+  }
+  return raw;
 }
 
 function faceName(raw: string): Face {

@@ -42,3 +42,6 @@ export const DEFAULT_PROGRESS_SECONDS = 10;
 export function shardStackName(shard: number): string {
   return `shard-${String(shard).padStart(3, "0")}`;
 }
+
+/** The stack tag naming the fleet that made a shard stack (its id, kept in the placement file). */
+export const FLEET_TAG = "txmail-fleet:id";

@@ -5,6 +5,12 @@
 // tenants fill the lowest-numbered shard with room, then open new shards. A tenant renamed in the
 // file (its entry lists the old name in `formerNames`) keeps the old name's shard: its resources are
 // aliased there, so nothing is deleted or created.
+//
+// The stacks are the truth about where a tenant's objects are: when the fleet has read them
+// (`held`, fleet/census.ts), a tenant a stack holds stays in that shard whatever the placement file
+// says — a lost file is rebuilt from them, a tenant removed and put back before an `up` keeps its
+// seat — and a placement file that puts it elsewhere (edited by hand) asks for a move, which the
+// fleet makes in the state (fleet/moveTenants.ts), never by deleting and creating the tenant again.
 
 import type { Face } from "../sdk/nodejs/internal/face";
 
@@ -20,6 +26,12 @@ export interface Placement {
   shards: number[];
   /** tenant name → shard number (1-based). */
   tenants: Record<string, number>;
+  /**
+   * Which fleet this is: drawn when the fleet is created, and tagged on every shard stack it makes
+   * (`txmail-fleet:id`), so a second fleet on the same backend and project never takes its stacks.
+   * Undefined in placement files written before fleets had ids (one is drawn at their next write).
+   */
+  fleetId?: string;
 }
 
 export interface PlacementChange {
@@ -30,10 +42,17 @@ export interface PlacementChange {
   removed: Array<{ tenant: string; shard: number }>;
   /** Tenants that took a former name's place (and shard), in tenants-file order. */
   renamed: Array<{ from: string; to: string; shard: number }>;
+  /**
+   * Tenants a shard stack holds (`held`) that the placement file puts in another shard: their
+   * resources move in the state from `from` to `to` before any shard runs (ids and secrets kept).
+   */
+  moves: Array<{ tenant: string; from: number; to: number }>;
+  /** Tenants the placement file lacked (or was missing) that a shard stack holds: kept there. */
+  found: Array<{ tenant: string; shard: number }>;
 }
 
-export function emptyPlacement(shardSize: number, face: Face): Placement {
-  return { face, shardSize, shards: [], tenants: {} };
+export function emptyPlacement(shardSize: number, face: Face, fleetId?: string): Placement {
+  return { face, shardSize, shards: [], tenants: {}, ...(fleetId && { fleetId }) };
 }
 
 /**
@@ -47,42 +66,59 @@ export function place(
   tenantNames: readonly string[],
   shardSize: number,
   formerNames: ReadonlyMap<string, readonly string[]> = new Map(),
+  /** tenant → the shard whose stack holds its resources, when the stacks were read (fleet/census.ts). */
+  held?: ReadonlyMap<string, number>,
 ): PlacementChange {
   if (!Number.isInteger(shardSize) || shardSize < 1) throw new RangeError(`shard size must be a positive integer`);
   const present = new Set(tenantNames);
+  // Where a tenant's objects are: its stack, when read, else the placement file.
+  const at = (tenant: string) => held?.get(tenant) ?? shardOf(previous, tenant);
   const tenants: Record<string, number> = {};
   const renamed: PlacementChange["renamed"] = [];
+  const moves: PlacementChange["moves"] = [];
+  const found: PlacementChange["found"] = [];
   const renamedFrom = new Set<string>();
   for (const tenant of tenantNames) {
-    const shard = shardOf(previous, tenant);
-    if (shard !== undefined) {
-      tenants[tenant] = shard;
+    const h = held?.get(tenant);
+    const p = shardOf(previous, tenant);
+    if (h !== undefined) {
+      // The placement file moved it (by hand): honoured by a move in the state, never by a re-make.
+      if (p !== undefined && p !== h) moves.push({ tenant, from: h, to: p });
+      else if (p === undefined) found.push({ tenant, shard: h });
+      tenants[tenant] = p ?? h;
+      continue;
+    }
+    if (p !== undefined) {
+      tenants[tenant] = p;
       continue;
     }
     // The first former name still placed and no longer in the file is where this tenant's objects are.
-    const from = formerNames.get(tenant)?.find((f) => shardOf(previous, f) !== undefined && !present.has(f));
+    const from = formerNames.get(tenant)?.find((f) => at(f) !== undefined && !present.has(f));
     if (from === undefined || renamedFrom.has(from)) continue;
-    const formerShard = shardOf(previous, from)!;
+    const formerShard = at(from)!;
     tenants[tenant] = formerShard;
     renamed.push({ from, to: tenant, shard: formerShard });
     renamedFrom.add(from);
   }
   const removed: PlacementChange["removed"] = [];
-  for (const [tenant, shard] of Object.entries(previous.tenants)) {
+  const gone = new Map<string, number>(Object.entries(previous.tenants));
+  for (const [tenant, shard] of held ?? []) gone.set(tenant, shard); // the stack's word wins
+  for (const [tenant, shard] of gone) {
     if (!present.has(tenant) && !renamedFrom.has(tenant)) removed.push({ tenant, shard });
   }
   const shards = new Set(previous.shards);
+  for (const shard of held?.values() ?? []) shards.add(shard);
   const load = new Map<number, number>();
-  for (const shard of Object.values(tenants)) {
+  const seat = (shard: number) => {
     shards.add(shard);
     load.set(shard, (load.get(shard) ?? 0) + 1);
-  }
+  };
+  for (const shard of Object.values(tenants)) seat(shard);
   const added: PlacementChange["added"] = [];
   for (const tenant of tenantNames) {
     if (Object.hasOwn(tenants, tenant)) continue;
     const shard = [...shards].sort((a, b) => a - b).find((s) => (load.get(s) ?? 0) < shardSize) ?? nextShard(shards);
-    shards.add(shard);
-    load.set(shard, (load.get(shard) ?? 0) + 1);
+    seat(shard);
     tenants[tenant] = shard;
     added.push({ tenant, shard });
   }
@@ -92,10 +128,13 @@ export function place(
       shardSize,
       shards: [...shards].sort((a, b) => a - b),
       tenants: sortedByName(tenants),
+      ...(previous.fleetId && { fleetId: previous.fleetId }),
     },
     added,
     removed: removed.sort((a, b) => byName(a.tenant, b.tenant)),
     renamed,
+    moves,
+    found,
   };
 }
 

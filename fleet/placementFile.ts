@@ -9,6 +9,9 @@ import type { Placement } from "./placement";
 
 export const PLACEMENT_VERSION = 1;
 
+/** A fleet id: what `txmail-fleet` draws (newFleetId) or a user may give with `--adopt`. */
+export const FLEET_ID = /^[A-Za-z0-9_-]{8,64}$/;
+
 export class PlacementFileError extends Error {
   override readonly name = "PlacementFileError";
 }
@@ -67,10 +70,13 @@ function validate(raw: unknown, file: string): Placement {
   // Placement files written before the face was recorded belong to dynamic fleets (the only kind then).
   if (o.face !== undefined && o.face !== "dynamic" && o.face !== "native")
     fail("face", `must be "dynamic" or "native"`);
+  if (o.fleetId !== undefined && (typeof o.fleetId !== "string" || !FLEET_ID.test(o.fleetId)))
+    fail("fleetId", "must be 8 to 64 letters, digits, '-' or '_' (the id txmail-fleet drew for this fleet)");
   return {
     face: (o.face as Face | undefined) ?? "dynamic",
     shardSize: o.shardSize as number,
     shards: (shards as number[]).slice().sort((a, b) => a - b),
     tenants: tenants as Record<string, number>,
+    ...(typeof o.fleetId === "string" && { fleetId: o.fleetId }),
   };
 }

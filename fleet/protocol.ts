@@ -14,6 +14,8 @@ export interface ShardJob {
   operation: ShardOperation;
   shard: number;
   stackName: string;
+  /** The fleet's id (placement file): tagged on the stack when this run creates it (`txmail-fleet:id`). */
+  fleetId: string;
   /** The shard stacks' Pulumi project (--project), for the stack's full name in messages. */
   project: string;
   /** Holds Pulumi.yaml of the fleet's project and each shard stack's settings file. */

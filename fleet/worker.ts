@@ -20,6 +20,8 @@ import { countEvent, type StepCounts, zeroCounts } from "./stepCounts";
 import { SALT_NOT_SAVED } from "../provider/core/freshSalt";
 import { leftoversIn } from "../provider/core/leftovers";
 import { sdkDebugMessages } from "./sdkDebugMessages";
+import { remediateUp } from "./drift/remediateUp";
+import { FLEET_TAG } from "./defaults";
 import type * as ShardCheck from "./drift/shardCheck";
 import type * as ShardDns from "./dns/shardDns";
 
@@ -66,16 +68,16 @@ async function stackTakenAsExisting(name: string, workspace: LocalWorkspace): Pr
 /** What every operation of a shard run is given: the event and output handlers, the display. */
 type CommonOptions = Pick<RefreshOptions, "onEvent" | "onOutput" | "color" | "debug">;
 
-async function runOperation(stack: Stack, job: ShardJob, common: CommonOptions): Promise<void> {
+async function runOperation(stack: Stack, job: ShardJob, common: CommonOptions, counts: StepCounts): Promise<void> {
   const policy = { policyPacks: job.policyPacks, policyPackConfigs: job.policyPackConfigs };
   switch (job.operation) {
     case "up":
-      // Remediation: the drifted resources only (with what depends on them), read from the service first.
-      await stack.up({
-        ...common,
-        ...policy,
-        ...(job.remediate && { refresh: true, target: job.remediate, targetDependents: true }),
-      });
+      // Remediation: the drifted resources only (with what depends on them), read from the service
+      // first; a failed one keeps no refresh it did not act on (drift/remediateUp.ts).
+      if (job.remediate) {
+        const say = (message: string) => send({ type: "notice", message });
+        await remediateUp(stack, { ...common, ...policy, target: job.remediate }, counts, say);
+      } else await stack.up({ ...common, ...policy });
       break;
     case "preview":
       await stack.preview({ ...common, ...policy });
@@ -214,7 +216,7 @@ async function runUntilSettled(job: ShardJob, common: CommonOptions, tally: RunT
     const eventsBefore = tally.events;
     tally.saltRefusals = tally.otherErrors = 0;
     try {
-      await runOnStack(job, common);
+      await runOnStack(job, common, counts);
       break;
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
@@ -247,14 +249,14 @@ async function waitOutBackendRace(attempt: number, message: string, log: number)
  * provider/core/pinnedSalt.ts), so a new shard's first run with state written once per run saves
  * the salt and refuses its creates, and runUntilSettled runs it once more.
  */
-async function runOnStack(job: ShardJob, common: CommonOptions): Promise<void> {
+async function runOnStack(job: ShardJob, common: CommonOptions, counts: StepCounts): Promise<void> {
   const workspace = await LocalWorkspace.create({
     workDir: job.workDir, // holds the fleet project's Pulumi.yaml
     program: shardProgram(job.entries),
     secretsProvider: job.secretsProvider,
     pulumiCommand: await pulumiCli(),
   });
-  const operate = (stack: Stack) => runOperation(withoutFollowUpReads(stack), job, common);
+  const operate = (stack: Stack) => runOperation(withoutFollowUpReads(stack), job, common, counts);
   try {
     await operate(await stackTakenAsExisting(job.stackName, workspace));
   } catch (e) {
@@ -263,8 +265,11 @@ async function runOnStack(job: ShardJob, common: CommonOptions): Promise<void> {
     if (job.operation === "drift" || job.operation === "dns") {
       throw new Error(`error: ${job.stackName} does not exist yet: run 'txmail-fleet up' first`, { cause: e });
     }
-    // The shard's first run: create its stack (`stack init`), then run the operation on it.
-    await operate(await Stack.createOrSelect(job.stackName, workspace));
+    // The shard's first run: create its stack (`stack init`), record which fleet made it (another
+    // fleet on the same backend and project refuses to run it), then run the operation on it.
+    const stack = await Stack.createOrSelect(job.stackName, workspace);
+    await stack.setTag(FLEET_TAG, job.fleetId);
+    await operate(stack);
   }
 }
 

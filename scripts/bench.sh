@@ -10,6 +10,7 @@
 #   bash scripts/bench.sh backend-preview # a no-op fleet preview: PostgreSQL vs file, with and without gzip
 #   bash scripts/bench.sh fleet-profile   # a fleet's up beside its floor's: CPU per kind of process
 #   bash scripts/bench.sh fleet-drift     # `txmail-fleet drift` vs a no-op preview, 1 000 tenants
+#   bash scripts/bench.sh fleetMove       # `txmail-fleet place` moving 100 tenants between two shards (200 tenants)
 #   bash scripts/bench.sh domain-verification   # N domains verified in one up vs one domain
 #   BENCH_TENANTS=10 BENCH_REPS=1 bash scripts/bench.sh   # quicker (each script's header lists its knobs)
 #   BENCH_FLEET_COMPARE=20 BENCH_FLEET_TENANTS=60 BENCH_FLEET_ONE_STACK=0 bash scripts/bench.sh fleet   # quicker
@@ -21,9 +22,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${1:-report}"
 case "$target" in
-  report | checkpoints | profile | fleet | fleet-backends | backend-preview | fleet-profile | fleet-levers | fleet-drift | domain-verification) ;;
+  report | checkpoints | profile | fleet | fleet-backends | backend-preview | fleet-profile | fleet-levers | fleet-drift | fleetMove | domain-verification) ;;
   *)
-    echo "bench.sh: unknown target '$target' (report, checkpoints, profile, fleet, fleet-backends, backend-preview, fleet-profile, fleet-levers, fleet-drift, domain-verification)" >&2
+    echo "bench.sh: unknown target '$target' (report, checkpoints, profile, fleet, fleet-backends, backend-preview, fleet-profile, fleet-levers, fleet-drift, fleetMove, domain-verification)" >&2
     exit 2
     ;;
 esac

@@ -3,6 +3,7 @@
 // Loaded by ../tenantsFile.ts on first use, so programs that never read a file do not load yaml or zod.
 import { LineCounter, parseDocument, isMap, isSeq, type Node } from "yaml";
 import { z } from "zod";
+import { Hostname } from "../../../provider/api/common";
 import { TenantsFileError } from "../tenantsFile";
 
 const StrList = z.array(z.string());
@@ -71,11 +72,13 @@ const TenantEntry = z.strictObject({
   /** Names this tenant had before: its resources keep their objects under the new name (Pulumi aliases). */
   formerNames: z.array(TenantName).optional(),
   displayName: z.string().optional(),
-  website: z.string(),
+  // Checked here, with the whole file, before any tenant is built: the provider's own check comes
+  // only once other tenants of the same run were half-built.
+  website: Hostname,
   monthlyCredit: z.number().int().min(0).optional(),
   suspended: z.boolean().optional(),
   suspensionReason: z.string().optional(),
-  domain: z.string().optional(),
+  domain: Hostname.optional(),
   waitForVerificationSeconds: z.number().int().min(0).optional(),
   /** Verify the domain in each `up` (its records published elsewhere): the DomainVerification's own inputs. */
   domainVerification: z
@@ -94,10 +97,21 @@ const TenantEntry = z.strictObject({
 });
 export const TenantsFile = z.strictObject({ tenants: z.array(TenantEntry) }).superRefine((f, ctx) => {
   const seen = new Set<string>();
+  const domainOf = new Map<string, string>();
   f.tenants.forEach((t, i) => {
     if (seen.has(t.name))
       ctx.addIssue({ code: "custom", path: ["tenants", i, "name"], message: `duplicate tenant name '${t.name}'` });
     seen.add(t.name);
+    // One sending domain, one tenant: the service would refuse the second, after the first was built.
+    const domain = t.domain?.toLowerCase();
+    const holder = domain === undefined ? undefined : domainOf.get(domain);
+    if (holder !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["tenants", i, "domain"],
+        message: `'${t.domain}' is already tenant '${holder}''s domain`,
+      });
+    else if (domain !== undefined) domainOf.set(domain, t.name);
     if (t.domainVerification !== undefined && t.domain === undefined)
       ctx.addIssue({ code: "custom", path: ["tenants", i, "domainVerification"], message: "needs a domain to verify" });
   });

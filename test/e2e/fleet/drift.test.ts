@@ -86,6 +86,7 @@ describe.each(FACES)("txmail-fleet drift on the real engine, %s face", (face) =>
   const drift = async (...args: string[]): Promise<{ run: FleetRun; report: DriftReport }> => {
     const run = await fleet("drift", "--json", "--ignore", rootKey, ...args);
     expect(`${run.stdout}${run.stderr}`).not.toMatch(KEY_SECRET);
+    if (!run.stdout.trim()) throw new Error(`drift printed no report (exit ${run.code}):\n${run.stderr}`);
     return { run, report: JSON.parse(run.stdout) as DriftReport };
   };
   const api = async (key: string, method: string, where: string, body?: unknown) => {

@@ -9,7 +9,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { stringify } from "yaml";
+import YAML, { stringify } from "yaml";
 import { controlClient, serviceObjects, type EmulatorControl } from "../../../support/control";
 import { FACES, REPO_ROOT, TOOLS_DIR } from "../harness";
 import { startService, type TestService } from "../../../support/service";
@@ -185,9 +185,23 @@ describe.each(FACES)("txmail-fleet on the real engine, %s face", (face) => {
         .trim()
         .split("\n")
         .map((line) => (line.startsWith("stack ") ? line : line.split(" ")[0]));
-      // One worker ran the three shards: one version lookup, then per shard the up alone: no `stack
-      // select` before it (the stacks exist), no `stack output` or `stack history` after it.
-      expect(subcommands.sort()).toEqual(["up", "up", "up", "version"]);
+      // One worker ran the three shards: one version lookup (and the fleet command's), then per shard
+      // the up alone: no `stack select` before it (the stacks exist), no `stack output` or `stack
+      // history` after it. Before any shard runs, the fleet command reads the backend once (its own
+      // CLI lookup): the project's stacks and this fleet's (two `stack ls`), and each stack's
+      // tenants (one export each).
+      expect(subcommands.sort()).toEqual([
+        "stack export",
+        "stack export",
+        "stack export",
+        "stack ls",
+        "stack ls",
+        "up",
+        "up",
+        "up",
+        "version",
+        "version",
+      ]);
     },
   );
 
@@ -358,6 +372,86 @@ describe.each(FACES)("txmail-fleet on the real engine, %s face", (face) => {
       expectOk(again);
       expect(again.rows["shard-002"]).toMatchObject({ created: 0, updated: 0, replaced: 0, deleted: 0 });
       expect(await writes()).toEqual([]);
+    },
+  );
+
+  fleetLogic(
+    "the tenants file renamed and resized: the placement is rebuilt from the stacks, a hand-edited one moves a tenant in the state, a second fleet is refused — every id and secret kept",
+    async () => {
+      const live = async () => {
+        const d = await control.dumpState();
+        return serviceObjects(d)
+          .filter((o) => !baseline.has(o.id))
+          .map((o) => o.id)
+          .sort();
+      };
+      const secretOf = async (file: string, name: string) => {
+        const out = await fleet("output", "--tenants", file, "--tenant", name, "--show-secrets");
+        expectOk(out);
+        return JSON.parse(out.stdout) as { shard: string; credentials: { bootstrapKey: string } };
+      };
+      const objects = await live();
+      const before = await secretOf(tenantsFile, "t1");
+      // Renamed (the placement file's default name follows it: fleet.placement.json, not there) and reordered.
+      const renamedFile = path.join(dir, "fleet.yaml");
+      const renamedPlacement = path.join(dir, "fleet.placement.json");
+      fs.renameSync(tenantsFile, renamedFile);
+      fs.writeFileSync(
+        renamedFile,
+        stringify({ tenants: [...(YAML.parse(fs.readFileSync(renamedFile, "utf8")).tenants as unknown[])].reverse() }),
+      );
+      await control.clearRequests();
+      const rebuilt = await fleet("up", "--tenants", renamedFile, "--shard-size", "3");
+      expectOk(rebuilt);
+      expect(rebuilt.stdout).toMatch(/no placement file: rebuilt from the 3 shard stacks of fleet [0-9a-f]{16}/);
+      expect(rebuilt.rows.total).toMatchObject({ created: 0, deleted: 0, replaced: 0, failed: 0 });
+      const was = JSON.parse(fs.readFileSync(placementFile, "utf8")) as { tenants: Record<string, number> };
+      const now = JSON.parse(fs.readFileSync(renamedPlacement, "utf8")) as {
+        fleetId: string;
+        shardSize: number;
+        tenants: Record<string, number>;
+      };
+      expect(now.tenants).toEqual(was.tenants);
+      expect(now.shardSize).toBe(3);
+      expect(await writes()).toEqual([]);
+
+      // A hand edit moves t1 to shard 3: `--frozen` refuses before any write; `up` moves it in the state.
+      fs.writeFileSync(renamedPlacement, JSON.stringify({ ...now, tenants: { ...now.tenants, t1: 3 } }, null, 2));
+      const frozen = await fleet("up", "--tenants", renamedFile, "--frozen");
+      expect(frozen.code).toBe(2);
+      expect(frozen.stderr).toContain("would move t1 from shard-001 to shard-003");
+      // Only t1's shard runs (now shard-003): its up after the move changes nothing.
+      const moved = await fleet("up", "--tenants", renamedFile, "--tenant", "t1");
+      expectOk(moved);
+      expect(moved.stdout).toMatch(/moved t1 from shard-001 to shard-003 in the state \(\d+ resources/);
+      expect(Object.keys(moved.rows).sort()).toEqual(["shard-003", "total"]);
+      expect(moved.rows.total).toMatchObject({ created: 0, deleted: 0, replaced: 0, updated: 0, failed: 0 });
+      const after = await secretOf(renamedFile, "t1");
+      expect(after.shard).toBe("shard-003");
+      expect(after.credentials.bootstrapKey).toBe(before.credentials.bootstrapKey);
+      expect(await writes()).toEqual([]);
+
+      // A second fleet (its own tenants file and work dir) on the same backend and project: refused, nothing run.
+      const other = path.join(dir, "other");
+      fs.mkdirSync(other);
+      fs.writeFileSync(
+        path.join(other, "tenants.yaml"),
+        stringify({ tenants: [tenant({ name: "t1" }), tenant({ name: "x1" })] }),
+      );
+      const second = await runFleet(["up", "--tenants", path.join(other, "tenants.yaml")], {
+        cwd: other,
+        stateDir,
+        svc,
+      });
+      expect(second.code).toBe(2);
+      expect(second.stderr).toMatch(
+        /backend holds shard stacks of project 'txmail-fleet': shard-001, shard-002, shard-003 \(fleet [0-9a-f]{16}\)/,
+      );
+      expect(await writes()).toEqual([]);
+      expect(await live()).toEqual(objects);
+      expect(await subAccounts()).toEqual(ids);
+      fs.renameSync(renamedFile, tenantsFile);
+      fs.renameSync(renamedPlacement, placementFile);
     },
   );
 

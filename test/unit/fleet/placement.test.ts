@@ -114,4 +114,60 @@ describe("placement", () => {
     const again = place(first.placement, ["valueof", "constructor", "tostring"], 1);
     expect([again.added, again.removed]).toEqual([[], []]);
   });
+
+  describe("against what the stacks hold (held)", () => {
+    const first = () => place(emptyPlacement(4, "native", "fleet-0001"), names(9), 4).placement;
+    const heldFrom = (p: Placement) => new Map(Object.entries(p.tenants));
+
+    it("a lost placement file is rebuilt from the stacks: everyone stays, even with another order and size", () => {
+      const held = heldFrom(first());
+      const rebuilt = place(
+        { ...emptyPlacement(3, "native", "fleet-0001"), shards: [1, 2, 3] },
+        [...names(9)].reverse(),
+        3,
+        new Map(),
+        held,
+      );
+      expect(rebuilt.placement.tenants).toEqual(first().tenants);
+      expect(rebuilt.found).toHaveLength(9);
+      expect([rebuilt.added, rebuilt.removed, rebuilt.moves]).toEqual([[], [], []]);
+      expect(rebuilt.placement.fleetId).toBe("fleet-0001");
+    });
+
+    it("a hand-edited placement asks for a move (never a re-make); the stacks win where the file is silent", () => {
+      const edited = { ...first(), tenants: { ...first().tenants, t1: 3 } };
+      const change = place(edited, names(9), 4, new Map(), heldFrom(first()));
+      expect(change.moves).toEqual([{ tenant: "t1", from: 1, to: 3 }]);
+      expect(change.placement.tenants.t1).toBe(3);
+      expect([change.added, change.removed]).toEqual([[], []]);
+    });
+
+    it("a tenant removed and put back before an up keeps its seat, even if a newcomer took the freed one", () => {
+      const p = first();
+      const held = heldFrom(p); // no up ran: the stacks still hold t6
+      const removed = place(p, [...names(9).filter((n) => n !== "t6"), "x"], 4, new Map(), held);
+      expect(removed.removed).toEqual([{ tenant: "t6", shard: 2 }]);
+      expect(removed.added).toEqual([{ tenant: "x", shard: 2 }]);
+      // Its objects are still in shard 2: it stays there (one over the size), never given another seat.
+      const back = place(removed.placement, [...names(9), "x"], 4, new Map(), held);
+      expect(back.placement.tenants.t6).toBe(2);
+      expect([back.added, back.moves]).toEqual([[], []]);
+      expect(back.found).toEqual([{ tenant: "t6", shard: 2 }]);
+      // Without reading the stacks (the old way) it would have been placed anew, in shard 3.
+      expect(place(removed.placement, [...names(9), "x"], 4).added).toEqual([{ tenant: "t6", shard: 3 }]);
+    });
+
+    it("a rename finds its former name in the stacks when the placement file lost it", () => {
+      const held = heldFrom(first());
+      const renamed = place(
+        { ...emptyPlacement(4, "native"), shards: [1, 2, 3] },
+        names(9).map((n) => (n === "t6" ? "t6-new" : n)),
+        4,
+        new Map([["t6-new", ["t6"]]]),
+        held,
+      );
+      expect(renamed.renamed).toEqual([{ from: "t6", to: "t6-new", shard: 2 }]);
+      expect(renamed.added).toEqual([]);
+    });
+  });
 });

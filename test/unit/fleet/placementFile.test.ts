@@ -16,7 +16,13 @@ describe("placement file", () => {
   it("round-trips, and is absent before the first write", () => {
     const file = path.join(dir, "tenants.placement.json");
     expect(readPlacement(file)).toBeUndefined();
-    const p = { face: "native" as const, shardSize: 4, shards: [1, 2], tenants: { a: 1, b: 2 } };
+    const p = {
+      face: "native" as const,
+      shardSize: 4,
+      shards: [1, 2],
+      tenants: { a: 1, b: 2 },
+      fleetId: "0f1e2d3c4b5a6978",
+    };
     writePlacement(file, p);
     expect(readPlacement(file)).toEqual(p);
     expect(JSON.parse(fs.readFileSync(file, "utf8")).version).toBe(1);
@@ -60,6 +66,11 @@ describe("placement file", () => {
       "a tenant in no listed shard",
       JSON.stringify({ version: 1, shardSize: 1, shards: [1], tenants: { a: 2 } }),
       /tenants\.a: shard 2 is not listed/,
+    ],
+    [
+      "a fleet id that is not one",
+      JSON.stringify({ version: 1, shardSize: 1, shards: [], tenants: {}, fleetId: "a b" }),
+      /fleetId: must be 8 to 64 letters/,
     ],
     [
       "a tenant with a bad shard",

@@ -43,6 +43,7 @@ const job = (stackName: string, shard = 1): ShardJob => ({
   operation: "up",
   shard,
   stackName,
+  fleetId: "0123456789abcdef",
   project: "txmail-fleet",
   workDir: dir,
   entries: [],

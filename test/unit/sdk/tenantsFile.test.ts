@@ -135,4 +135,24 @@ describe("tenants file", () => {
     expect(message).toMatch(/t\.yaml:4:\d+: tenants\.2\.formerNames\.0: 'old' is already a former name of 'b'/);
     expect(message).toMatch(/t\.yaml:4:\d+: tenants\.2\.formerNames\.1: must be lower-case letters/);
   });
+
+  it("checks websites and domains, and one domain per tenant, before any tenant is built, naming file:line:column", () => {
+    const text = [
+      "tenants:",
+      "  - { name: a, website: a.example.com, domain: mail.a.example.com }",
+      "  - { name: b, website: 'not a host', domain: MAIL.A.example.com }", // line 3: bad website, a's domain
+      "  - { name: c, website: c.example.com, domain: 'mail..c' }", // line 4: bad domain
+    ].join("\n");
+    let message = "";
+    try {
+      parseTenants(text, "d.yaml");
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/d\.yaml:3:\d+: tenants\.1\.website: must be a fully qualified host name/);
+    expect(message).toMatch(
+      /d\.yaml:3:\d+: tenants\.1\.domain: 'MAIL\.A\.example\.com' is already tenant 'a''s domain/,
+    );
+    expect(message).toMatch(/d\.yaml:4:\d+: tenants\.2\.domain: must be a fully qualified host name/);
+  });
 });
