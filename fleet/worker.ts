@@ -21,6 +21,7 @@ import { countEvent, type StepCounts, zeroCounts } from "./stepCounts";
 import { SALT_NOT_SAVED } from "../provider/core/freshSalt";
 import { PINNED_SALT_CONFIG, newPinnedSalt } from "../provider/core/pinnedSalt";
 import { leftoversIn } from "../provider/core/leftovers";
+import { ChangeCollector, type LeftoverLine, type ResourceChange } from "./html/runChanges";
 import { pinSalt } from "../sdk/nodejs/internal/pinSalt";
 import { sdkDebugMessages } from "./sdkDebugMessages";
 import type * as ShardCheck from "./drift/shardCheck";
@@ -123,10 +124,20 @@ interface RunTally {
   otherErrors: number;
   /** Likely leftovers the provider reported (`<Kind> <id>`), each once. */
   leftovers: Set<string>;
+  /** Each resource's change and the leftovers' lines, for the HTML report (fleet/html). */
+  changes: ChangeCollector;
 }
 
 async function run(job: ShardJob): Promise<void> {
-  const tally: RunTally = { counts: zeroCounts(), events: 0, saltRefusals: 0, otherErrors: 0, leftovers: new Set() };
+  const preview = job.operation === "preview" || job.operation === "drift";
+  const tally: RunTally = {
+    counts: zeroCounts(),
+    events: 0,
+    saltRefusals: 0,
+    otherErrors: 0,
+    leftovers: new Set(),
+    changes: new ChangeCollector(preview),
+  };
   const log = fs.openSync(job.logFile, "a");
   const common: CommonOptions = {
     onEvent: engineEventHandler(job, tally),
@@ -140,7 +151,13 @@ async function run(job: ShardJob): Promise<void> {
   process.env.TXMAIL_FACE = job.face;
   try {
     await runUntilSettled(job, common, tally, log);
-    await send({ type: "done", ok: tally.counts.failed === 0, counts: tally.counts, leftovers: [...tally.leftovers] });
+    await send({
+      type: "done",
+      ok: tally.counts.failed === 0,
+      counts: tally.counts,
+      leftovers: [...tally.leftovers],
+      ...collected(tally),
+    });
   } catch (e) {
     const message = withoutBackendPassword(e instanceof Error ? e.message : String(e));
     fs.writeSync(log, `\n${message}\n`);
@@ -151,10 +168,16 @@ async function run(job: ShardJob): Promise<void> {
       counts: tally.counts,
       error: locked ?? firstMeaningfulLine(message),
       leftovers: [...tally.leftovers],
+      ...collected(tally),
     });
   } finally {
     fs.closeSync(log);
   }
+}
+
+/** What the run changed and left over, per resource (drift and dns report their own findings). */
+function collected(tally: RunTally): { changes: ResourceChange[]; leftoverLines: LeftoverLine[] } {
+  return { changes: tally.changes.changes(), leftoverLines: tally.changes.leftoverLines() };
 }
 
 /** Counts the steps (reported as progress), and reports policy findings and errors as they come. */
@@ -163,6 +186,7 @@ function engineEventHandler(job: ShardJob, tally: RunTally): (event: EngineEvent
   const preview = job.operation === "preview" || job.operation === "drift";
   return (event) => {
     tally.events++;
+    tally.changes.add(event);
     if (countEvent(tally.counts, event, preview)) void send({ type: "progress", counts: { ...tally.counts } });
     // Policy findings, mandatory or advisory, name the rule and the resource: a failed preview
     // says why without opening the engine log.
