@@ -57,7 +57,7 @@ export function renderPage(report: FleetRunReport, opts: PageOptions = {}): stri
 <label for="shard">Shard</label> <select id="shard"><option value="">all shards</option></select>
 <p id="shown" class="shown" aria-live="polite"></p>
 </div>
-<div id="scroller" class="scroller" tabindex="0" role="region" aria-labelledby="h-tenants">
+<div id="scroller" class="scroller" tabindex="0" role="region" aria-label="Tenants table (scrolls)">
 <table id="tenants"><caption class="sr">Tenants of the run: one row each; the tenant's name opens its details below the table</caption>
 <thead><tr>
 <th scope="col" data-key="tenant"><button type="button">Tenant</button></th>
