@@ -11,7 +11,7 @@ import {
   MAX_SHARD_SIZE,
 } from "./defaults";
 
-export const OPERATIONS = ["up", "preview", "refresh", "destroy", "place", "output", "drift", "dns"] as const;
+export const OPERATIONS = ["up", "preview", "refresh", "destroy", "place", "output", "drift", "dns", "report"] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 export interface FleetOptions {
@@ -50,8 +50,14 @@ export interface FleetOptions {
   showSecrets: boolean;
   /** Said once on stderr before the run (a deprecated flag, with the one that replaces it). */
   warnings: string[];
-  /** drift, dns: the report as JSON on stdout (progress goes to stderr). */
+  /** up, preview, refresh, destroy, drift, dns: the report as JSON on stdout (progress goes to stderr). */
   json: boolean;
+  /** The run's report as one self-contained HTML page here (fleet/html); `report`: where to write it. */
+  htmlFile?: string;
+  /** report: the run's JSON report to read. */
+  fromFile?: string;
+  /** report, and runs with --html: a previous run's JSON report, for what changed since. */
+  compareFile?: string;
   /** dns: the records as a BIND zone-file fragment on stdout (progress goes to stderr). */
   zone: boolean;
   /** dns: only the records the service requires, not the optional ones. */
@@ -72,7 +78,7 @@ export class UsageError extends Error {
   override readonly name = "UsageError";
 }
 
-export const USAGE = `usage: txmail-fleet <up|preview|refresh|destroy|place|output|drift|dns> [options]
+export const USAGE = `usage: txmail-fleet <up|preview|refresh|destroy|place|output|drift|dns|report> [options]
 
   --tenants FILE             the tenants file (default ./tenants.yaml)
   --placement FILE           tenant → shard record (default: beside the tenants file, <name>.placement.json)
@@ -99,7 +105,13 @@ export const USAGE = `usage: txmail-fleet <up|preview|refresh|destroy|place|outp
                              default (2-3x slower); without it the fleet saves state once per run
                              (PULUMI_SKIP_CHECKPOINTS), which its idempotency keys make safe
   --show-secrets             output: the tenant's credentials in plain text (default: "[secret]")
-  --json                     drift, dns: the report as JSON on stdout (progress on stderr)
+  --json                     up, preview, refresh, destroy, drift, dns: the report as JSON on stdout
+                             (progress on stderr)
+  --html FILE                up, preview, refresh, destroy, drift, dns, report: the report as one
+                             self-contained HTML page (opens offline; secrets masked as in --json)
+  --from FILE                report: the run's JSON report to show (--json of a run)
+  --compare FILE             report, and runs with --html: a previous run's JSON report; the page
+                             shows what changed since
   --markdown FILE            drift: also write the report as Markdown to FILE (a CI job summary)
   --remediate                drift: then run up on the drifted resources only (refreshed first)
   --no-inventory             drift: skip listing the objects no shard stack manages
@@ -118,6 +130,10 @@ objects found (docs/guide/fleets.md#drift).
 and whether the service has seen them; for a DNS team: --zone (or --json). Exit 0: every domain
 verified, 1: a shard or domain could not be read, 2: bad usage, 3: a required record not seen yet
 (docs/guide/fleets.md#handing-dns-to-another-team).
+
+'report --from RUN.json --html FILE' writes a run's JSON report (--json) as one HTML page: the
+tenants (searchable, filtered by status and shard), their changes, DNS and leftovers, the shards'
+time (docs/guide/fleets.md#the-html-report).
 
 'output --tenant NAME' prints that tenant's summary and credentials (keys, SMTP passwords, signing
 secrets) from its shard stack, as JSON.
@@ -257,6 +273,15 @@ function applyValueFlag(opts: FleetOptions, arg: string, flag: string, value: ()
     case "--secrets-provider":
       opts.secretsProvider = value();
       break;
+    case "--html":
+      opts.htmlFile = path.resolve(cwd, value());
+      break;
+    case "--from":
+      opts.fromFile = path.resolve(cwd, value());
+      break;
+    case "--compare":
+      opts.compareFile = path.resolve(cwd, value());
+      break;
     case "--markdown":
       opts.markdownFile = path.resolve(cwd, value());
       break;
@@ -282,9 +307,18 @@ function checkCombinations(opts: FleetOptions): void {
   if (opts.showSecrets && opts.operation !== "output") {
     throw new UsageError(`--show-secrets: only output shows secrets, not ${opts.operation}`);
   }
-  if (opts.json && opts.operation !== "drift" && opts.operation !== "dns") {
-    throw new UsageError(`--json: only drift and dns take it, not ${opts.operation}`);
+  const reporting = ["up", "preview", "refresh", "destroy", "drift", "dns"];
+  if (opts.json && !reporting.includes(opts.operation)) {
+    throw new UsageError(`--json: only ${reporting.join(", ")} take it, not ${opts.operation}`);
   }
+  if (opts.htmlFile && !reporting.includes(opts.operation) && opts.operation !== "report") {
+    throw new UsageError(`--html: only ${reporting.join(", ")} and report take it, not ${opts.operation}`);
+  }
+  if (opts.operation === "report" && (!opts.fromFile || !opts.htmlFile)) {
+    throw new UsageError("report: needs --from RUN.json (a run's --json report) and --html FILE");
+  }
+  if (opts.fromFile && opts.operation !== "report") throw new UsageError(`--from: only report takes it`);
+  if (opts.compareFile && !opts.htmlFile) throw new UsageError("--compare: needs --html FILE (the page shows it)");
   const driftOnly: Array<[string, boolean]> = [
     ["--markdown", opts.markdownFile !== undefined],
     ["--remediate", opts.remediate],

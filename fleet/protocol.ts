@@ -7,6 +7,7 @@ import type { TenantEntry } from "../sdk/nodejs/tenantsFile";
 import type { ShardDns } from "./dns/types";
 import type { ShardDrift } from "./drift/types";
 import type { StepCounts } from "./stepCounts";
+import type { LeftoverLine, ResourceChange } from "./html/runChanges";
 
 export type ShardOperation = "up" | "preview" | "refresh" | "destroy" | "drift" | "dns";
 
@@ -56,4 +57,13 @@ export type WorkerMessage =
   /** What a dns read found (sent before its `done`): records and states, never a key. */
   | { type: "dns"; report: ShardDns }
   /** `leftovers`: what the provider reported as likely leftovers (`<Kind> <id>`, provider/core/leftovers.ts). */
-  | { type: "done"; ok: boolean; counts: StepCounts; error?: string; leftovers?: string[] };
+  | {
+      type: "done";
+      ok: boolean;
+      counts: StepCounts;
+      error?: string;
+      leftovers?: string[];
+      /** Each resource the run changed or failed on, and the leftovers' lines (the HTML report's). */
+      changes?: ResourceChange[];
+      leftoverLines?: LeftoverLine[];
+    };

@@ -19,6 +19,7 @@ import { lockedShardError } from "./stackLock";
 import { countEvent, type StepCounts, zeroCounts } from "./stepCounts";
 import { SALT_NOT_SAVED } from "../provider/core/freshSalt";
 import { leftoversIn } from "../provider/core/leftovers";
+import { ChangeCollector, type LeftoverLine, type ResourceChange } from "./html/runChanges";
 import { sdkDebugMessages } from "./sdkDebugMessages";
 import { remediateUp } from "./drift/remediateUp";
 import { FLEET_TAG } from "./defaults";
@@ -122,10 +123,20 @@ interface RunTally {
   otherErrors: number;
   /** Likely leftovers the provider reported (`<Kind> <id>`), each once. */
   leftovers: Set<string>;
+  /** Each resource's change and the leftovers' lines, for the HTML report (fleet/html). */
+  changes: ChangeCollector;
 }
 
 async function run(job: ShardJob): Promise<void> {
-  const tally: RunTally = { counts: zeroCounts(), events: 0, saltRefusals: 0, otherErrors: 0, leftovers: new Set() };
+  const preview = job.operation === "preview" || job.operation === "drift";
+  const tally: RunTally = {
+    counts: zeroCounts(),
+    events: 0,
+    saltRefusals: 0,
+    otherErrors: 0,
+    leftovers: new Set(),
+    changes: new ChangeCollector(preview),
+  };
   const log = fs.openSync(job.logFile, "a");
   const common: CommonOptions = {
     onEvent: engineEventHandler(job, tally),
@@ -139,7 +150,13 @@ async function run(job: ShardJob): Promise<void> {
   process.env.TXMAIL_FACE = job.face;
   try {
     await runUntilSettled(job, common, tally, log);
-    await send({ type: "done", ok: tally.counts.failed === 0, counts: tally.counts, leftovers: [...tally.leftovers] });
+    await send({
+      type: "done",
+      ok: tally.counts.failed === 0,
+      counts: tally.counts,
+      leftovers: [...tally.leftovers],
+      ...collected(tally),
+    });
   } catch (e) {
     const message = withoutBackendPassword(e instanceof Error ? e.message : String(e));
     fs.writeSync(log, `\n${message}\n`);
@@ -150,10 +167,16 @@ async function run(job: ShardJob): Promise<void> {
       counts: tally.counts,
       error: locked ?? firstMeaningfulLine(message),
       leftovers: [...tally.leftovers],
+      ...collected(tally),
     });
   } finally {
     fs.closeSync(log);
   }
+}
+
+/** What the run changed and left over, per resource (drift and dns report their own findings). */
+function collected(tally: RunTally): { changes: ResourceChange[]; leftoverLines: LeftoverLine[] } {
+  return { changes: tally.changes.changes(), leftoverLines: tally.changes.leftoverLines() };
 }
 
 /** Counts the steps (reported as progress), and reports policy findings and errors as they come. */
@@ -162,6 +185,7 @@ function engineEventHandler(job: ShardJob, tally: RunTally): (event: EngineEvent
   const preview = job.operation === "preview" || job.operation === "drift";
   return (event) => {
     tally.events++;
+    tally.changes.add(event);
     if (countEvent(tally.counts, event, preview)) void send({ type: "progress", counts: { ...tally.counts } });
     // Policy findings, mandatory or advisory, name the rule and the resource: a failed preview
     // says why without opening the engine log.

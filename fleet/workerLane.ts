@@ -9,6 +9,7 @@ import type { ShardDns } from "./dns/types";
 import type { ShardDrift } from "./drift/types";
 import type { ShardJob, WorkerMessage } from "./protocol";
 import { type StepCounts, zeroCounts } from "./stepCounts";
+import type { LeftoverLine, ResourceChange } from "./html/runChanges";
 
 export interface ShardResult {
   shard: number;
@@ -20,6 +21,11 @@ export interface ShardResult {
   logFile: string;
   /** Likely leftovers the provider reported (`<Kind> <id>`): objects it could not prove its own, left alone. */
   leftovers?: string[];
+  /** How long the shard waited for a free lane after the run started (set by runInWorkers). */
+  queuedMs?: number;
+  /** Each resource the run changed or failed on, and the leftovers' lines (fleet/html/runChanges.ts). */
+  changes?: ResourceChange[];
+  leftoverLines?: LeftoverLine[];
 }
 
 export interface ShardListener {
@@ -88,7 +94,18 @@ export class WorkerLane {
         else if (m.type === "notice") listener.onNotice(job, m.message);
         else if (m.type === "drift") listener.onDrift?.(job, m.report);
         else if (m.type === "dns") listener.onDns?.(job, m.report);
-        else finish({ ...base(), ok: m.ok, counts: m.counts, error: m.error, leftovers: m.leftovers });
+        else {
+          const { changes, leftoverLines } = m;
+          finish({
+            ...base(),
+            ok: m.ok,
+            counts: m.counts,
+            error: m.error,
+            leftovers: m.leftovers,
+            changes,
+            leftoverLines,
+          });
+        }
       };
       // The lane forgets the dead worker itself (start()).
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => {

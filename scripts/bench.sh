@@ -11,6 +11,7 @@
 #   bash scripts/bench.sh fleet-profile   # a fleet's up beside its floor's: CPU per kind of process
 #   bash scripts/bench.sh fleet-drift     # `txmail-fleet drift` vs a no-op preview, 1 000 tenants
 #   bash scripts/bench.sh fleetMove       # `txmail-fleet place` moving 100 tenants between two shards (200 tenants)
+#   bash scripts/bench.sh fleet-report    # the HTML report in headless Chromium, 1 000 and 10 000 tenants
 #   bash scripts/bench.sh domain-verification   # N domains verified in one up vs one domain
 #   BENCH_TENANTS=10 BENCH_REPS=1 bash scripts/bench.sh   # quicker (each script's header lists its knobs)
 #   BENCH_FLEET_COMPARE=20 BENCH_FLEET_TENANTS=60 BENCH_FLEET_ONE_STACK=0 bash scripts/bench.sh fleet   # quicker
@@ -22,13 +23,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${1:-report}"
 case "$target" in
-  report | checkpoints | profile | fleet | fleet-backends | backend-preview | fleet-profile | fleet-levers | fleet-drift | fleetMove | domain-verification) ;;
+  report | checkpoints | profile | fleet | fleet-backends | backend-preview | fleet-profile | fleet-levers | fleet-drift | fleetMove | fleet-report | domain-verification) ;;
   *)
-    echo "bench.sh: unknown target '$target' (report, checkpoints, profile, fleet, fleet-backends, backend-preview, fleet-profile, fleet-levers, fleet-drift, fleetMove, domain-verification)" >&2
+    echo "bench.sh: unknown target '$target' (report, checkpoints, profile, fleet, fleet-backends, backend-preview, fleet-profile, fleet-levers, fleet-drift, fleetMove, fleet-report, domain-verification)" >&2
     exit 2
     ;;
 esac
-bash scripts/setup.sh
+# fleet-report drives Debian's Chromium (setup --with browser installs it).
+if [ "$target" = fleet-report ]; then bash scripts/setup.sh --with browser; else bash scripts/setup.sh; fi
 # shellcheck disable=SC1091
 source .tools/env
 npx tsc -p tsconfig.json # the programs and the fleet command run from dist/
@@ -40,6 +42,7 @@ case "$target" in
   fleet-profile) node bench/out/bench/fleetProfile.js ;;
   fleet-levers) node bench/out/bench/fleetLevers.js ;;
   fleet-drift) node bench/out/bench/fleetDrift.js ;;
+  fleet-report) node bench/out/bench/fleetReport.js ;;
   domain-verification) node bench/out/bench/domainVerification.js ;;
   *) node "bench/out/bench/$target.js" ;;
 esac

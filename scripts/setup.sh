@@ -9,6 +9,7 @@
 #   bash scripts/setup.sh --with release # also the registry servers of the release rehearsal (below)
 #   bash scripts/setup.sh --with dns    # also PowerDNS, the DNS server the emulator's DNS tests start
 #   bash scripts/setup.sh --with java   # also the Java language host, javagen and a Maven repository
+#   bash scripts/setup.sh --with browser # also Debian's Chromium (the HTML report's browser test)
 #   (--with is repeatable: --with yaml --with sdkgen)
 #
 # It builds only what is missing, and starts the longest build first so the rest overlaps it:
@@ -51,6 +52,10 @@
 #      dependency closure and exactly the Maven plugins those builds use; keyed by both pom.xml files
 #      and Maven's version, linked as .tools/maven-repo (~70 MB, ~30 s cold). The txmail SDK itself
 #      is removed from it: the tests install it from sdk/java.
+#   8c. With --with browser (which the test command passes): Debian's Chromium at /usr/bin/chromium
+#      (or $TXMAIL_CHROMIUM), installed with apt-get when missing (as root; else it says how). The
+#      HTML report's browser test drives it headless through playwright-core (a pinned npm
+#      dependency, which downloads no browser).
 #   9. Links in .tools/bin: pulumi, the dynamic-provider plugin shipped in @pulumi/pulumi; the native
 #      provider bin/pulumi-resource-txmail installed in .tools/pulumi-home; its single executable
 #      (scripts/build-plugin.sh --binary, cached) linked as .tools/plugin/pulumi-resource-txmail; the env file.
@@ -72,6 +77,7 @@ with_python=false
 with_release=false
 with_dns=false
 with_java=false
+with_browser=false
 while [ $# -gt 0 ]; do
   case "$1:${2:-}" in
     --with:yaml) with_yaml=true ;;
@@ -80,8 +86,9 @@ while [ $# -gt 0 ]; do
     --with:python) with_python=true ;;
     --with:dns) with_dns=true ;;
     --with:java) with_java=true ;;
-    --with:*) echo "setup.sh: --with takes 'yaml', 'sdkgen', 'python', 'release', 'dns' or 'java'" >&2; exit 2 ;;
-    *) echo "usage: setup.sh [--with yaml|sdkgen|python|release|dns|java]..." >&2; exit 2 ;;
+    --with:browser) with_browser=true ;;
+    --with:*) echo "setup.sh: --with takes 'yaml', 'sdkgen', 'python', 'release', 'dns', 'java' or 'browser'" >&2; exit 2 ;;
+    *) echo "usage: setup.sh [--with yaml|sdkgen|python|release|dns|java|browser]..." >&2; exit 2 ;;
   esac
   shift 2
 done
@@ -447,6 +454,20 @@ if $with_java; then
     say "Maven repository ready in $(since "$started")"
   fi
   ln -sfn "$m2" "$tools/maven-repo"
+fi
+
+# --- 8c. Chromium (on request) ------------------------------------------------------------------------
+if $with_browser; then
+  chromium_bin="${TXMAIL_CHROMIUM:-/usr/bin/chromium}"
+  if [ ! -x "$chromium_bin" ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+      say "installing Debian's Chromium with apt-get (chromium), for the HTML report's browser test"
+      { apt-get install -y -q chromium || { apt-get update -q && apt-get install -y -q chromium; }; } >&2 ||
+        die "apt-get could not install chromium"
+    fi
+    [ -x "$chromium_bin" ] ||
+      die "--with browser needs Chromium at $chromium_bin (Debian: apt-get install chromium; or set TXMAIL_CHROMIUM)"
+  fi
 fi
 
 # --- 9. Plugins and env file ---------------------------------------------------------------------

@@ -6,7 +6,7 @@
 # Ends with one plain line "N passed, N failed" (CI counts tests from it) and jest's exit code.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-bash "$root/scripts/setup.sh" --with yaml --with sdkgen || exit 1
+bash "$root/scripts/setup.sh" --with yaml --with sdkgen --with browser || exit 1
 # shellcheck source=/dev/null
 source "$root/.tools/env"
 cd "$root"

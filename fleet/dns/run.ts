@@ -3,7 +3,7 @@
 // (`--json`) or as a zone-file fragment (`--zone`). Reads only, unless `--check-dns` asks the
 // service to check each domain once.
 import type { FleetOptions } from "../args";
-import { type FleetIo, type PlacedFleet, runInWorkers, shardJobs } from "../fleet";
+import { type FleetIo, type PlacedFleet, runInWorkers, shardJobs, writeReports } from "../fleet";
 import { dnsExitCode, dnsHeadline, requiredOnly, terminalDnsReport } from "./report";
 import type { ShardDns, TenantDns } from "./types";
 import { zoneFragment } from "./zone";
@@ -23,7 +23,8 @@ export async function runDns(opts: FleetOptions, fleet: PlacedFleet, io: FleetIo
   const writes = opts.checkDns ? "check-dns once per domain, nothing else written" : "reads only: nothing is written";
   io.out(`dns: ${jobs.length} of ${total} shards, ${opts.parallel} at a time (${writes})`);
   const answers = new Map<string, ShardDns>();
-  const results = await runInWorkers(opts, jobs, Date.now(), io, {
+  const started = Date.now();
+  const results = await runInWorkers(opts, jobs, started, io, {
     onDns: (job, report) => answers.set(job.stackName, report),
   });
   // A shard without an answer (its worker failed, Ctrl-C): each of its tenants, not read, and why.
@@ -43,6 +44,7 @@ export async function runDns(opts: FleetOptions, fleet: PlacedFleet, io: FleetIo
   );
   const exitCode = dnsExitCode(read);
   const tenants = opts.requiredOnly ? requiredOnly(read) : read;
+  writeReports(opts, fleet, { jobs, results, started, exitCode, dns: tenants }, io);
   if (!opts.json && !opts.zone) {
     io.out(`\n${terminalDnsReport(tenants, exitCode)}`);
     return exitCode;

@@ -197,10 +197,12 @@ function unmanagedObject(kind: Kind, id: string, record: Record<string, unknown>
  */
 function refusals(kind: Kind, record: Record<string, unknown>): string | undefined {
   const props = Object.fromEntries(Object.entries(record).map(([k, v]) => [camel(k), v]));
-  const name = String(record.label ?? record.name ?? record.id);
+  // What the rules read besides the props: their settings (policy/lib/config.ts; here, their
+  // defaults) and the resource's URN (where a fix is written): an object no stack holds has none,
+  // so one of no stack and no parent.
   const type = nativeTypeToken(kind);
-  // As the engine calls a rule, with the pack's default configuration (no policy config given).
-  const args = { type, name, urn: `urn:pulumi:drift::drift::${type}::${name}`, props, getConfig: () => ({}) };
+  const name = String(record.label ?? record.name ?? record.id);
+  const args = { type, name, props, urn: `urn:pulumi:::${type}::${name}`, getConfig: () => ({}) };
   const found: string[] = [];
   for (const policy of policies) {
     if (!("validateResource" in policy) || policy.enforcementLevel !== "mandatory") continue;

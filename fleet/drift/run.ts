@@ -4,7 +4,7 @@
 // the report on the terminal (or as JSON) and in Markdown, and its exit code (report.ts).
 import * as fs from "node:fs";
 import type { FleetOptions } from "../args";
-import { shardJobs, runInWorkers, type FleetIo, type PlacedFleet } from "../fleet";
+import { shardJobs, runInWorkers, writeReports, type FleetIo, type PlacedFleet } from "../fleet";
 import { apiFor } from "../../provider/core/clientApi";
 import { resolveConnection } from "../../provider/core/connection";
 import { listUnmanaged, type Listing } from "./inventory";
@@ -18,7 +18,8 @@ export async function runDrift(opts: FleetOptions, fleet: PlacedFleet, io: Fleet
   const total = fleet.change.placement.shards.length;
   io.out(`drift: ${jobs.length} of ${total} shards, ${opts.parallel} at a time (reads only: nothing is written)`);
   const reports = new Map<string, ShardDrift>();
-  const results = await runInWorkers(opts, jobs, Date.now(), io, {
+  const started = Date.now();
+  const results = await runInWorkers(opts, jobs, started, io, {
     onDrift: (job, report) => reports.set(job.stackName, report),
   });
   const unchecked = jobs.flatMap((job, i) =>
@@ -39,6 +40,7 @@ export async function runDrift(opts: FleetOptions, fleet: PlacedFleet, io: Fleet
   if (opts.markdownFile) fs.writeFileSync(opts.markdownFile, markdownReport(report), { flag: "a" });
   if (opts.json) (io.result ?? io.out)(JSON.stringify(report, null, 2));
   else io.out(`\n${terminalReport(report)}`);
+  writeReports(opts, fleet, { jobs, results, started, exitCode: report.exitCode, drift: report }, io);
   return report.exitCode;
 }
 

@@ -87,13 +87,22 @@ describe("txmail-fleet arguments", () => {
   });
 
   it.each([
-    [["deploy"], /the command must be one of up, preview, refresh, destroy, place, output, drift, dns, got 'deploy'/],
+    [
+      ["deploy"],
+      /the command must be one of up, preview, refresh, destroy, place, output, drift, dns, report, got .deploy./,
+    ],
     [["output"], /output: needs exactly one --tenant NAME, got 0/],
     [["output", "--tenant", "a", "--tenant", "b"], /output: needs exactly one --tenant NAME, got 2/],
     [["up", "--show-secrets"], /--show-secrets: only output shows secrets, not up/],
     [["output", "--tenant", "a", "--show-secrets=yes"], /--show-secrets: takes no value/],
     [["up", "--remediate"], /--remediate: only drift takes it, not up/],
-    [["preview", "--json"], /--json: only drift and dns take it, not preview/],
+    [["place", "--json"], /--json: only up, preview, refresh, destroy, drift, dns take it, not place/],
+    [
+      ["place", "--html", "r.html"],
+      /--html: only up, preview, refresh, destroy, drift, dns and report take it, not place/,
+    ],
+    [["report", "--html", "r.html"], /report: needs --from RUN.json/],
+    [["up", "--compare", "p.json"], /--compare: needs --html FILE/],
     [["refresh", "--markdown", "r.md"], /--markdown: only drift takes it, not refresh/],
     [["up", "--ignore", "k"], /--ignore: only drift takes it, not up/],
     [["drift", "--markdown"], /--markdown: needs a value/],
