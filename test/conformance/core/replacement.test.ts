@@ -187,6 +187,28 @@ describe("a replacement within 24 h of the create, with the same key fields", ()
   });
 });
 
+test("an adopted object, replaced by its diff: a new object, not the adopted one again", async () => {
+  const name = "adopted";
+  const theirs = (
+    await client.post(paths.routes(emu.accountId), { name, url: "https://rep.example.com/ad", recipient: "" }, Route)
+  ).data;
+  const news: Props = {
+    name,
+    url: "https://rep.example.com/ad",
+    adoptId: theirs.id,
+    __urn: urn("Route", name),
+    __stackSalt: SALT,
+    __replaceOnChanges: ["url"],
+  };
+  const old = await firstUp(run("route"), news);
+  expect(old.id).toBe(theirs.id);
+  const p = run("route");
+  const made = await replacement(p, old, { ...news, url: "https://rep.example.com/ad2" });
+  expect(made.id).not.toBe(theirs.id);
+  await p.delete(old.id, old.outs);
+  expect(await routeIds(name)).toEqual([made.id]);
+});
+
 describe("a targeted replacement (`--replace`: checked without old inputs, no diff) within 24 h", () => {
   test("the service answers with the same object: the engine's delete of it is refused, the object stays", async () => {
     const name = "targeted";
