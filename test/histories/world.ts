@@ -162,6 +162,8 @@ export class World {
   readonly log: string[] = [];
   epoch = 0;
   secretEpoch = 0;
+  /** Stacks one of whose objects the environment changed since their last refresh. */
+  readonly drifted = new Set<number>();
   /** The commands run so far (for a failure's report). */
   readonly steps: Cmd[] = [];
 
@@ -285,6 +287,8 @@ export class World {
     };
     const body = change[e.kind];
     if (!body) return; // the service has no update for it
+    for (const st of this.stacks)
+      if ([...st.state.values()].some((x) => x.kind === e.kind && x.id === e.id)) this.drifted.add(st.index);
     await this.client.put(path, body, z.unknown()).catch((err: unknown) => {
       // Gone already, or already changed so (the service refuses an update that changes nothing).
       if (!/404|not found|changes nothing/i.test(String((err as Error).message))) throw err;
@@ -423,6 +427,7 @@ export class World {
 
   /** `pulumi refresh`: each resource read; those the provider says are gone leave the state. */
   refresh(stack: Stack, opts: RunOptions = {}): Promise<RunReport> {
+    this.drifted.delete(stack.index);
     return this.run(stack, `${"AB"[stack.index]}: refresh`, opts, async (r) => {
       for (const [urn, e] of [...stack.state]) {
         const got = await r.providers[e.kind].read(e.id, { ...e.inputs, ...e.outs });
