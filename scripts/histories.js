@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+// `npm run histories -- --depth fast --seed S --count N [--seconds T] [--natural-keys] [--without a,b]`:
+// runs the history tester (test/histories, docs/guide/development.md#histories) through jest, which
+// gives each run its own module graph (a provider process per run). Without --count it runs for
+// --seconds (default 45). The deep depth (the real engine) is not built yet.
+"use strict";
+const { spawnSync } = require("node:child_process");
+const path = require("node:path");
+
+const args = process.argv.slice(2);
+const opts = { depth: "fast" };
+for (let i = 0; i < args.length; i++) {
+  const a = args[i];
+  const value = () => {
+    if (i + 1 >= args.length) throw new Error(`${a} needs a value`);
+    return args[++i];
+  };
+  if (a === "--depth") opts.depth = value();
+  else if (a === "--seed") opts.seed = value();
+  else if (a === "--count") opts.count = value();
+  else if (a === "--seconds") opts.seconds = value();
+  else if (a === "--without") opts.without = value();
+  else if (a === "--natural-keys") opts.naturalKeys = true;
+  else {
+    process.stderr.write(`histories: unknown argument ${a}\n`);
+    process.exit(2);
+  }
+}
+if (opts.depth !== "fast") {
+  process.stderr.write(`histories: depth '${opts.depth}' is not built yet; only --depth fast runs.\n`);
+  process.exit(2);
+}
+const root = path.resolve(__dirname, "..");
+const env = {
+  ...process.env,
+  ...(opts.seed !== undefined ? { HISTORIES_SEED: opts.seed } : {}),
+  ...(opts.count !== undefined ? { HISTORIES_COUNT: opts.count } : {}),
+  ...(opts.seconds !== undefined ? { HISTORIES_SECONDS: opts.seconds } : {}),
+  ...(opts.without !== undefined ? { HISTORIES_WITHOUT: opts.without } : {}),
+  ...(opts.naturalKeys ? { HISTORIES_NATURAL_KEYS: "1" } : {}),
+};
+const jest = path.join(root, "node_modules", "jest", "bin", "jest.js");
+const run = spawnSync(process.execPath, [jest, "--ci", "test/histories/fast.test.ts"], {
+  cwd: root,
+  env,
+  stdio: "inherit",
+});
+process.exit(run.status ?? 1);

@@ -1,0 +1,36 @@
+// The fast depth of the history tester (issue 59, docs/guide/development.md#histories): random
+// histories of program edits, engine runs, faults and environment changes, driven in process against
+// the emulator, with the invariants checked after every step, for a fixed budget of time. The seed
+// is printed on every run; HISTORIES_SEED replays one, HISTORIES_COUNT runs that many histories
+// instead of the time budget, HISTORIES_SECONDS changes the budget, HISTORIES_NATURAL_KEYS=1 lets
+// both stacks and the environment use the same natural keys (Domain, Suppression, AccountMember).
+import { closeSharedDispatchers } from "../../provider/client";
+import { settingsFromEnv } from "./commands";
+import { runHistories, seedFromEnv } from "./runner";
+
+const seed = seedFromEnv();
+const count = process.env.HISTORIES_COUNT ? Number(process.env.HISTORIES_COUNT) : undefined;
+const seconds = Number(process.env.HISTORIES_SECONDS || 45);
+
+afterAll(async () => {
+  await closeSharedDispatchers();
+});
+
+test(
+  `histories hold every invariant (seed ${seed})`,
+  async () => {
+    const settings = settingsFromEnv();
+    const result = await runHistories({
+      seed,
+      count,
+      timeLimitMs: count === undefined ? seconds * 1000 : undefined,
+      settings,
+    });
+    process.stdout.write(
+      `histories: seed ${seed}, ${result.histories} histories in ${(result.elapsedMs / 1000).toFixed(1)} s` +
+        `${settings.naturalKeys ? " (natural keys shared)" : ""}: ${result.ok ? "all held" : "FAILED"}\n`,
+    );
+    if (!result.ok) throw new Error(result.report);
+  },
+  count === undefined ? (seconds + 120) * 1000 : 24 * 3600_000,
+);

@@ -1,0 +1,108 @@
+// What must hold after every step of a history (issue 59). Each check returns the violations it
+// found, in words a reader can act on; an empty list is a pass.
+import { fixedOf, type ProgramResource, type RunReport, urnOf, type World } from "./world";
+
+/** After any step. `report` is the step's engine run, when it was one. */
+export function invariants(w: World, after: ReturnType<World["liveObjects"]>, report?: RunReport): string[] {
+  const problems: string[] = [];
+  const named = new Map<string, string[]>();
+  for (const s of w.stacks) {
+    for (const e of [...s.state.values(), ...s.pendingDelete]) {
+      const key = `${e.kind} ${e.id}`;
+      named.set(key, [...(named.get(key) ?? []), `${"AB"[s.index]}:${e.urn.split("::").pop()}`]);
+    }
+  }
+  // 1. Every id a state names is live at the service, or the stack's last run failed and said so.
+  for (const s of w.stacks) {
+    if (s.lastRunFailed) continue;
+    for (const e of s.state.values()) {
+      const key = `${e.kind} ${e.id}`;
+      if (!after.has(key) && !w.deletedOutOfBand.has(key))
+        problems.push(
+          `stack ${"AB"[s.index]}'s state names ${key} (${e.urn.split("::").pop()}), which the service no longer holds`,
+        );
+    }
+  }
+  // 2. No object is named by two states.
+  for (const [key, by] of named) {
+    const stacks = new Set(by.map((b) => b[0]));
+    if (stacks.size > 1) problems.push(`${key} is named by two stacks' states: ${by.join(", ")}`);
+  }
+  // 3. Every live object is named by exactly one state, made out of band, there before, reported as
+  //    a likely leftover, or made by a run that failed (settled at that stack's next clean up).
+  for (const key of after) {
+    if (named.has(key) || w.outOfBand.has(key) || w.preexisting.has(key) || w.reportedLeftovers.has(key)) continue;
+    if (w.unsettled.has(key) || w.abandoned.has(key)) continue;
+    problems.push(
+      `${key} is live and named by no state; it was neither made out of band nor reported as a likely leftover`,
+    );
+  }
+  // 4. No run changed or deleted an object another state names (or one made out of band, or there before).
+  if (report) {
+    const beforeRecords = w.records(report.before);
+    const afterRecords = w.records(report.after);
+    const foreign = new Map<string, string>();
+    for (const s of w.stacks) {
+      if (s.index === report.stack) continue;
+      for (const e of s.state.values())
+        foreign.set(`${e.kind} ${e.id}`, `stack ${"AB"[s.index]}'s ${e.urn.split("::").pop()}`);
+    }
+    for (const key of w.outOfBand) foreign.set(key, "made out of band");
+    for (const key of w.preexisting) foreign.set(key, "there before the history");
+    for (const [key, whose] of foreign) {
+      const was = beforeRecords.get(key);
+      if (was === undefined) continue;
+      const now = afterRecords.get(key);
+      if (now === undefined) problems.push(`${report.what} deleted ${key} (${whose})`);
+      else if (now !== was) problems.push(`${report.what} changed ${key} (${whose}): ${was} → ${now}`);
+    }
+  }
+  // 5. No secret of the service in plain text in anything said.
+  const said = w.log.join("\n");
+  for (const secret of w.secrets) {
+    if (said.includes(secret))
+      problems.push(`a secret of the service (${secret.slice(0, 4)}…) appears in plain text in a log line`);
+  }
+  return problems;
+}
+
+/**
+ * After a clean `up` (no fault, no kill, no error) of a stack: the objects earlier failed or killed
+ * runs of it made are settled — its own (named by its state), reported, or not its program's any
+ * more — and no killed create left a twin: a create lost within the service's 24 h window and run
+ * again with the same fixed fields must come back with the object the lost one made.
+ */
+export function afterCleanUp(w: World, stackIndex: number, program: ProgramResource[], live: Set<string>): string[] {
+  const problems: string[] = [];
+  const s = w.stacks[stackIndex]!;
+  const inProgram = new Map(program.map((r) => [urnOf(s, r.kind, r.name), r]));
+  for (const lost of w.lost) {
+    if (lost.stack !== stackIndex || lost.epoch !== w.epoch) continue;
+    const key = `${lost.kind} ${lost.id}`;
+    if (!live.has(key)) continue;
+    const res = inProgram.get(lost.urn);
+    const e = s.state.get(lost.urn);
+    if (!res || !e || e.id === lost.id) continue;
+    if (fixedOf(lost.kind, e.inputs) !== lost.fixed) continue;
+    // Past the 5 minutes in which the service replays a creation's one-time secret, an object
+    // whose secret the state needs cannot be taken over: the provider reports it instead (by design).
+    if (lost.secretEpoch !== w.secretEpoch && w.reportedLeftovers.has(key)) continue;
+    problems.push(
+      `twin: ${lost.urn.split("::").pop()} (${lost.kind}) was created by a killed run as ${lost.id}; the rerun, with the ` +
+        `same fixed fields within 24 h, made ${e.id} instead` +
+        (w.reportedLeftovers.has(key) ? " (the first was reported as a likely leftover)" : ""),
+    );
+  }
+  for (const [key, stack] of [...w.unsettled]) {
+    if (stack !== stackIndex) continue;
+    w.unsettled.delete(key);
+    const lost = w.lost.find((l) => `${l.kind} ${l.id}` === key);
+    const res = lost && inProgram.get(lost.urn);
+    const e = lost && s.state.get(lost.urn);
+    // A killed create no rerun can find: its resource left the program, changed what its key stands
+    // for, or the service forgot the key (24 h): nothing could tell the provider of it.
+    if (lost && (!res || lost.epoch !== w.epoch || (e && fixedOf(lost.kind, e.inputs) !== lost.fixed)))
+      w.abandoned.add(key);
+  }
+  return problems;
+}

@@ -1,0 +1,531 @@
+// The real side of a history: one emulator (in memory, on loopback, with its control surface), one
+// account, one or two stacks each with a simulated Pulumi state, and the engine's operations over
+// them — `up`, `up --replace`, `refresh`, `destroy` — driving the providers in process the way the
+// engine drives them (test/conformance/core/replacement.test.ts): each run is a provider process of
+// its own (jest.isolateModules: a fresh module graph, so nothing one run learned reaches the next).
+import { controlClient, type EmulatorControl, type FaultSpec, type StateDump } from "../../emulator/control";
+import { startEmulator, type RunningEmulator } from "../../emulator/server";
+import { createClient, type TxmailClient } from "../../provider/client";
+import type { AnyDeclaration, Props } from "../../provider/core/declaration";
+import type { Provider } from "../../provider/core/factory";
+import { z } from "zod";
+import type { Cmd } from "./commands";
+import { KIND_MODELS, KINDS, type HKind } from "./kinds";
+
+export interface Entry {
+  urn: string;
+  kind: HKind;
+  id: string;
+  inputs: Props;
+  outs: Props;
+}
+
+/** A resource of a stack's program, as the engine sees it after the SDK class filled it in. */
+export interface ProgramResource {
+  kind: HKind;
+  name: string;
+  inputs: Props;
+  replaceOnChanges?: string[];
+}
+
+export interface Stack {
+  index: number;
+  project: string;
+  salt: string;
+  state: Map<string, Entry>;
+  /** Objects replaced whose delete failed: the engine deletes them first at the next run. */
+  pendingDelete: Entry[];
+  /** The last run failed (an error said so) or was killed. */
+  lastRunFailed: boolean;
+}
+
+/** A create whose outcome a kill lost: the service made it, no state records it. */
+export interface LostCreate {
+  stack: number;
+  urn: string;
+  kind: HKind;
+  id: string;
+  /** The values its idempotency key stands for (the fields that cannot change in place). */
+  fixed: string;
+  /** The emulator's clock epoch when it was made (advanced past 24 h: another epoch). */
+  epoch: number;
+  /** Likewise for the 5 minutes the service replays a creation's secret. */
+  secretEpoch: number;
+}
+
+export interface RunOptions {
+  fault?: FaultSpec;
+  /** The n-th create or update of the run (1-based) commits, but its outcome is lost: the run stops. */
+  killAt?: number;
+}
+
+export interface RunReport {
+  stack: number;
+  what: string;
+  error?: string;
+  killed: boolean;
+  /** Every line the providers said (stderr) and every error message, for the secret and leftover checks. */
+  text: string;
+  creates: string[];
+  updates: string[];
+  deletes: string[];
+  before: StateDump;
+  after: StateDump;
+}
+
+export const urnOf = (stack: Stack, kind: HKind, name: string) =>
+  `urn:pulumi:dev::${stack.project}::pulumi-nodejs:dynamic/txmail:${kind}::${name}`;
+
+class Killed extends Error {}
+
+let declarations: Record<string, AnyDeclaration> | undefined;
+function declarationOf(kind: HKind): AnyDeclaration {
+  declarations ??= (require("../../provider/resources") as { declarations: Record<string, AnyDeclaration> })
+    .declarations;
+  return declarations[kind]!;
+}
+
+/** The fields a create's idempotency key stands for (core/operations/createKey.ts), as the program gives them. */
+export function fixedOf(kind: HKind, inputs: Props): string {
+  const d = declarationOf(kind);
+  const replacing = d.immutable ? [...d.apiFields, ...d.replaceOn] : [...d.replaceOn];
+  const later = new Set<string>(d.stateFields ?? []);
+  const fields = [...new Set(replacing)].filter((f) => !later.has(f)).sort();
+  return JSON.stringify(fields.map((f) => [f, inputs[f] ?? null]));
+}
+
+// A provider process's modules are loaded afresh for each run, except the ones that hold no
+// knowledge of earlier runs and cost the most to load: zod, the API's schemas and the HTTP client
+// (which also keeps one connection pool per origin, as one process would).
+const sharedModules: Record<string, unknown> = {
+  zod: require("zod"),
+  "../../provider/api": require("../../provider/api"),
+  "../../provider/api/common": require("../../provider/api/common"),
+  "../../provider/api/kinds": require("../../provider/api/kinds"),
+  "../../provider/api/paths": require("../../provider/api/paths"),
+  "../../provider/client/errors": require("../../provider/client/errors"),
+  "../../provider/client": require("../../provider/client"),
+  // The declarations: plain data over the schemas.
+  "../../provider/resources": require("../../provider/resources"),
+};
+for (const [path, loaded] of Object.entries(sharedModules)) jest.doMock(path, () => loaded);
+
+/** A provider process for one run: every kind's provider from one fresh module graph. */
+function providerProcess(): Record<HKind, Provider> {
+  let made: Record<HKind, Provider> | undefined;
+  jest.isolateModules(() => {
+    const factory = require("../../provider/core/factory") as typeof import("../../provider/core/factory");
+    const api = require("../../provider/core/clientApi") as typeof import("../../provider/core/clientApi");
+    const resources = require("../../provider/resources") as { declarations: Record<string, AnyDeclaration> };
+    made = Object.fromEntries(
+      KINDS.map((k) => [k, factory.makeProvider(resources.declarations[k]!, api.apiFor)]),
+    ) as Record<HKind, Provider>;
+  });
+  return made!;
+}
+
+/** Captures what this process writes to stderr while `run` runs (the providers' progress lines). */
+async function capture<T>(run: () => Promise<T>): Promise<{ value?: T; error?: unknown; text: string }> {
+  const lines: string[] = [];
+  const write = process.stderr.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    lines.push(String(chunk));
+    return true;
+  }) as typeof process.stderr.write;
+  try {
+    return { value: await run(), text: lines.join("") };
+  } catch (error) {
+    return { error, text: lines.join("") };
+  } finally {
+    process.stderr.write = write;
+  }
+}
+
+export class World {
+  readonly stacks: Stack[];
+  /** Objects the environment made (out of band), by `Kind id`. */
+  readonly outOfBand = new Set<string>();
+  /** Objects the environment deleted out of band, by `Kind id`: a state may still name them. */
+  readonly deletedOutOfBand = new Set<string>();
+  /** Objects there before the history (the account's owner, its bootstrap key). */
+  readonly preexisting = new Set<string>();
+  /** Objects a provider reported as likely leftovers, by `Kind id`. */
+  readonly reportedLeftovers = new Set<string>();
+  /** Every secret of the service seen (creation outputs, the account's key). */
+  readonly secrets = new Set<string>();
+  readonly lost: LostCreate[] = [];
+  /** Objects a failed or killed run made that no state names yet, by `Kind id` → the stack's index. */
+  readonly unsettled = new Map<string, number>();
+  /** Objects a killed create made that no rerun can find (its resource left the program, or changed what its key stands for, or 24 h passed). */
+  readonly abandoned = new Set<string>();
+  /** Every line said, per run, for a failure's report. */
+  readonly log: string[] = [];
+  epoch = 0;
+  secretEpoch = 0;
+  /** Stacks one of whose objects the environment changed since their last refresh. */
+  readonly drifted = new Set<number>();
+  /** The commands run so far (for a failure's report). */
+  readonly steps: Cmd[] = [];
+
+  private constructor(
+    readonly emu: RunningEmulator,
+    readonly control: EmulatorControl,
+    readonly client: TxmailClient,
+    stackCount: number,
+  ) {
+    this.stacks = Array.from({ length: stackCount }, (_, index) => ({
+      index,
+      project: `proj${"AB"[index]}`,
+      salt: `salt-of-stack-${"AB"[index]}`,
+      state: new Map(),
+      pendingDelete: [],
+      lastRunFailed: false,
+    }));
+  }
+
+  static async start(stackCount = 2): Promise<World> {
+    const emu = await startEmulator({ port: 0, control: true, rateLimit: { rps: 1_000_000, burst: 1_000_000 } });
+    const control = controlClient(emu);
+    const client = createClient({
+      apiKey: emu.apiKey,
+      accountId: emu.accountId,
+      baseUrl: emu.baseUrl,
+      rateLimit: false,
+    });
+    const world = new World(emu, control, client, stackCount);
+    world.secrets.add(emu.apiKey);
+    for (const o of world.liveObjects(await control.dumpState())) world.preexisting.add(o);
+    return world;
+  }
+
+  /** The providers' connection: the environment of their process. */
+  useConnection(): void {
+    process.env.TXMAIL_API_KEY = this.emu.apiKey;
+    process.env.TXMAIL_ACCOUNT_ID = this.emu.accountId;
+    process.env.TXMAIL_BASE_URL = this.emu.baseUrl;
+    process.env.TXMAIL_PACE_DIR = "off";
+    // A busy account (an in-progress 409, 429s) is waited out for 10 minutes by default: a history
+    // has no other caller, so a wait that long is a hang to report, not to sit through.
+    process.env.TXMAIL_BUSY_WAIT_SECONDS = "5";
+    process.env.TXMAIL_REQUEST_TIMEOUT_SECONDS = "10";
+  }
+
+  async close(): Promise<void> {
+    await this.emu.close();
+  }
+
+  /** The account's records of a dump, by `Kind id` (other accounts' left out: a sub account's members). */
+  private accountRecords(dump: StateDump): Map<string, { kind: HKind; record: Record<string, unknown> }> {
+    const out = new Map<string, { kind: HKind; record: Record<string, unknown> }>();
+    for (const kind of KINDS) {
+      const m = KIND_MODELS[kind];
+      for (const r of (dump[m.section] ?? []) as Record<string, unknown>[]) {
+        const account = kind === "SubAccount" ? r.parent_account_id : r.account_id;
+        if (account !== this.emu.accountId) continue;
+        out.set(`${kind} ${m.idOf(r)}`, { kind, record: r });
+      }
+    }
+    return out;
+  }
+
+  /** Live objects of the account in a dump, as `Kind id`. */
+  liveObjects(dump: StateDump): Set<string> {
+    const live = new Set<string>();
+    for (const [key, { kind, record: r }] of this.accountRecords(dump)) {
+      const m = KIND_MODELS[kind];
+      if (m.live && !m.live(r)) continue;
+      if (kind === "Suppression" && Date.parse(String(r.expires_at)) <= Date.parse(dump.now)) continue;
+      live.add(key);
+    }
+    return live;
+  }
+
+  /** `Kind id` of every object a state names. */
+  named(): Set<string> {
+    return new Set(
+      this.stacks.flatMap((s) => [...s.state.values(), ...s.pendingDelete].map((e) => `${e.kind} ${e.id}`)),
+    );
+  }
+
+  /** Each live object's record, for the "changed" comparison (times and counters left out). */
+  records(dump: StateDump): Map<string, string> {
+    const live = this.liveObjects(dump);
+    const out = new Map<string, string>();
+    for (const [key, { record: r }] of this.accountRecords(dump)) {
+      if (!live.has(key)) continue;
+      const kept = Object.fromEntries(
+        Object.entries(r).filter(([k]) => !/(_at|count|last_|usage|dns|_checked|stats)/.test(k)),
+      );
+      out.set(key, JSON.stringify(kept));
+    }
+    return out;
+  }
+
+  // ---- the environment -------------------------------------------------------------------------
+
+  private conn() {
+    return { apiKey: this.emu.apiKey, accountId: this.emu.accountId, baseUrl: this.emu.baseUrl };
+  }
+
+  /** Deletes or changes a state's object through the API, as a person in the dashboard would. */
+  async environment(action: "delete" | "change", e: Entry): Promise<void> {
+    const d = declarationOf(e.kind);
+    const path = d.itemPath(this.conn(), { ...e.inputs, ...e.outs }, e.id);
+    if (action === "delete") {
+      await this.client.delete(path).catch((err: unknown) => {
+        if (!/404|not found/i.test(String((err as Error).message))) throw err;
+      });
+      this.deletedOutOfBand.add(`${e.kind} ${e.id}`);
+      return;
+    }
+    const change: Partial<Record<HKind, Record<string, unknown>>> = {
+      Route: { url: "https://oob.example.com/changed" },
+      Webhook: { url: "https://oob.example.com/changed" },
+      ApiKey: { label: "changed-out-of-band" },
+      SubAccount: { name: "changed-out-of-band" },
+      Domain: { tracking_subdomain: "oob" },
+    };
+    const body = change[e.kind];
+    if (!body) return; // the service has no update for it
+    for (const st of this.stacks)
+      if ([...st.state.values()].some((x) => x.kind === e.kind && x.id === e.id)) this.drifted.add(st.index);
+    await this.client.put(path, body, z.unknown()).catch((err: unknown) => {
+      // Gone already, or already changed so (the service refuses an update that changes nothing).
+      if (!/404|not found|changes nothing/i.test(String((err as Error).message))) throw err;
+    });
+  }
+
+  /** Makes an object through the API that no stack made. */
+  async environmentCreate(kind: "Route" | "Domain" | "Suppression", inputs: Props): Promise<void> {
+    const d = declarationOf(kind);
+    const body =
+      kind === "Route"
+        ? { name: inputs.name, url: inputs.url, recipient: inputs.recipient ?? "" }
+        : kind === "Domain"
+          ? { domain: inputs.domain }
+          : { email: inputs.email, expires_at: inputs.expiresAt };
+    const res = await this.client
+      .post(d.collectionPath(this.conn(), inputs), body, z.unknown())
+      .catch((err: unknown) => {
+        if (/409|already|conflict/i.test(String((err as Error).message))) return undefined;
+        throw err;
+      });
+    if (!res) return;
+    const data = res.data as Record<string, unknown> & { data?: Record<string, unknown>[] };
+    const record = Array.isArray(data.data) ? data.data[0]! : data;
+    this.outOfBand.add(`${kind} ${KIND_MODELS[kind].idOf(record)}`);
+    if (typeof record.secret === "string") this.secrets.add(record.secret);
+  }
+
+  /** The service's clock moves on (idempotency records, replayed secrets expire). */
+  async advance(ms: number): Promise<void> {
+    await this.control.advanceClock(ms);
+    if (ms >= 24 * 3600_000) this.epoch++;
+    if (ms >= 5 * 60_000) this.secretEpoch++;
+  }
+
+  // ---- the engine ------------------------------------------------------------------------------
+
+  /** One engine run of `stack`: a provider process, an optional fault on its first matching request, a kill. */
+  private async run(
+    stack: Stack,
+    what: string,
+    opts: RunOptions,
+    body: (r: Runner) => Promise<void>,
+  ): Promise<RunReport> {
+    this.useConnection();
+    const before = await this.control.dumpState();
+    await this.control.clearFaults();
+    if (opts.fault) await this.control.injectFault(opts.fault);
+    const runner = new Runner(this, stack, providerProcess(), opts.killAt);
+    const { error, text } = await capture(() => body(runner));
+    await this.control.clearFaults();
+    const killed = error instanceof Killed;
+    const message = error && !killed ? String((error as Error).message ?? error) : undefined;
+    stack.lastRunFailed = error !== undefined;
+    const said = `${text}${message ? `\nerror: ${message}` : ""}`;
+    for (const m of said.matchAll(/txmail-likely-leftover (\w+) ([^)\s]+)\)/g))
+      this.reportedLeftovers.add(`${m[1]} ${m[2]}`);
+    const after = await this.control.dumpState();
+    if (error !== undefined) {
+      // What a failed run made and did not record (a membership re-added keeps its user id: every
+      // live object no state names, not only new ids).
+      const named = this.named();
+      for (const key of this.liveObjects(after)) if (!named.has(key)) this.unsettled.set(key, stack.index);
+    }
+    this.log.push(`--- ${what}${killed ? " (killed)" : ""}${message ? " (failed)" : ""}\n${said.trim()}`);
+    return {
+      stack: stack.index,
+      what,
+      error: message,
+      killed,
+      text: said,
+      creates: runner.creates,
+      updates: runner.updates,
+      deletes: runner.deletes,
+      before,
+      after,
+    };
+  }
+
+  /** `pulumi up` with `program`: every resource created, updated, replaced or left; the rest deleted. */
+  up(stack: Stack, program: ProgramResource[], opts: RunOptions = {}, replace?: string): Promise<RunReport> {
+    const what = `${"AB"[stack.index]}: up${replace ? ` --replace ${replace}` : ""}`;
+    return this.run(stack, what, opts, async (r) => {
+      for (const old of [...stack.pendingDelete]) {
+        await r.delete(old);
+        stack.pendingDelete.splice(stack.pendingDelete.indexOf(old), 1);
+      }
+      const wanted = new Set<string>();
+      for (const res of program) {
+        const urn = urnOf(stack, res.kind, res.name);
+        wanted.add(urn);
+        const news: Props = {
+          ...res.inputs,
+          __urn: urn,
+          __stackSalt: stack.salt,
+          ...(res.replaceOnChanges ? { __replaceOnChanges: res.replaceOnChanges } : {}),
+        };
+        const old = stack.state.get(urn);
+        if (!old) {
+          const inputs = await r.check(res.kind, {}, news);
+          const made = await r.create(res.kind, urn, inputs);
+          stack.state.set(urn, { urn, kind: res.kind, id: made.id, inputs, outs: made.outs });
+        } else if (replace === urn) {
+          // A targeted replacement: checked without old inputs, no diff, create, delete the old.
+          const inputs = await r.check(res.kind, {}, news);
+          const made = await r.create(res.kind, urn, inputs);
+          stack.state.set(urn, { urn, kind: res.kind, id: made.id, inputs, outs: made.outs });
+          await r.deleteReplaced(old);
+        } else {
+          const inputs = await r.check(res.kind, old.inputs, news);
+          const d = await r.diff(old, inputs);
+          if (!d.changes) continue;
+          if ((d.replaces ?? []).length === 0) {
+            const { outs } = await r.update(old, inputs);
+            stack.state.set(urn, { ...old, inputs, outs });
+          } else if (d.deleteBeforeReplace) {
+            await r.delete(old);
+            stack.state.delete(urn);
+            const made = await r.create(res.kind, urn, inputs);
+            stack.state.set(urn, { urn, kind: res.kind, id: made.id, inputs, outs: made.outs });
+          } else {
+            const again = await r.check(res.kind, {}, news);
+            const made = await r.create(res.kind, urn, again);
+            stack.state.set(urn, { urn, kind: res.kind, id: made.id, inputs: again, outs: made.outs });
+            await r.deleteReplaced(old);
+          }
+        }
+      }
+      for (const [urn, e] of [...stack.state]) {
+        if (wanted.has(urn)) continue;
+        await r.delete(e);
+        stack.state.delete(urn);
+      }
+    });
+  }
+
+  /** `pulumi refresh`: each resource read; those the provider says are gone leave the state. */
+  refresh(stack: Stack, opts: RunOptions = {}): Promise<RunReport> {
+    this.drifted.delete(stack.index);
+    return this.run(stack, `${"AB"[stack.index]}: refresh`, opts, async (r) => {
+      for (const [urn, e] of [...stack.state]) {
+        const got = await r.providers[e.kind].read(e.id, { ...e.inputs, ...e.outs });
+        if (!got.id) stack.state.delete(urn);
+        else stack.state.set(urn, { ...e, id: got.id, outs: got.props ?? e.outs });
+      }
+    });
+  }
+
+  /** `pulumi destroy`: every resource deleted (the last made first). */
+  destroy(stack: Stack, opts: RunOptions = {}): Promise<RunReport> {
+    return this.run(stack, `${"AB"[stack.index]}: destroy`, opts, async (r) => {
+      for (const old of [...stack.pendingDelete]) {
+        await r.delete(old);
+        stack.pendingDelete.splice(stack.pendingDelete.indexOf(old), 1);
+      }
+      for (const [urn, e] of [...stack.state].reverse()) {
+        await r.delete(e);
+        stack.state.delete(urn);
+      }
+    });
+  }
+}
+
+/** One run's calls into its provider process, counted, with the kill. */
+class Runner {
+  readonly creates: string[] = [];
+  readonly updates: string[] = [];
+  readonly deletes: string[] = [];
+  private writes = 0;
+
+  constructor(
+    private readonly world: World,
+    private readonly stack: Stack,
+    readonly providers: Record<HKind, Provider>,
+    private readonly killAt?: number,
+  ) {}
+
+  async check(kind: HKind, olds: Props, news: Props): Promise<Props> {
+    const r = await this.providers[kind].check(olds, news);
+    if (!r.inputs) throw new Error(`check failed: ${JSON.stringify(r.failures)}`);
+    return r.inputs;
+  }
+
+  diff(old: Entry, inputs: Props) {
+    return this.providers[old.kind].diff(old.id, { ...old.inputs, ...old.outs }, inputs);
+  }
+
+  private noteSecrets(kind: HKind, outs: Props): void {
+    for (const f of KIND_MODELS[kind].secrets) {
+      const v = outs[f];
+      if (typeof v === "string" && v.length >= 8) this.world.secrets.add(v);
+    }
+  }
+
+  private killed(): boolean {
+    this.writes++;
+    return this.killAt !== undefined && this.writes === this.killAt;
+  }
+
+  async create(kind: HKind, urn: string, inputs: Props): Promise<{ id: string; outs: Props }> {
+    const made = await this.providers[kind].create(inputs);
+    this.noteSecrets(kind, made.outs);
+    this.creates.push(`${kind} ${made.id}`);
+    if (this.killed()) {
+      this.world.lost.push({
+        stack: this.stack.index,
+        urn,
+        kind,
+        id: made.id,
+        fixed: fixedOf(kind, inputs),
+        epoch: this.world.epoch,
+        secretEpoch: this.world.secretEpoch,
+      });
+      throw new Killed(`killed after the create of ${urn}`);
+    }
+    return made;
+  }
+
+  async update(old: Entry, inputs: Props): Promise<{ outs: Props }> {
+    const r = await this.providers[old.kind].update(old.id, { ...old.inputs, ...old.outs }, inputs);
+    this.updates.push(`${old.kind} ${old.id}`);
+    if (this.killed()) throw new Killed(`killed after the update of ${old.urn}`);
+    return r;
+  }
+
+  async delete(old: Entry): Promise<void> {
+    await this.providers[old.kind].delete(old.id, { ...old.inputs, ...old.outs });
+    this.deletes.push(`${old.kind} ${old.id}`);
+  }
+
+  /** The delete of a replaced object after its replacement's create; kept pending when it fails. */
+  async deleteReplaced(old: Entry): Promise<void> {
+    try {
+      await this.delete(old);
+    } catch (err) {
+      this.stack.pendingDelete.push(old);
+      throw err;
+    }
+  }
+}
