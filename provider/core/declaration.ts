@@ -117,6 +117,11 @@ export interface Declaration<I extends Record<string, unknown>> {
    * fields; delete and update pay one read for it.
    */
   naturalKey?: NaturalKey;
+  /**
+   * Every object of the collection, where the service does not page it (members: `GET /members`
+   * takes no `limit`). Default: the paged list of `collectionPath` (with `listQuery`).
+   */
+  listAll?(ctx: Ctx, props: Props): AsyncIterable<Record<string, unknown>>;
   /** For `uniqueName` objects without a GET by name: the existing object the program's inputs name. */
   findExisting?(ctx: Ctx, props: Props): Promise<Record<string, unknown> | undefined>;
   /** API inputs the record does not return (kept from the program; adoption cannot verify them). */

@@ -61,6 +61,10 @@ export const accountMember = {
     const { data } = await api.get(paths.members(conn.accountId), MemberList);
     return data.find((m) => m.user_id === id);
   },
+  // The look for look-alikes (operations/candidates.ts): one unpaged list, which refuses `limit`.
+  async *listAll({ api, conn }) {
+    yield* (await api.get(paths.members(conn.accountId), MemberList)).data;
+  },
   conflictHint: (p) =>
     `${String(p.email)} is already a member of this account. The member record carries no email, so the ` +
     `provider cannot tell which user it is: to manage that membership, add \`adoptId: "<user id>"\` (from the ` +

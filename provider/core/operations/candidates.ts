@@ -38,11 +38,10 @@ async function candidates(attempt: Attempt, look: Look): Promise<Record<string, 
   await settleOthers(collection);
   const now = Date.now();
   const found: Record<string, unknown>[] = [];
-  for await (const record of ctx.api.list(
-    declaration.collectionPath(ctx.conn, inputs),
-    declaration.record,
-    declaration.listQuery?.(inputs),
-  )) {
+  const listed = declaration.listAll
+    ? declaration.listAll(ctx, inputs)
+    : ctx.api.list(declaration.collectionPath(ctx.conn, inputs), declaration.record, declaration.listQuery?.(inputs));
+  for await (const record of listed) {
     const id = k.idOf(record);
     if (id === look.exceptId || heldHere(collection, id) || !createdSince(record.created_at, look.since)) continue;
     if ((live && !live(record, now)) || (titleOf && titleOf(record) !== titleOf(body))) continue;
