@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run histories -- --depth fast --seed S --count N [--seconds T] [--natural-keys] [--without a,b]`:
+// `npm run histories -- --depth fast --seed S --count N [--seconds T] [--no-natural-keys] [--without a,b]`:
 // runs the history tester (test/histories, docs/guide/development.md#histories) through jest, which
 // gives each run its own module graph (a provider process per run). Without --count it runs for
 // --seconds (default 45). The deep depth (the real engine) is not built yet.
@@ -20,7 +20,7 @@ for (let i = 0; i < args.length; i++) {
   else if (a === "--count") opts.count = value();
   else if (a === "--seconds") opts.seconds = value();
   else if (a === "--without") opts.without = value();
-  else if (a === "--natural-keys") opts.naturalKeys = true;
+  else if (a === "--no-natural-keys") opts.naturalKeys = false;
   else {
     process.stderr.write(`histories: unknown argument ${a}\n`);
     process.exit(2);
@@ -37,7 +37,7 @@ const env = {
   ...(opts.count !== undefined ? { HISTORIES_COUNT: opts.count } : {}),
   ...(opts.seconds !== undefined ? { HISTORIES_SECONDS: opts.seconds } : {}),
   ...(opts.without !== undefined ? { HISTORIES_WITHOUT: opts.without } : {}),
-  ...(opts.naturalKeys ? { HISTORIES_NATURAL_KEYS: "1" } : {}),
+  ...(opts.naturalKeys === false ? { HISTORIES_NATURAL_KEYS: "0" } : {}),
 };
 const jest = path.join(root, "node_modules", "jest", "bin", "jest.js");
 const run = spawnSync(process.execPath, [jest, "--ci", "test/histories/fast.test.ts"], {

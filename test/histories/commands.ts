@@ -45,7 +45,7 @@ export interface Settings {
 }
 
 export const settingsFromEnv = (env = process.env): Settings => ({
-  naturalKeys: env.HISTORIES_NATURAL_KEYS === "1",
+  naturalKeys: env.HISTORIES_NATURAL_KEYS !== "0",
   stacks: 2,
   without: (env.HISTORIES_WITHOUT ?? "").split(",").filter(Boolean),
 });
@@ -185,8 +185,7 @@ export async function runCmd(settings: Settings, model: Model, w: World, c: Cmd)
       const program = model.programs[c.s]!;
       const r = picked(program, c.pick);
       if (!r) return [];
-      // Known on this branch (issue 58 #2, fixed apart): a Domain's existence check by name takes a
-      // replayed, deleted domain for the live one of that name. HISTORIES_NATURAL_KEYS=1 includes it.
+      // HISTORIES_NATURAL_KEYS=0 leaves natural-key kinds out of targeted replacements.
       if (KIND_MODELS[r.kind].naturalKey && !settings.naturalKeys) return [];
       reports.push(await w.up(stack!, program, {}, urnOf(stack!, r.kind, r.name)));
       break;
@@ -199,9 +198,8 @@ export async function runCmd(settings: Settings, model: Model, w: World, c: Cmd)
       break;
     case "oobDelete":
     case "oobChange": {
-      // Without HISTORIES_NATURAL_KEYS=1, objects addressed by a natural key are not deleted out of
-      // band: a delete by name, address or user then acts on whatever holds it now (issue 58,
-      // being fixed apart), and would fail every budget run on that one known defect.
+      // With HISTORIES_NATURAL_KEYS=0, objects addressed by a natural key are not deleted out of
+      // band (a delete by name, address or user then meets whatever holds it now).
       const entries = w.stacks
         .flatMap((s) => [...s.state.values()])
         .filter((e) => settings.naturalKeys || c.t !== "oobDelete" || !KIND_MODELS[e.kind].naturalKey);

@@ -2,8 +2,8 @@
 // histories of program edits, engine runs, faults and environment changes, driven in process against
 // the emulator, with the invariants checked after every step, for a fixed budget of time. The seed
 // is printed on every run; HISTORIES_SEED replays one, HISTORIES_COUNT runs that many histories
-// instead of the time budget, HISTORIES_SECONDS changes the budget, HISTORIES_NATURAL_KEYS=1 lets
-// both stacks and the environment use the same natural keys (Domain, Suppression, AccountMember).
+// instead of the time budget, HISTORIES_SECONDS changes the budget, HISTORIES_NATURAL_KEYS=0 stops
+// both stacks and the environment sharing natural keys (Domain, Suppression, AccountMember).
 import { closeSharedDispatchers } from "../../provider/client";
 import { settingsFromEnv } from "./commands";
 import { runHistories, seedFromEnv } from "./runner";

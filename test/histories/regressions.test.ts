@@ -92,6 +92,19 @@ const holds: [string, Settings, Cmd[]][] = [
       { t: "up", s: 1, fault: { mode: "error-before", method: "POST" } },
     ],
   ],
+  [
+    // seed 7001, history #953: a 5xx after the service committed a suppression's create, the retry
+    // met it (409: the address is unique) and the run failed naming it; the program then dropped the
+    // resource and nothing reported the object. It is now also reported as a likely leftover.
+    "a unique object committed before a 5xx, then dropped from the program",
+    plain,
+    [
+      { t: "add", s: 1, kind: "Suppression", name: "a", v: 0 },
+      { t: "up", s: 1, fault: { mode: "error-after", method: "POST" } },
+      { t: "remove", s: 1, pick: 0 },
+      { t: "up", s: 1, fault: { mode: "error-before", method: "POST" } },
+    ],
+  ],
 ];
 
 test.each(holds)("holds: %s", async (_name, settings, steps) => {

@@ -96,7 +96,7 @@ function failureReport(
   const error = failed?.error instanceof Error ? failed.error.message : String(failed?.error ?? result.errorInstance);
   return [
     `A history failed (seed ${opts.seed}, history #${result.numRuns}, shrunk ${result.numShrinks} times; ` +
-      `replay: HISTORIES_SEED=${opts.seed}${opts.settings.naturalKeys ? " HISTORIES_NATURAL_KEYS=1" : ""}` +
+      `replay: HISTORIES_SEED=${opts.seed}${opts.settings.naturalKeys ? "" : " HISTORIES_NATURAL_KEYS=0"}` +
       `${opts.settings.without.length ? ` HISTORIES_WITHOUT=${opts.settings.without.join(",")}` : ""}, ` +
       `fast-check path ${result.counterexamplePath}).`,
     "",

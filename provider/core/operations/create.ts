@@ -238,11 +238,14 @@ async function nameTaken(
   const ownConflict = replaced.conflict(attempt, err, record && k.idOf(record));
   if (ownConflict) return ownConflict;
   const made = typeof record?.created_at === "string" ? ` (created ${record.created_at})` : "";
-  const recent =
-    afterRetry && record && createdSince(record.created_at, started)
-      ? " It appeared during this create, after an attempt the service answered with a server error: it may be " +
-        "that attempt's, but nothing proves it is this stack's (idempotency rule 6)."
-      : "";
+  const appeared = afterRetry && record !== undefined && createdSince(record.created_at, started);
+  const recent = appeared
+    ? " It appeared during this create, after an attempt the service answered with a server error: it may be " +
+      "that attempt's, but nothing proves it is this stack's (idempotency rule 6)."
+    : "";
+  // Also said as a likely leftover, which outlives the run's error: a tenants file or program that
+  // then drops the resource still has the object named, with its DELETE line.
+  if (appeared) reportStrays(attempt, [record]);
   // The object's own id: `adoptId` means the object it names, whoever re-makes one under the name.
   const adoptId = record ? k.idOf(record) : declaration.findExisting ? "<its id>" : (nameOf(inputs) ?? "");
   const said =
