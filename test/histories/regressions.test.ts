@@ -105,6 +105,20 @@ const holds: [string, Settings, Cmd[]][] = [
       { t: "up", s: 1, fault: { mode: "error-before", method: "POST" } },
     ],
   ],
+  [
+    // seed 7002, history #3307: a sub account's create killed after the service committed, its name
+    // changed in place before the rerun: the look for the earlier attempt kept only objects with the
+    // program's name, found none, and the rerun made a twin without a word. The name now only orders
+    // the look-alikes.
+    "a killed create rerun after its name changed in place",
+    plain,
+    [
+      { t: "add", s: 1, kind: "SubAccount", name: "a", v: 0 },
+      { t: "up", s: 1, kill: 1 },
+      { t: "update", s: 1, pick: 0, i: 0 },
+      { t: "up", s: 1, fault: { mode: "error-before", method: "POST" } },
+    ],
+  ],
 ];
 
 test.each(holds)("holds: %s", async (_name, settings, steps) => {

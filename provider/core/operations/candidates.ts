@@ -24,8 +24,10 @@ interface Look {
 
 /**
  * Objects of the collection created since `look.since`, alive, that no resource of this process
- * made, with the program's name (where the kind has one) and `look.fields`: listed once, after this
- * process's other creates in the collection have settled (so their objects are held). Newest first.
+ * made, with the program's `look.fields`: listed once, after this process's other creates in the
+ * collection have settled (so their objects are held). Those with the program's name (where the kind
+ * has one) first, newest first within each: the name is no filter, since a kind whose name changes
+ * in place may have had another when an earlier attempt made its object.
  */
 async function candidates(attempt: Attempt, look: Look): Promise<Record<string, unknown>[]> {
   const { k, ctx, inputs, body, collection } = attempt;
@@ -44,12 +46,13 @@ async function candidates(attempt: Attempt, look: Look): Promise<Record<string, 
   for await (const record of listed) {
     const id = k.idOf(record);
     if (id === look.exceptId || heldHere(collection, id) || !createdSince(record.created_at, look.since)) continue;
-    if ((live && !live(record, now)) || (titleOf && titleOf(record) !== titleOf(body))) continue;
+    if (live && !live(record, now)) continue;
     const outputs = k.outputsOf(record);
     // Compared as the service keeps them (it may echo another spelling: lower-cased domains).
     if (compared.every((f) => keptAlike(declaration, camelToSnake(f), outputs[f], inputs[f]))) found.push(record);
   }
-  return found.sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)));
+  const named = (r: Record<string, unknown>) => (titleOf && titleOf(r) === titleOf(body) ? 0 : 1);
+  return found.sort((a, b) => named(a) - named(b) || String(b.created_at).localeCompare(String(a.created_at)));
 }
 
 /** Candidates for an earlier attempt of this resource within the record lifetime: its name and fixed fields. */

@@ -49,8 +49,16 @@ export async function proveEarlierAttempt(attempt: Attempt, key: string): Promis
   });
   const offered = new Set<string>([sentText(attempt.body)]); // the program's own body was refused
   const rebuilt = found.map((candidate) => rebuiltBodies(attempt, candidate));
-  // This version's canonical bodies first, every candidate's, then 0.1.x's forms.
-  const offers = [...rebuilt.map((r) => r.canonical), ...rebuilt.flatMap((r) => r.given)];
+  // Candidates with the program's name first (the likeliest; the name may have changed in place
+  // since), and within each group this version's canonical bodies before 0.1.x's forms.
+  const { listing } = attempt.k.declaration;
+  const titleOf = "title" in listing ? listing.title : undefined;
+  const named = (i: number) => titleOf === undefined || titleOf(found[i]!) === titleOf(attempt.body);
+  const group = (keep: boolean) => rebuilt.filter((_, i) => named(i) === keep);
+  const offers = [true, false].flatMap((keep) => [
+    ...group(keep).map((r) => r.canonical),
+    ...group(keep).flatMap((r) => r.given),
+  ]);
   for (const body of offers) {
     const text = sentText(body);
     if (offered.has(text)) continue;
