@@ -5,15 +5,16 @@
 // key. A's refresh then reports its object gone, A's delete leaves B's and says so, A's update
 // refuses, A's re-add within the record lifetime fails naming B's object with the adoptId line
 // (provider/core/operations/fetchRecord.ts `identify`). `adoptId` means the object it names.
+import { closeAccount, openAccount } from "../../../support/emulatorAccount";
 import { AccountMember, Domain, MemberList, Suppression, paths } from "../../../provider/api";
-import { closeSharedDispatchers, createClient, type TxmailClient } from "../../../provider/client";
+import type { TxmailClient } from "../../../provider/client";
 import { apiFor } from "../../../provider/core/clientApi";
 import { makeProvider, type Provider } from "../../../provider/core/factory";
 import { readForImport } from "../../../provider/core/importRead";
 import { accountMember as memberSpec } from "../../../provider/resources/accountMember";
 import { domain as domainSpec } from "../../../provider/resources/domain";
 import { suppression as suppressionSpec } from "../../../provider/resources/suppression";
-import { startEmulator, type RunningEmulator } from "../../../emulator/server";
+import type { RunningEmulator } from "../../../emulator/server";
 import { saidOnStderr } from "../../../support/stderr";
 
 const MINE = "salt-of-stack-a-project-one";
@@ -25,17 +26,10 @@ let emu: RunningEmulator;
 let client: TxmailClient;
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, control: true });
-  client = createClient({ apiKey: emu.apiKey, accountId: emu.accountId, baseUrl: emu.baseUrl, rateLimit: false });
-  process.env.TXMAIL_API_KEY = emu.apiKey;
-  process.env.TXMAIL_ACCOUNT_ID = emu.accountId;
-  process.env.TXMAIL_BASE_URL = emu.baseUrl;
+  ({ emu, client } = await openAccount());
 });
 
-afterAll(async () => {
-  await closeSharedDispatchers();
-  await emu?.close();
-});
+afterAll(() => closeAccount(emu));
 
 type Kinds = { domain: Provider; suppression: Provider; member: Provider };
 

@@ -4,8 +4,9 @@
 // an object that merely looks like one it made — another stack's, made with the same names and
 // values on the same account — however it meets it: a 422 after a change, a 5xx that may have
 // committed, a 409 on a unique name, a key whose secret can no longer be replayed.
+import { closeAccount, openAccount } from "../../../support/emulatorAccount";
 import { ApiKey, Domain, Route, SubAccount, paths } from "../../../provider/api";
-import { closeSharedDispatchers, createClient, type TxmailClient } from "../../../provider/client";
+import type { TxmailClient } from "../../../provider/client";
 import { apiFor } from "../../../provider/core/clientApi";
 import type { AnyDeclaration } from "../../../provider/core/declaration";
 import { makeProvider, type Provider } from "../../../provider/core/factory";
@@ -14,8 +15,8 @@ import { apiKey as apiKeySpec } from "../../../provider/resources/apiKey";
 import { domain as domainSpec } from "../../../provider/resources/domain";
 import { route as routeSpec } from "../../../provider/resources/route";
 import { subAccount as subAccountSpec } from "../../../provider/resources/subAccount";
-import { controlClient, type EmulatorControl } from "../../../emulator/control";
-import { startEmulator, type RunningEmulator } from "../../../emulator/server";
+import type { EmulatorControl } from "../../../emulator/control";
+import type { RunningEmulator } from "../../../emulator/server";
 import { saidOnStderr } from "../../../support/stderr";
 
 const urn = (kind: string, name: string) => `urn:pulumi:dev::two::pulumi-nodejs:dynamic/txmail:${kind}::${name}`;
@@ -27,22 +28,14 @@ let control: EmulatorControl;
 let client: TxmailClient;
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, control: true });
-  control = controlClient(emu);
-  client = createClient({ apiKey: emu.apiKey, accountId: emu.accountId, baseUrl: emu.baseUrl, rateLimit: false });
-  process.env.TXMAIL_API_KEY = emu.apiKey;
-  process.env.TXMAIL_ACCOUNT_ID = emu.accountId;
-  process.env.TXMAIL_BASE_URL = emu.baseUrl;
+  ({ emu, control, client } = await openAccount());
 });
 
 afterEach(async () => {
   await control.clearFaults();
 });
 
-afterAll(async () => {
-  await closeSharedDispatchers();
-  await emu?.close();
-});
+afterAll(() => closeAccount(emu));
 
 /**
  * A create the service committed and nobody recorded (the run was killed before its answer): the

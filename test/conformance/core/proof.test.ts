@@ -4,8 +4,9 @@
 // many objects of other stacks look alike, the rerun finds the object its earlier attempt made and
 // makes no twin; each distinct rebuilt body is sent once. Also a create 0.1.x sent (the program's
 // fields as given, not the canonical form) and left unrecorded.
+import { closeAccount, openAccount } from "../../../support/emulatorAccount";
 import { Route, SmtpCredential, Webhook, paths } from "../../../provider/api";
-import { closeSharedDispatchers, createClient, type TxmailClient } from "../../../provider/client";
+import type { TxmailClient } from "../../../provider/client";
 import { apiFor } from "../../../provider/core/clientApi";
 import type { AnyDeclaration } from "../../../provider/core/declaration";
 import { makeProvider, type Provider } from "../../../provider/core/factory";
@@ -16,8 +17,8 @@ import { createKey } from "../../../provider/core/operations/createKey";
 import { route as routeSpec } from "../../../provider/resources/route";
 import { smtpCredential as smtpSpec } from "../../../provider/resources/smtpCredential";
 import { webhook as webhookSpec } from "../../../provider/resources/webhook";
-import { controlClient, type EmulatorControl } from "../../../emulator/control";
-import { startEmulator, type RunningEmulator } from "../../../emulator/server";
+import type { EmulatorControl } from "../../../emulator/control";
+import type { RunningEmulator } from "../../../emulator/server";
 import { saidOnStderr } from "../../../support/stderr";
 
 const urn = (kind: string, name: string) => `urn:pulumi:dev::proof::pulumi-nodejs:dynamic/txmail:${kind}::${name}`;
@@ -29,18 +30,10 @@ let control: EmulatorControl;
 let client: TxmailClient;
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, control: true });
-  control = controlClient(emu);
-  client = createClient({ apiKey: emu.apiKey, accountId: emu.accountId, baseUrl: emu.baseUrl, rateLimit: false });
-  process.env.TXMAIL_API_KEY = emu.apiKey;
-  process.env.TXMAIL_ACCOUNT_ID = emu.accountId;
-  process.env.TXMAIL_BASE_URL = emu.baseUrl;
+  ({ emu, control, client } = await openAccount());
 });
 
-afterAll(async () => {
-  await closeSharedDispatchers();
-  await emu?.close();
-});
+afterAll(() => closeAccount(emu));
 
 const route = makeProvider(routeSpec, apiFor);
 const webhook = makeProvider(webhookSpec, apiFor);

@@ -4,15 +4,16 @@
 // A replacement's create derives the key its resource was first created under; the service
 // replays that creation, and the replaced object must never come back as the new one
 // (provider/core/stateObjects.ts, operations/create.ts `Replaced`).
+import { closeAccount, openAccount } from "../../../support/emulatorAccount";
 import { Domain, Route, Webhook, paths } from "../../../provider/api";
-import { closeSharedDispatchers, createClient, type TxmailClient } from "../../../provider/client";
+import type { TxmailClient } from "../../../provider/client";
 import type { AnyDeclaration, Props } from "../../../provider/core/declaration";
 import type { Provider } from "../../../provider/core/factory";
 import { domain as domainSpec } from "../../../provider/resources/domain";
 import { route as routeSpec } from "../../../provider/resources/route";
 import { webhook as webhookSpec } from "../../../provider/resources/webhook";
-import { controlClient, type EmulatorControl } from "../../../emulator/control";
-import { startEmulator, type RunningEmulator } from "../../../emulator/server";
+import type { EmulatorControl } from "../../../emulator/control";
+import type { RunningEmulator } from "../../../emulator/server";
 import { saidOnStderr } from "../../../support/stderr";
 
 const urn = (kind: string, name: string) => `urn:pulumi:dev::rep::pulumi-nodejs:dynamic/txmail:${kind}::${name}`;
@@ -23,18 +24,10 @@ let control: EmulatorControl;
 let client: TxmailClient;
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, control: true });
-  control = controlClient(emu);
-  client = createClient({ apiKey: emu.apiKey, accountId: emu.accountId, baseUrl: emu.baseUrl, rateLimit: false });
-  process.env.TXMAIL_API_KEY = emu.apiKey;
-  process.env.TXMAIL_ACCOUNT_ID = emu.accountId;
-  process.env.TXMAIL_BASE_URL = emu.baseUrl;
+  ({ emu, control, client } = await openAccount());
 });
 
-afterAll(async () => {
-  await closeSharedDispatchers();
-  await emu?.close();
-});
+afterAll(() => closeAccount(emu));
 
 /** A provider process of its own (a run): what it was told of the state starts empty. */
 function run<K extends "route" | "webhook" | "domain">(kind: K): Provider {
