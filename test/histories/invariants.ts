@@ -6,10 +6,16 @@ import { fixedOf, type ProgramResource, type RunReport, urnOf, type World } from
 export function invariants(w: World, after: ReturnType<World["liveObjects"]>, report?: RunReport): string[] {
   const problems: string[] = [];
   const named = new Map<string, string[]>();
+  /** The same, by object: its id and its creation — a membership's id is the person's, which a
+   * membership made after another was removed has too (provider/resources/accountMember.ts). */
+  const namedObjects = new Map<string, string[]>();
   for (const s of w.stacks) {
     for (const e of [...s.state.values(), ...s.pendingDelete]) {
+      const by = `${"AB"[s.index]}:${e.urn.split("::").pop()}`;
       const key = `${e.kind} ${e.id}`;
-      named.set(key, [...(named.get(key) ?? []), `${"AB"[s.index]}:${e.urn.split("::").pop()}`]);
+      named.set(key, [...(named.get(key) ?? []), by]);
+      const object = `${key} ${String(e.outs.createdAt ?? "")}`.trimEnd();
+      namedObjects.set(object, [...(namedObjects.get(object) ?? []), by]);
     }
   }
   // 1. Every id a state names is live at the service, or the stack's last run failed and said so.
@@ -24,7 +30,7 @@ export function invariants(w: World, after: ReturnType<World["liveObjects"]>, re
     }
   }
   // 2. No object is named by two states.
-  for (const [key, by] of named) {
+  for (const [key, by] of namedObjects) {
     const stacks = new Set(by.map((b) => b[0]));
     if (stacks.size > 1) problems.push(`${key} is named by two stacks' states: ${by.join(", ")}`);
   }

@@ -119,6 +119,20 @@ const holds: [string, Settings, Cmd[]][] = [
       { t: "up", s: 1, fault: { mode: "error-before", method: "POST" } },
     ],
   ],
+  [
+    // seed 7003, history #318: not a provider defect — the invariant compared ids only, and a
+    // membership's id is the person's: A's state kept the membership deleted out of band while B
+    // added the same person. Objects are now compared by id and creation time.
+    "a person added by another stack after the first stack's membership was deleted out of band",
+    shared,
+    [
+      { t: "add", s: 0, kind: "AccountMember", name: "b", v: 0 },
+      { t: "upReplace", s: 0, pick: 0 },
+      { t: "oobDelete", pick: 0 },
+      { t: "add", s: 1, kind: "AccountMember", name: "b", v: 0 },
+      { t: "up", s: 1, kill: 2 },
+    ],
+  ],
 ];
 
 test.each(holds)("holds: %s", async (_name, settings, steps) => {
