@@ -48,10 +48,20 @@ export function invariants(w: World, after: ReturnType<World["liveObjects"]>, re
     const beforeRecords = w.records(report.before);
     const afterRecords = w.records(report.after);
     const foreign = new Map<string, string>();
+    // The object as it was: its creation too, since a membership's id is the person's (a state may
+    // name one deleted out of band whose person another membership has since).
+    const createdBefore = new Map(
+      [...w.accountRecords(report.before)].map(([key, { record }]) => [key, record.created_at]),
+    );
     for (const s of w.stacks) {
       if (s.index === report.stack) continue;
-      for (const e of s.state.values())
-        foreign.set(`${e.kind} ${e.id}`, `stack ${"AB"[s.index]}'s ${e.urn.split("::").pop()}`);
+      for (const e of s.state.values()) {
+        const key = `${e.kind} ${e.id}`;
+        if (e.outs.createdAt !== undefined && createdBefore.get(key) !== undefined) {
+          if (Date.parse(String(e.outs.createdAt)) !== Date.parse(String(createdBefore.get(key)))) continue;
+        }
+        foreign.set(key, `stack ${"AB"[s.index]}'s ${e.urn.split("::").pop()}`);
+      }
     }
     for (const key of w.outOfBand) foreign.set(key, "made out of band");
     for (const key of w.preexisting) foreign.set(key, "there before the history");

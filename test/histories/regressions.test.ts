@@ -133,6 +133,21 @@ const holds: [string, Settings, Cmd[]][] = [
       { t: "up", s: 1, kill: 2 },
     ],
   ],
+  [
+    // seed 7004, history #6163: not a provider defect — B's state still named its membership deleted
+    // out of band, A then added the same person and destroyed its own membership, and the check of
+    // "no run deletes another state's object" compared ids only. It compares creations too now.
+    "a stack destroys its membership of a person another stack's stale state names",
+    shared,
+    [
+      { t: "add", s: 0, kind: "AccountMember", name: "b", v: 0 },
+      { t: "add", s: 1, kind: "AccountMember", name: "b", v: 0 },
+      { t: "up", s: 1 },
+      { t: "oobDelete", pick: 0 },
+      { t: "up", s: 0 },
+      { t: "destroy", s: 0, fault: { mode: "error-before", method: "POST" } },
+    ],
+  ],
 ];
 
 test.each(holds)("holds: %s", async (_name, settings, steps) => {

@@ -215,7 +215,7 @@ export class World {
   }
 
   /** The account's records of a dump, by `Kind id` (other accounts' left out: a sub account's members). */
-  private accountRecords(dump: StateDump): Map<string, { kind: HKind; record: Record<string, unknown> }> {
+  accountRecords(dump: StateDump): Map<string, { kind: HKind; record: Record<string, unknown> }> {
     const out = new Map<string, { kind: HKind; record: Record<string, unknown> }>();
     for (const kind of KINDS) {
       const m = KIND_MODELS[kind];
