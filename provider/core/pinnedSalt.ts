@@ -1,4 +1,4 @@
-// `txmail:stackSalt`, a salt pinned in stack configuration, is no longer used (it was until 0.1.x).
+// `txmail:stackSalt`, a salt pinned in stack configuration, is not used (an unreleased build read it).
 //
 // Why: `pulumi config set` writes `Pulumi.<stack>.yaml`, a file teams commit. A second engineer who
 // clones the project and runs a stack of the same name on their own backend and the same account
