@@ -76,11 +76,10 @@ export async function create(k: KindContext, inputs: Props): Promise<Created> {
       case "replayed": {
         const id = k.idOf(answer.record);
         // The creation of an object deleted since (the same resource destroyed and created again
-        // within the record lifetime): the next key; with another object in its place, that one is named.
-        if (!(await exists(attempt, id, answer.record))) {
-          if (attempt.displacedBy) throw await nameTaken(attempt, undefined, false, started, replaced);
-          continue;
-        }
+        // within the record lifetime): the next key. Another object in its place (attempt.displacedBy)
+        // may be this resource's own, made under a later key, or another stack's: the next key's
+        // answer says which, and a 409 there names it.
+        if (!(await exists(attempt, id, answer.record))) continue;
         // The object this create replaces (its own earlier creation under the same key): never the new one.
         if (replaced.isReplaced(id)) continue;
         return replaced.made(await finishCreate(k, ctx, inputs, attempt.collection, id, answer.record), true);
@@ -108,7 +107,12 @@ export async function create(k: KindContext, inputs: Props): Promise<Created> {
       case "nameTaken":
         throw await nameTaken(attempt, answer.error, answer.afterRetry, started, replaced);
       case "refused":
-        throw replaced.conflict(attempt, answer.error) ?? refused(attempt, answer.error);
+        throw (
+          replaced.conflict(attempt, answer.error) ??
+          (attempt.displacedBy && isConflict(answer.error)
+            ? await nameTaken(attempt, answer.error, false, started, replaced)
+            : refused(attempt, answer.error))
+        );
     }
   }
   throw outOfKeys(k, inputs, storedFailure);
