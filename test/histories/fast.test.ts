@@ -1,6 +1,6 @@
 // The fast depth of the history tester (issue 59, docs/guide/development.md#histories): random
 // histories of program edits, engine runs, faults and environment changes, driven in process against
-// the emulator, with the invariants checked after every step, for a fixed budget of time. The seed
+// the emulator, with the invariants checked after every step, for a fixed budget of time. The random seed
 // is printed on every run; HISTORIES_SEED replays one, HISTORIES_COUNT runs that many histories
 // instead of the time budget, HISTORIES_SECONDS changes the budget, HISTORIES_NATURAL_KEYS=0 stops
 // both stacks and the environment sharing natural keys (Domain, Suppression, AccountMember).

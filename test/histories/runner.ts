@@ -1,6 +1,6 @@
 // Runs histories: fast-check draws command lists from a seed, runs each against a fresh emulator and
 // fresh stacks, checks the invariants after every step and, on a failure, shrinks the history to a
-// smallest one that still fails. The report gives the seed, the shrunk steps in words and as data
+// smallest one that still fails. The report gives the random seed, the shrunk steps in words and as data
 // (paste into regressions.test.ts), and what the providers said during it.
 import fc from "fast-check";
 import { type Cmd, commandOf, describe, historyCommands, type Model, type Settings } from "./commands";
@@ -28,7 +28,7 @@ export interface HistoryResult {
   steps?: Cmd[];
 }
 
-/** The seed to use: HISTORIES_SEED when set, else a fresh one (printed by the caller). */
+/** The random seed to use: HISTORIES_SEED when set, else a fresh one (printed by the caller). */
 export function seedFromEnv(env = process.env): number {
   const raw = env.HISTORIES_SEED;
   return raw !== undefined && raw !== "" ? Number(raw) : (Date.now() ^ (Math.random() * 0x7fffffff)) | 0;

@@ -55,7 +55,19 @@ async function candidates(attempt: Attempt, look: Look): Promise<Record<string, 
   return found.sort((a, b) => named(a) - named(b) || String(b.created_at).localeCompare(String(a.created_at)));
 }
 
-/** Candidates for an earlier attempt of this resource within the record lifetime: its name and fixed fields. */
+/**
+ * The candidates with the program's name (where the kind has one): the only ones a report names.
+ * A look-alike of another name is offered to the service as a proof, never reported: an object of
+ * any name with the same fixed fields (every key of an account with the same scopes, its own key
+ * among them) is no likely leftover of this resource.
+ */
+export function sameNamed(attempt: Attempt, found: readonly Record<string, unknown>[]): Record<string, unknown>[] {
+  const { listing } = attempt.k.declaration;
+  const titleOf = "title" in listing ? listing.title : undefined;
+  return found.filter((r) => titleOf === undefined || titleOf(r) === titleOf(attempt.body));
+}
+
+/** Candidates for an earlier attempt of this resource within the record lifetime: its fixed fields, any name. */
 export function earlierAttempts(attempt: Attempt): Promise<Record<string, unknown>[]> {
   return candidates(attempt, { since: Date.now() - RECORD_LIFETIME_MS, fields: keyFields(attempt.k.declaration) });
 }

@@ -12,7 +12,7 @@ import type { StateObjects } from "../stateObjects";
 import { createdSince, holdHere } from "../uncertainCreate";
 import { adopt } from "./adopt";
 import { type Answer, type Attempt, send } from "./answer";
-import { earlierAttempts, reportCandidates, strays } from "./candidates";
+import { earlierAttempts, reportCandidates, sameNamed, strays } from "./candidates";
 import { type KindContext, collectionOf, connect } from "./context";
 import { canonicalBody } from "./createForm";
 import { createKey } from "./createKey";
@@ -99,7 +99,7 @@ export async function create(k: KindContext, inputs: Props): Promise<Created> {
       case "secretExpired":
         reportCandidates(
           attempt,
-          await earlierAttempts(attempt),
+          sameNamed(attempt, await earlierAttempts(attempt)),
           "an earlier run created this key under this stack's idempotency key and did not record it; the service " +
             "replays its secret for 5 minutes only, so it no longer says which key that was",
         );

@@ -24,7 +24,7 @@
 // touched.
 import type { Attempt } from "./answer";
 import { send } from "./answer";
-import { earlierAttempts } from "./candidates";
+import { earlierAttempts, sameNamed } from "./candidates";
 import { reportedFields } from "./createKey";
 import { canonicalBody, isDefault, keptAlike, programBody, programMayOmit, sentText, storedForm } from "./createForm";
 import { identify, identityOf } from "./fetchRecord";
@@ -42,19 +42,18 @@ export type Earlier =
 
 export async function proveEarlierAttempt(attempt: Attempt, key: string): Promise<Earlier> {
   const found = await earlierAttempts(attempt);
+  // Reported, if nothing is proven: those with the program's name only (candidates.ts sameNamed).
   const unproven = (candidates: Record<string, unknown>[], why: string): Earlier => ({
     kind: "unproven",
-    candidates,
+    candidates: sameNamed(attempt, candidates),
     why,
   });
   const offered = new Set<string>([sentText(attempt.body)]); // the program's own body was refused
   const rebuilt = found.map((candidate) => rebuiltBodies(attempt, candidate));
   // Candidates with the program's name first (the likeliest; the name may have changed in place
   // since), and within each group this version's canonical bodies before 0.1.x's forms.
-  const { listing } = attempt.k.declaration;
-  const titleOf = "title" in listing ? listing.title : undefined;
-  const named = (i: number) => titleOf === undefined || titleOf(found[i]!) === titleOf(attempt.body);
-  const group = (keep: boolean) => rebuilt.filter((_, i) => named(i) === keep);
+  const named = new Set(sameNamed(attempt, found));
+  const group = (keep: boolean) => rebuilt.filter((_, i) => named.has(found[i]!) === keep);
   const offers = [true, false].flatMap((keep) => [
     ...group(keep).map((r) => r.canonical),
     ...group(keep).flatMap((r) => r.given),
