@@ -3,6 +3,7 @@
 // them — `up`, `up --replace`, `refresh`, `destroy` — driving the providers in process the way the
 // engine drives them (test/conformance/core/replacement.test.ts): each run is a provider process of
 // its own (jest.isolateModules: a fresh module graph, so nothing one run learned reaches the next).
+import { saidOnStderr } from "../../support/stderr";
 import { controlClient, type EmulatorControl, type FaultSpec, type StateDump } from "../../emulator/control";
 import { startEmulator, type RunningEmulator } from "../../emulator/server";
 import { createClient, type TxmailClient } from "../../provider/client";
@@ -124,21 +125,18 @@ function providerProcess(): Record<HKind, Provider> {
   return made!;
 }
 
-/** Captures what this process writes to stderr while `run` runs (the providers' progress lines). */
+/** What this process writes to stderr while `run` runs (the providers' progress lines), failed or not. */
 async function capture<T>(run: () => Promise<T>): Promise<{ value?: T; error?: unknown; text: string }> {
-  const lines: string[] = [];
-  const write = process.stderr.write;
-  process.stderr.write = ((chunk: string | Uint8Array) => {
-    lines.push(String(chunk));
-    return true;
-  }) as typeof process.stderr.write;
-  try {
-    return { value: await run(), text: lines.join("") };
-  } catch (error) {
-    return { error, text: lines.join("") };
-  } finally {
-    process.stderr.write = write;
-  }
+  let failure: { error: unknown } | undefined;
+  const { value, text } = await saidOnStderr(async () => {
+    try {
+      return await run();
+    } catch (error) {
+      failure = { error };
+      return undefined;
+    }
+  });
+  return failure ? { error: failure.error, text } : { value, text };
 }
 
 export class World {
