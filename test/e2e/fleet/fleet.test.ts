@@ -121,10 +121,20 @@ describe.each(FACES)("txmail-fleet on the real engine, %s face", (face) => {
     // Per tenant: the Tenant component, its sub account, bootstrap key and webhook; on the dynamic face
     // the shard's StackSalt too. The salt is born in each new shard's state, never in its settings
     // file (provider/core/pinnedSalt.ts): the first run saves it and creates nothing, and runs again.
+    // The refused first run ends while some Tenant components are half registered: whether their
+    // create step is counted there depends on timing (the next run finds them done), so a row holds
+    // every service object (3 a tenant) and at most the components and the StackSalt besides. The
+    // objects themselves are checked at the service below.
     const salt = face === "dynamic" ? 1 : 0;
-    expect(run.rows["shard-001"]).toMatchObject({ result: "ok", created: 16 + salt, failed: 0 });
-    expect(run.rows["shard-002"]).toMatchObject({ result: "ok", created: 16 + salt, failed: 0 });
-    expect(run.rows["shard-003"]).toMatchObject({ result: "ok", created: 4 + salt, failed: 0 });
+    for (const [shard, tenants] of [
+      ["shard-001", 4],
+      ["shard-002", 4],
+      ["shard-003", 1],
+    ] as const) {
+      expect(run.rows[shard]).toMatchObject({ result: "ok", failed: 0 });
+      expect(run.rows[shard]!.created).toBeGreaterThanOrEqual(3 * tenants);
+      expect(run.rows[shard]!.created).toBeLessThanOrEqual(4 * tenants + salt);
+    }
     expect(run.stdout + run.stderr).toContain("running again");
     expect(fs.readFileSync(path.join(dir, ".txmail-fleet", "Pulumi.shard-001.yaml"), "utf8")).not.toContain(
       "stackSalt",
