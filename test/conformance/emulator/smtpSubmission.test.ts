@@ -3,7 +3,11 @@
 // client, nodemailer, over loopback, and its message is stored as an API send's is. Each refusal
 // is the reply the contract page names; the password never appears in the session transcript or
 // in any error a sender sees.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createTransport } from "nodemailer";
+import type SMTPPool from "nodemailer/lib/smtp-pool";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import { closeSharedDispatchers } from "../../../provider/client";
 import { apiFor } from "../../../provider/core/clientApi";
@@ -51,8 +55,8 @@ async function credential(name: string, inputs: Record<string, unknown> = {}) {
   return { id: made.id, outs: made.outs, user: String(made.outs.username), pass: String(made.outs.password) };
 }
 
-function transport(user: string, pass: string, authMethod: "PLAIN" | "LOGIN" = "PLAIN") {
-  const { host, port } = emu.smtp!;
+function transport(user: string, pass: string, authMethod: "PLAIN" | "LOGIN" = "PLAIN", on: Emu = emu) {
+  const { host, port } = on.smtp!;
   return createTransport({
     host,
     port,
@@ -135,6 +139,46 @@ describe("SMTP submission with a credential made by the provider", () => {
     expect(await messagesTo("x@example.net")).toEqual([]);
   });
 
+  test("a credential deleted during an open session is refused on its next message (535)", async () => {
+    const c = await credential("mid-session");
+    passwords.push(c.pass);
+    const { host, port } = emu.smtp!;
+    // One pooled connection: the second message goes over the session that logged in before the delete.
+    const pooled = createTransport({
+      host,
+      port,
+      secure: false,
+      ignoreTLS: true,
+      auth: { user: c.user, pass: c.pass },
+      pool: true,
+      maxConnections: 1,
+    } satisfies SMTPPool.Options);
+    try {
+      const mail = { from: `a@${DOMAIN}`, subject: "s", text: "t" };
+      await pooled.sendMail({ ...mail, to: "pooled-1@example.net" });
+      await smtp.delete(c.id, c.outs);
+      const r = await refused(pooled.sendMail({ ...mail, to: "pooled-2@example.net" }));
+      expect(r).toEqual({ code: 535, text: "535 5.7.8 Authentication credentials invalid" });
+      expect(await messagesTo("pooled-2@example.net")).toEqual([]);
+    } finally {
+      pooled.close();
+    }
+  });
+
+  test("at most 100 recipients a message, as an API send: 452 for the 101st", async () => {
+    const c = await credential("many");
+    passwords.push(c.pass);
+    const to = Array.from({ length: 101 }, (_, i) => `many-${i}@example.net`);
+    // SMTP refuses the recipient, not the message: the client sends to the 100 it was given.
+    const info = await transport(c.user, c.pass).sendMail({ from: `a@${DOMAIN}`, to, subject: "s", text: "t" });
+    expect(info.accepted).toHaveLength(100);
+    expect(info.rejected).toEqual(["many-100@example.net"]);
+    const [why] = (info as unknown as { rejectedErrors: { response: string }[] }).rejectedErrors;
+    expect(why!.response).toBe("452 4.5.3 too many recipients: at most 100 per message");
+    expect(await messagesTo("many-99@example.net")).toHaveLength(1);
+    expect(await messagesTo("many-100@example.net")).toEqual([]);
+  });
+
   test("the sender's domain: the account's verified domains only, and a scoped credential's own (553; 550 for From)", async () => {
     const global = await credential("global");
     const scoped = await credential("scoped", { scope: "scoped", domains: [DOMAIN] });
@@ -187,6 +231,34 @@ describe("SMTP submission with a credential made by the provider", () => {
     });
     for (const rcpt of ["s1@example.net", "s2@example.net"]) {
       expect(await messagesTo(rcpt)).toEqual([expect.objectContaining({ sandbox: true, kind: "smtp" })]);
+    }
+  });
+
+  test("a credential survives a restart on the same data dir: SMTP is no new state", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "txmail-smtp-"));
+    try {
+      const first = await start({ dataDir: dir });
+      const made = await first.req("POST", first.acct("/smtp-credentials"), {
+        body: { name: "kept", scope: "global" },
+      });
+      await first.req("POST", first.acct("/domains"), { body: { domain: DOMAIN } });
+      await first.control.setDomainVerified(DOMAIN, true);
+      await first.close();
+      passwords.push(made.body.password);
+      const again = await start({ dataDir: dir, smtpPort: 0, smtpLog: (line) => transcript.push(line) });
+      try {
+        const info = await transport(made.body.username, made.body.password, "PLAIN", again).sendMail({
+          from: `a@${DOMAIN}`,
+          to: "after-restart@example.net",
+          subject: "s",
+          text: "t",
+        });
+        expect(info.response).toMatch(/^250 /);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
