@@ -215,9 +215,48 @@ describe("SMTP submission with a credential made by the provider", () => {
     expect(header.code).toBe(550);
     expect(header.text).toMatch(/^550 5\.7\.1 this SMTP credential may send only from/);
     expect(await messagesTo("r@example.net")).toEqual([]);
+    // A message whose From is no single mailbox (here: none at all) is no message the rules can check.
+    const raw = "To: r@example.net\r\nSubject: no sender\r\n\r\nbody\r\n";
+    const noFrom = await refused(
+      transport(global.user, global.pass).sendMail({ envelope: { from: `a@${DOMAIN}`, to: ["r@example.net"] }, raw }),
+    );
+    expect(noFrom).toEqual({ code: 550, text: "550 5.6.0 the message needs a From header with one address" });
     // The scoped credential's own domain goes through.
     await transport(scoped.user, scoped.pass).sendMail({ ...mail, from: `a@${DOMAIN}`, to: "scoped-ok@example.net" });
     expect(await messagesTo("scoped-ok@example.net")).toHaveLength(1);
+  });
+
+  test("a sub account's credential sends as the sub account; while it is suspended, 550 5.7.1", async () => {
+    const sub = (
+      await emu.req("POST", emu.acct("/sub-accounts"), { body: { name: "smtp-sub", website: "sub.example.com" } })
+    ).body as { id: string };
+    const key = await emu.req("POST", emu.acct(`/sub-accounts/${sub.id}/api-keys`), {
+      body: { label: "sub", scopes: ["domains:write", "smtp-credentials:write:all"] },
+    });
+    const subKey = { key: String(key.body.secret_key) };
+    const domain = "mail.sub.example.com";
+    expect((await emu.req("POST", emu.acct("/domains", sub.id), { ...subKey, body: { domain } })).status).toBe(201);
+    await emu.control.setDomainVerified(domain, true, { accountId: sub.id });
+    const made = await emu.req("POST", emu.acct("/smtp-credentials", sub.id), {
+      ...subKey,
+      body: { name: "sub-relay", scope: "global" },
+    });
+    passwords.push(made.body.password);
+    const send = (to: string, from = `a@${domain}`) =>
+      transport(made.body.username, made.body.password).sendMail({ from, to, subject: "s", text: "t" });
+
+    await send("sub-1@example.net");
+    expect(await messagesTo("sub-1@example.net")).toEqual([expect.objectContaining({ account_id: sub.id })]);
+    // The parent's domain is not the sub account's: the API's rule, per account.
+    expect((await refused(send("sub-2@example.net", `a@${DOMAIN}`))).code).toBe(553);
+
+    await emu.req("POST", emu.acct(`/sub-accounts/${sub.id}/suspend`), { body: { reason: "unpaid" } });
+    const r = await refused(send("sub-3@example.net"));
+    expect(r).toEqual({ code: 550, text: `550 5.7.1 account ${sub.id} is suspended; only reads are allowed` });
+    await emu.req("POST", emu.acct(`/sub-accounts/${sub.id}/unsuspend`));
+    await send("sub-4@example.net");
+    expect(await messagesTo("sub-3@example.net")).toEqual([]);
+    expect(await messagesTo("sub-4@example.net")).toHaveLength(1);
   });
 
   test("a sandbox credential's messages are sandbox messages", async () => {
