@@ -89,6 +89,17 @@ function policyReply(e: unknown, code: number): unknown {
   return e instanceof HttpError && e.status < 500 ? new SmtpReply(code, "5.7.1", e.message) : e;
 }
 
+/**
+ * What a handler answers for `e`: its SMTP reply, or, for a failure of the emulator itself, a
+ * transient 451 (a sender retries) with the stack on stderr, as the HTTP pipeline answers a 500.
+ * No error here carries a password: they are built from addresses, domains and stored records.
+ */
+function answer(e: unknown): Error {
+  if (e instanceof SmtpReply) return e;
+  process.stderr.write(`emulator: SMTP failure: ${String((e as Error)?.stack ?? e)}\n`);
+  return new SmtpReply(451, "4.3.0", "internal error, try again");
+}
+
 export async function startSmtp(svc: Services, opts: SmtpOptions): Promise<RunningSmtp> {
   const log = opts.log;
   const line =
@@ -107,7 +118,8 @@ export async function startSmtp(svc: Services, opts: SmtpOptions): Promise<Runni
     authRequiredMessage: "5.7.0 Authentication required",
     disableReverseLookup: true,
     size: MAX_MESSAGE_BYTES,
-    rejectOversized: true,
+    // Not smtp-server's own 552 (no enhanced code): onData answers an oversized message below.
+    rejectOversized: false,
     socketTimeout: 60_000,
     closeTimeout: 1_000,
     logger: log
@@ -145,7 +157,7 @@ export async function startSmtp(svc: Services, opts: SmtpOptions): Promise<Runni
         }
         callback();
       } catch (e) {
-        callback(e as Error);
+        callback(answer(e));
       }
     },
 
@@ -167,13 +179,22 @@ export async function startSmtp(svc: Services, opts: SmtpOptions): Promise<Runni
           kept += chunk.length;
         }
       });
-      stream.on("error", (e: Error) => callback(e));
+      // One answer per message, whichever of "error" and "end" comes first.
+      let answered = false;
+      const reply = (e: Error | null, message?: string) => {
+        if (answered) return;
+        answered = true;
+        callback(e, message);
+      };
+      stream.on("error", (e: Error) => reply(answer(e)));
       stream.on("end", () => {
-        if (stream.sizeExceeded) return callback(new SmtpReply(552, "5.3.4", "message exceeds the size limit"));
+        if (stream.sizeExceeded)
+          return reply(new SmtpReply(552, "5.3.4", `message exceeds the size limit of ${MAX_MESSAGE_BYTES} bytes`));
         try {
-          callback(null, deliver(svc, session, Buffer.concat(chunks).toString("latin1")));
+          // UTF-8: header fields may carry it raw (RFC 6532, SMTPUTF8), besides encoded words.
+          reply(null, deliver(svc, session, Buffer.concat(chunks).toString("utf8")));
         } catch (e) {
-          callback(e as Error);
+          reply(answer(e));
         }
       });
     },

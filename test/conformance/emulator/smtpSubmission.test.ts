@@ -179,6 +179,21 @@ describe("SMTP submission with a credential made by the provider", () => {
     expect(await messagesTo("many-100@example.net")).toEqual([]);
   });
 
+  test("a message over 10 MiB is refused whole (552), nothing stored", async () => {
+    const c = await credential("big");
+    passwords.push(c.pass);
+    const text = "x"
+      .repeat(76)
+      .concat("\r\n")
+      .repeat(Math.ceil((10 * 1024 * 1024) / 78) + 1000);
+    const r = await refused(
+      transport(c.user, c.pass).sendMail({ from: `a@${DOMAIN}`, to: "big@example.net", subject: "s", text }),
+    );
+    expect(r.code).toBe(552);
+    expect(r.text).toBe("552 5.3.4 message exceeds the size limit of 10485760 bytes");
+    expect(await messagesTo("big@example.net")).toEqual([]);
+  });
+
   test("the sender's domain: the account's verified domains only, and a scoped credential's own (553; 550 for From)", async () => {
     const global = await credential("global");
     const scoped = await credential("scoped", { scope: "scoped", domains: [DOMAIN] });
