@@ -3,6 +3,7 @@
 // client, nodemailer, over loopback, and its message is stored as an API send's is. Each refusal
 // is the reply the contract page names; the password never appears in the session transcript or
 // in any error a sender sees.
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,7 +14,7 @@ import { closeSharedDispatchers } from "../../../provider/client";
 import { apiFor } from "../../../provider/core/clientApi";
 import { makeProvider } from "../../../provider/core/factory";
 import { smtpCredential as smtpSpec } from "../../../provider/resources/smtpCredential";
-import { type Emu, start } from "./helpers";
+import { type Emu, cliPath, start } from "./helpers";
 
 const urn = (name: string) => `urn:pulumi:dev::smtp::pulumi-nodejs:dynamic/txmail:SmtpCredential::${name}`;
 const SALT = "salt-of-the-smtp-stack-001";
@@ -314,6 +315,60 @@ describe("SMTP submission with a credential made by the provider", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  test("the CLI: --smtp-port 0 reports smtpUrl on its one line; --smtp-log writes the transcript to stderr", async () => {
+    const scratch: string[] = [];
+    const { cli, env } = cliPath(() => {
+      scratch.push(mkdtempSync(join(tmpdir(), "txmail-smtp-cli-")));
+      return scratch.at(-1)!;
+    });
+    const proc = spawn(process.execPath, [cli, "--port", "0", "--smtp-port", "0", "--smtp-log"], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    proc.stderr.on("data", (c: Buffer) => (err += c.toString()));
+    try {
+      const boot = await new Promise<Record<string, string>>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`the CLI did not start: ${err}`)), 15_000);
+        proc.stdout.on("data", (c: Buffer) => {
+          out += c.toString();
+          if (!out.includes("\n")) return;
+          clearTimeout(timer);
+          resolve(JSON.parse(out.split("\n")[0]!) as Record<string, string>);
+        });
+        proc.once("exit", (code) => reject(new Error(`the CLI exited ${code}: ${err}`)));
+      });
+      expect(Object.keys(boot).sort()).toEqual(["accountId", "apiKey", "baseUrl", "smtpUrl"]);
+      const url = new URL(boot.smtpUrl!);
+      expect([url.protocol, url.hostname]).toEqual(["smtp:", "127.0.0.1"]);
+      const made = await fetch(`${boot.baseUrl}/v2/accounts/${boot.accountId}/smtp-credentials`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${boot.apiKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ name: "cli", scope: "global" }),
+      });
+      const c = (await made.json()) as { username: string; password: string };
+      passwords.push(c.password);
+      const at = (pass: string) =>
+        createTransport({
+          host: url.hostname,
+          port: Number(url.port),
+          secure: false,
+          ignoreTLS: true,
+          auth: { user: c.username, pass },
+        } satisfies SMTPTransport.Options);
+      // verify(): connect, EHLO, AUTH, QUIT.
+      expect(await at(c.password).verify()).toBe(true);
+      expect((await refused(at(`${c.password}-not`).verify())).code).toBe(535);
+    } finally {
+      proc.kill("SIGTERM");
+      await new Promise((resolve) => (proc.exitCode !== null ? resolve(null) : proc.once("exit", resolve)));
+      for (const d of scratch) rmSync(d, { recursive: true, force: true });
+    }
+    expect(err).toMatch(/smtp debug: C: AUTH PLAIN \/\* secured \*\//);
+    transcript.push(err);
   });
 
   test("no AUTH, no mail (530); the password is in no transcript line and no reply", async () => {
