@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // txmail-emulator: runs the service emulator. Prints ONE JSON line {"baseUrl","accountId","apiKey"}
-// on stdout (also written to DIR/bootstrap.json, mode 0600, with --data); nothing else on stdout.
+// (and "smtpUrl" with --smtp-port) on stdout (also written to DIR/bootstrap.json, mode 0600, with --data); nothing else on stdout.
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EmulatorOptions } from "./server";
@@ -16,7 +16,8 @@ process.emitWarning = ((w: string | Error, ...rest: unknown[]) => {
 
 const USAGE = `usage: txmail-emulator [--port N] [--host H] [--data DIR] [--account-id UUID] [--api-key KEY]
                        [--control-token TOKEN] [--trust-forwarded-for] [--rate-limit RPS:BURST]
-                       [--shapes contract|public] [--dns-server HOST:PORT] [--dns-cache-seconds N]`;
+                       [--shapes contract|public] [--dns-server HOST:PORT] [--dns-cache-seconds N]
+                       [--smtp-port N] [--smtp-log]`;
 
 function fail(msg: string): never {
   process.stderr.write(`txmail-emulator: ${msg}\n${USAGE}\n`);
@@ -79,6 +80,16 @@ function parseArgs(argv: string[]): EmulatorOptions {
         o.dnsCacheSeconds = n;
         break;
       }
+      case "--smtp-port": {
+        const p = Number(val());
+        if (!Number.isInteger(p) || p < 0 || p > 65535) fail("--smtp-port must be 0–65535");
+        o.smtpPort = p;
+        break;
+      }
+      case "--smtp-log":
+        // stderr: stdout carries the one JSON line only.
+        o.smtpLog = (line) => process.stderr.write(`${line}\n`);
+        break;
       case "--help":
       case "-h":
         process.stderr.write(`${USAGE}\n`);
@@ -98,7 +109,13 @@ async function main(): Promise<void> {
 
   const { startEmulator } = require("./server") as typeof import("./server");
   const emu = await startEmulator(opts);
-  const line = JSON.stringify({ baseUrl: emu.baseUrl, accountId: emu.accountId, apiKey: emu.apiKey });
+  // smtpUrl only with --smtp-port, so the line stays as it was for everyone else.
+  const line = JSON.stringify({
+    baseUrl: emu.baseUrl,
+    accountId: emu.accountId,
+    apiKey: emu.apiKey,
+    ...(emu.smtp ? { smtpUrl: emu.smtp.url } : {}),
+  });
   if (opts.dataDir) {
     const file = join(opts.dataDir, "bootstrap.json");
     writeFileSync(file, line + "\n", { mode: 0o600 });

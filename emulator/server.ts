@@ -27,6 +27,7 @@ import { IdemStore } from "./store/idempotency";
 import { Objects } from "./store/objects";
 import { Receptions } from "./store/receptions";
 import { type Shapes, applyShapes } from "./shapes";
+import { type RunningSmtp, type SmtpAddress, startSmtp } from "./smtp/server";
 
 export type { Runtime } from "./runtime";
 
@@ -49,6 +50,13 @@ export interface EmulatorOptions {
   dnsServer?: string;
   /** check-dns's cache in seconds (the service's is 60, the default); shorter so tests need not wait. */
   dnsCacheSeconds?: number;
+  /**
+   * SMTP submission (smtp/server.ts) on this port of `host`, 0 for any free one; off when unset.
+   * The running emulator reports where it listens as `smtp`.
+   */
+  smtpPort?: number;
+  /** The SMTP session transcript, one line per call (smtp-server's log: AUTH is redacted). */
+  smtpLog?: (line: string) => void;
 }
 
 export interface RunningEmulator {
@@ -56,6 +64,8 @@ export interface RunningEmulator {
   accountId: string;
   apiKey: string;
   controlToken?: string;
+  /** Where SMTP submission listens, when `smtpPort` was given. */
+  smtp?: SmtpAddress;
   close(): Promise<void>;
 }
 
@@ -83,6 +93,15 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     applyShapes(server, opts.shapes, (accountId, domain) => rt.svc.objects.byName("domain", accountId, domain)?.id);
     server.keepAliveTimeout = 10_000;
     await listen(server, opts.port ?? 0, opts.host ?? "127.0.0.1");
+    let smtp: RunningSmtp | undefined;
+    try {
+      if (opts.smtpPort !== undefined) {
+        smtp = await startSmtp(rt.svc, { port: opts.smtpPort, host: opts.host ?? "127.0.0.1", log: opts.smtpLog });
+      }
+    } catch (e) {
+      server.close();
+      throw e;
+    }
     const sweeper = startSweeper(rt.idem);
     const addr = server.address() as AddressInfo;
     const h = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
@@ -92,10 +111,12 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       accountId: boot.accountId,
       apiKey: boot.apiKey,
       controlToken: control?.token,
+      smtp: smtp && { host: smtp.host, port: smtp.port, url: smtp.url },
       close: async () => {
         if (closed) return;
         closed = true;
         clearInterval(sweeper);
+        await smtp?.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();

@@ -3,6 +3,6 @@ import { PolicyPack } from "@pulumi/policy";
 import { policies } from "./policies";
 
 new PolicyPack("txmail-policies", {
-  description: "Guards txmail API keys (IP allow lists, scopes) and webhook/route endpoints.",
+  description: "Guards txmail API keys (IP allow lists, scopes), webhook/route endpoints and credential rotation.",
   policies,
 });

@@ -3,6 +3,7 @@
 import type { Policies } from "@pulumi/policy";
 import { allowListSize } from "./rules/allowListSize";
 import { broadPrefix } from "./rules/broadPrefix";
+import { credentialRotation } from "./rules/credentialRotation";
 import { httpsEndpoints } from "./rules/httpsEndpoints";
 import { keyAllowList } from "./rules/keyAllowList";
 import { keyScopes } from "./rules/keyScopes";
@@ -20,4 +21,5 @@ export const policies: Policies = [
   broadPrefix,
   keyScopes,
   httpsEndpoints,
+  credentialRotation,
 ];

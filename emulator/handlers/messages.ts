@@ -27,13 +27,47 @@ function checkSchedule(ctx: Ctx, s: { first_attempt?: string; expires?: string }
     throw badRequest("schedule.expires: must be after schedule.first_attempt");
 }
 
-function accept(ctx: Ctx, from: Address, recipients: Address[], subject: string, extra: Record<string, unknown>) {
-  const domain = domainOf(from.email)!;
-  requireDomains(ctx.key, "messages", "send", [domain], "every");
+/**
+ * Who may send from a domain: an API key's `messages:send` scopes, or an SMTP credential's scope and
+ * domains (emulator/smtp). It throws the refusal (a 403).
+ */
+export type SendGrant = (domain: string) => void;
+
+const keyGrant =
+  (ctx: Ctx): SendGrant =>
+  (domain) =>
+    requireDomains(ctx.key, "messages", "send", [domain], "every");
+
+/**
+ * The sender's rules, one copy for the API's sends and SMTP submission: the grant covers the
+ * domain of `email`, and that domain is a domain of the account with valid DNS. `field` names the
+ * address in the 400 (`from.email`, `MAIL FROM`). Returns the domain.
+ */
+export function checkSender(ctx: Ctx, email: string, field: string, grant: SendGrant): string {
+  const domain = domainOf(email);
+  if (!domain) throw badRequest(`${field}: ${email} has no domain`);
+  grant(domain);
   const d = findDomain(ctx.svc, ctx.account.id, domain);
   if (!d || !d.dns_valid) {
-    throw badRequest(`from.email: ${domain} is not a domain of this account with valid DNS records`);
+    throw badRequest(`${field}: ${domain} is not a domain of this account with valid DNS records`);
   }
+  return domain;
+}
+
+/**
+ * Accepts a message: the sender's rules, then one `queued` message per recipient, counted as
+ * receptions. Called inside the store's transaction (the pipeline's, or SMTP submission's).
+ */
+export function acceptMessage(
+  ctx: Ctx,
+  from: Address,
+  recipients: Address[],
+  subject: string,
+  extra: Record<string, unknown>,
+  grant: SendGrant = keyGrant(ctx),
+  field = "from.email",
+) {
+  const domain = checkSender(ctx, from.email, field, grant);
   const now = ctx.iso();
   const items: MessageItem[] = recipients.map((r) => {
     const id = `<${uuid()}@${domain}>`;
@@ -64,14 +98,22 @@ function conversation(ctx: Ctx) {
   const b = parseBody(CreateConversationMessage, ctx.json());
   checkSchedule(ctx, b.schedule);
   const all = [...b.to, ...(b.cc ?? []), ...(b.bcc ?? [])];
-  return accept(ctx, b.from, all, b.subject, { kind: "conversation", sandbox: b.sandbox ?? false, tags: b.tags ?? [] });
+  return acceptMessage(ctx, b.from, all, b.subject, {
+    kind: "conversation",
+    sandbox: b.sandbox ?? false,
+    tags: b.tags ?? [],
+  });
 }
 
 function create(ctx: Ctx) {
   const b = parseBody(CreateMessage, ctx.json());
   checkSchedule(ctx, b.schedule);
   const rs = b.recipients.map((r) => ({ email: r.email, name: r.name }));
-  return accept(ctx, b.from, rs, b.subject, { kind: "message", sandbox: b.sandbox ?? false, tags: b.tags ?? [] });
+  return acceptMessage(ctx, b.from, rs, b.subject, {
+    kind: "message",
+    sandbox: b.sandbox ?? false,
+    tags: b.tags ?? [],
+  });
 }
 
 export const messages: EmulatedEndpoints = {

@@ -1,6 +1,8 @@
 // Shared helpers of the emulator conformance suite: an in-process emulator on 127.0.0.1 port 0 and
 // a tiny HTTP helper over real HTTP (global fetch), no client retries, so every status is the
 // emulator's own.
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../../emulator/server";
 import { EmulatorControl, controlClient } from "../../../emulator/control";
 
@@ -90,4 +92,39 @@ export function expectError(r: Res, status: number, message?: RegExp | string) {
   expect({ status: r.status, body: r.body }).toMatchObject({ status, body: { message: expect.any(String) } });
   expect(Object.keys(r.body)).toEqual(["message"]);
   if (message !== undefined) expect(r.body.message).toMatch(message);
+}
+
+const ROOT = join(__dirname, "../../..");
+
+/**
+ * dist/emulator/cli.js when it is newer than every source it is built from; else a quick transpile
+ * into a directory `scratch` makes (the caller removes it).
+ */
+export function cliPath(scratch: () => string): { cli: string; env: NodeJS.ProcessEnv } {
+  const dist = join(ROOT, "dist/emulator/cli.js");
+  const sources = ["emulator", "provider/api", "provider/core"].flatMap((d) => walk(join(ROOT, d)));
+  const newest = Math.max(...sources.map((f) => statSync(f).mtimeMs));
+  if (existsSync(dist) && statSync(dist).mtimeMs >= newest) return { cli: dist, env: process.env };
+
+  const ts = require("typescript") as typeof import("typescript");
+  const out = scratch();
+  for (const f of sources) {
+    const js = ts.transpileModule(readFileSync(f, "utf8"), {
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+    }).outputText;
+    const dest = join(out, relative(ROOT, f)).replace(/\.ts$/, ".js");
+    mkdirSync(dirname(dest), { recursive: true });
+    writeFileSync(dest, js);
+  }
+  return { cli: join(out, "emulator/cli.js"), env: { ...process.env, NODE_PATH: join(ROOT, "node_modules") } };
+}
+
+function walk(d: string): string[] {
+  return readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory()
+      ? walk(join(d, e.name))
+      : e.name.endsWith(".ts") && !e.name.endsWith(".d.ts")
+        ? [join(d, e.name)]
+        : [],
+  );
 }

@@ -2,22 +2,11 @@
 // accounts, idempotency records incl. the sealed secret replay, the clock) and a kill -9 of the CLI
 // (dist/emulator/cli.js) loses nothing committed.
 import { type ChildProcess, spawn } from "node:child_process";
-import {
-  chmodSync,
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  mkdirSync,
-  writeFileSync,
-  readdirSync,
-} from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
-import { type Emu, start, uniq } from "./helpers";
+import { dirname, join } from "node:path";
+import { type Emu, cliPath, start, uniq } from "./helpers";
 
-const ROOT = join(__dirname, "../../..");
 let dirs: string[] = [];
 const tmp = () => {
   const d = mkdtempSync(join(tmpdir(), "txmail-emu-"));
@@ -146,36 +135,6 @@ describe("Persistence", () => {
   });
 });
 
-/** dist/emulator/cli.js when it is newer than every source it is built from; else a quick transpile. */
-function cliPath(): { cli: string; env: NodeJS.ProcessEnv } {
-  const dist = join(ROOT, "dist/emulator/cli.js");
-  const sources = ["emulator", "provider/api", "provider/core"].flatMap((d) => walk(join(ROOT, d)));
-  const newest = Math.max(...sources.map((f) => statSync(f).mtimeMs));
-  if (existsSync(dist) && statSync(dist).mtimeMs >= newest) return { cli: dist, env: process.env };
-
-  const ts = require("typescript") as typeof import("typescript");
-  const out = tmp();
-  for (const f of sources) {
-    const js = ts.transpileModule(readFileSync(f, "utf8"), {
-      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
-    }).outputText;
-    const dest = join(out, relative(ROOT, f)).replace(/\.ts$/, ".js");
-    mkdirSync(dirname(dest), { recursive: true });
-    writeFileSync(dest, js);
-  }
-  return { cli: join(out, "emulator/cli.js"), env: { ...process.env, NODE_PATH: join(ROOT, "node_modules") } };
-}
-
-function walk(d: string): string[] {
-  return readdirSync(d, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory()
-      ? walk(join(d, e.name))
-      : e.name.endsWith(".ts") && !e.name.endsWith(".d.ts")
-        ? [join(d, e.name)]
-        : [],
-  );
-}
-
 function spawnCli(
   cli: string,
   env: NodeJS.ProcessEnv,
@@ -211,7 +170,7 @@ const exited = (p: ChildProcess) =>
 
 describe("Persistence (CLI)", () => {
   test("Persistence: kill -9 of the CLI loses nothing committed; restart reloads it", async () => {
-    const { cli, env } = cliPath();
+    const { cli, env } = cliPath(tmp);
     const dir = tmp();
     const first = await spawnCli(cli, env, dir);
     const boot = first.boot;

@@ -17,6 +17,7 @@ it("the fake resources of these suites carry native tokens", () => {
 for (const suite of [
   "allowAll",
   "broadPrefix",
+  "credentialRotation",
   "httpsEndpoints",
   "keyAllowList",
   "keyScopes",

@@ -43,6 +43,7 @@ describe("txmail-policies", () => {
       "ip-allow-list-broad-prefix": "advisory",
       "api-key-broad-scopes": "advisory",
       "endpoint-https": "advisory",
+      "credential-rotation": "advisory",
     });
   });
 
@@ -50,7 +51,7 @@ describe("txmail-policies", () => {
     const configurable = policies.filter(
       (p) => p.enforcementLevel === "advisory" || p.name === "sub-account-key-requires-allow-list",
     );
-    expect(configurable).toHaveLength(4);
+    expect(configurable).toHaveLength(5);
     for (const p of configurable) {
       const props = Object.entries(p.configSchema?.properties ?? {});
       expect(props.length).toBeGreaterThan(0);
