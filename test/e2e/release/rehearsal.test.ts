@@ -124,7 +124,7 @@ function newUser(name: string, path_: string[]): { home: string; env: Record<str
     PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
     PULUMI_SKIP_UPDATE_CHECK: "true",
     // Automatic plugin acquisition stays on (PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION unset); the
-    // schema's pluginDownloadURL is sent to the loopback release page (sdk/go/common/env/env.go:
+    // schema's pluginDownloadURL is sent to the loopback release page (the engine reads the variable as
     // `regexp=URL` pairs, the regexp matched against the plugin's download URL).
     PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `^${pluginDownloadURL.replace(/[.]/g, "\\.")}$=${servers.plugins.url}`,
     TXMAIL_API_KEY: svc.apiKey,
