@@ -123,26 +123,35 @@ export function roundOrder(round: number): Program[] {
 /** The native floor's plugin (pulumi-resource-txmailfloor) lives here; the engine finds it on PATH. */
 const NOOP_NATIVE_PLUGIN_DIR = path.join(ROOT, "bench", "programs", "noop-native-provider");
 
+/** A floor program (bench/programs/<name>), installed with the tenant graph's package and `extra` packages. */
+export function floorProgram(
+  name: "floor" | "floor-naive" | "floor-native",
+  config: StackOptions["config"],
+  extra: Pick<StackOptions, "extraPackages" | "env"> = {},
+): StackOptions {
+  return {
+    programDir: path.join(ROOT, "bench", "programs", name),
+    config,
+    ...extra,
+    packageLayout: "installed",
+    extraPackages: [path.join(ROOT, "bench", "programs", "floor-tenant"), ...(extra.extraPackages ?? [])],
+  };
+}
+
 /** How each program's stacks are made: N tenants, the service programs against `svc`. */
 export function programOptions(svc: TestService, tenants: number): Record<Program, StackOptions> {
   const config = { tenants: { value: String(tenants) } };
   // Every program as users get their packages: installed in node_modules, not linked, so each
-  // provider is stored in state as a short require() — except the naive floor, whose point is not to.
-  // The native programs store no provider code in state, whatever the layout.
+  // provider is stored in state as a short require() — except the naive floor's, an object literal
+  // of its program, whose point is to be stored by value. The native programs store no provider code
+  // in state, whatever the layout. The floors declare their tenant graph from one package.
   return {
-    floor: {
-      programDir: path.join(ROOT, "bench", "programs", "floor"),
-      config,
-      packageLayout: "installed",
-      extraPackages: [path.join(ROOT, "bench", "programs", "noop-provider")],
-    },
-    "floor-naive": { programDir: path.join(ROOT, "bench", "programs", "floor-naive"), config },
+    floor: floorProgram("floor", config, { extraPackages: [path.join(ROOT, "bench", "programs", "noop-provider")] }),
+    "floor-naive": floorProgram("floor-naive", config),
     real: tenantsProgram(svc, tenants),
-    "floor-native": {
-      programDir: path.join(ROOT, "bench", "programs", "floor-native"),
-      config,
+    "floor-native": floorProgram("floor-native", config, {
       env: { PATH: `${NOOP_NATIVE_PLUGIN_DIR}:${path.join(TOOLS_DIR, "bin")}:${process.env.PATH ?? ""}` },
-    },
+    }),
     native: { ...tenantsProgram(svc, tenants), face: "native" },
   };
 }

@@ -2,6 +2,8 @@
 // touched, with a message naming the flag and the rule.
 import * as path from "node:path";
 import type { Face } from "../sdk/nodejs/internal/face";
+import { COMMANDS } from "./commands";
+import { type FleetOptions, type Operation, OPERATIONS, UsageError } from "./options";
 import {
   DEFAULT_PARALLEL,
   DEFAULT_PROGRESS_SECONDS,
@@ -11,72 +13,7 @@ import {
   MAX_SHARD_SIZE,
 } from "./defaults";
 
-export const OPERATIONS = ["up", "preview", "refresh", "destroy", "place", "output", "drift", "dns", "report"] as const;
-export type Operation = (typeof OPERATIONS)[number];
-
-export interface FleetOptions {
-  operation: Operation;
-  tenantsFile: string;
-  placementFile?: string;
-  /**
-   * No placement file: rebuild it from the shard stacks of this fleet id ("untagged": stacks made
-   * before fleets had ids) instead of refusing to touch them.
-   */
-  adopt?: string;
-  /** Undefined: the placement file's size, else the default. */
-  shardSize?: number;
-  /** For a new fleet (no placement file yet); undefined: the default. An existing fleet keeps its own. */
-  face?: Face;
-  parallel: number;
-  /** Runner `index` (1-based) of `count`: shards k with (k − 1) mod count = index − 1. */
-  runner?: { index: number; count: number };
-  tenants: string[];
-  project: string;
-  workDir?: string;
-  policyPacks: string[];
-  policyPackConfigs: string[];
-  secretsProvider?: string;
-  /** Fail instead of placing new tenants or forgetting removed ones (CI runs a committed placement). */
-  frozen: boolean;
-  progressSeconds: number;
-  /** Debug messages of the engine and the shard programs in each shard's log. */
-  debug: boolean;
-  /**
-   * The engine saves a shard's state after every step (its default) instead of once per run
-   * (PULUMI_SKIP_CHECKPOINTS, the fleet's default: made safe by the idempotency keys).
-   */
-  saveEveryStep: boolean;
-  /** `output`: print the tenant's credentials in plain text instead of "[secret]". */
-  showSecrets: boolean;
-  /** Said once on stderr before the run (a deprecated flag, with the one that replaces it). */
-  warnings: string[];
-  /** up, preview, refresh, destroy, drift, dns: the report as JSON on stdout (progress goes to stderr). */
-  json: boolean;
-  /** The run's report as one self-contained HTML page here (fleet/html); `report`: where to write it. */
-  htmlFile?: string;
-  /** report: the run's JSON report to read. */
-  fromFile?: string;
-  /** report, and runs with --html: a previous run's JSON report, for what changed since. */
-  compareFile?: string;
-  /** dns: the records as a BIND zone-file fragment on stdout (progress goes to stderr). */
-  zone: boolean;
-  /** dns: only the records the service requires, not the optional ones. */
-  requiredOnly: boolean;
-  /** dns: ask the service to check each domain's DNS once (`check-dns`, a write) before reading it. */
-  checkDns: boolean;
-  /** drift: also write the report as Markdown here (e.g. $GITHUB_STEP_SUMMARY). */
-  markdownFile?: string;
-  /** drift: run `up` on the drifted resources afterwards. */
-  remediate: boolean;
-  /** drift: skip listing what the service holds that no stack manages. */
-  noInventory: boolean;
-  /** drift: ids of objects the inventory does not report (e.g. the parent account's keys managed elsewhere). */
-  ignore: string[];
-}
-
-export class UsageError extends Error {
-  override readonly name = "UsageError";
-}
+export { OPERATIONS, type Operation, type FleetOptions, UsageError } from "./options";
 
 export const USAGE = `usage: txmail-fleet <up|preview|refresh|destroy|place|output|drift|dns|report> [options]
 
@@ -319,28 +256,22 @@ function checkCombinations(opts: FleetOptions): void {
   }
   if (opts.fromFile && opts.operation !== "report") throw new UsageError(`--from: only report takes it`);
   if (opts.compareFile && !opts.htmlFile) throw new UsageError("--compare: needs --html FILE (the page shows it)");
-  const driftOnly: Array<[string, boolean]> = [
-    ["--markdown", opts.markdownFile !== undefined],
-    ["--remediate", opts.remediate],
-    ["--no-inventory", opts.noInventory],
-    ["--ignore", opts.ignore.length > 0],
-  ];
-  for (const [flag, given] of driftOnly) {
-    if (given && opts.operation !== "drift")
-      throw new UsageError(`${flag}: only drift takes it, not ${opts.operation}`);
-  }
-  const dnsOnly: Array<[string, boolean]> = [
-    ["--zone", opts.zone],
-    ["--required-only", opts.requiredOnly],
-    ["--check-dns", opts.checkDns],
-  ];
-  for (const [flag, given] of dnsOnly) {
-    if (given && opts.operation !== "dns") throw new UsageError(`${flag}: only dns takes it, not ${opts.operation}`);
+  // Each command's own flags (fleet/commands), refused on the others (--show-secrets has its words above).
+  for (const command of COMMANDS) {
+    for (const [flag, option] of command.flags) {
+      if (command.name === opts.operation || !given(opts[option])) continue;
+      throw new UsageError(`${flag}: only ${command.name} takes it, not ${opts.operation}`);
+    }
   }
   if (opts.zone && opts.json) throw new UsageError("--zone, --json: one document on stdout, choose one");
   if (opts.policyPackConfigs.length > 0 && opts.policyPacks.length === 0) {
     throw new UsageError(`--policy-pack-config: needs a --policy-pack`);
   }
+}
+
+/** An option a flag set: a switch on, a value, a list with an entry. */
+function given(value: unknown): boolean {
+  return Array.isArray(value) ? value.length > 0 : value !== undefined && value !== false;
 }
 
 function fleetIdOf(raw: string): string {

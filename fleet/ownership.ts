@@ -1,7 +1,7 @@
 // The checks a fleet makes against the state backend before any shard runs (pure: the census is
 // read by fleet/census.ts). Each refusal names the stacks or tenants and the command to run.
 import type { Face } from "../sdk/nodejs/internal/face";
-import { UsageError } from "./args";
+import { UsageError } from "./options";
 import type { ShardStack } from "./census";
 import { shardStackName } from "./defaults";
 import type { Placement, PlacementChange } from "./placement";

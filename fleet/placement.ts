@@ -10,7 +10,7 @@
 // (`held`, fleet/census.ts), a tenant a stack holds stays in that shard whatever the placement file
 // says — a lost file is rebuilt from them, a tenant removed and put back before an `up` keeps its
 // seat — and a placement file that puts it elsewhere (edited by hand) asks for a move, which the
-// fleet makes in the state (fleet/moveTenants.ts), never by deleting and creating the tenant again.
+// fleet makes in the state (fleet/census.ts moveShardTenants), never by deleting and creating the tenant again.
 
 import type { Face } from "../sdk/nodejs/internal/face";
 

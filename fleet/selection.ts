@@ -2,7 +2,7 @@
 // file is found in its former shard, whose next `up` deletes it), and of those the share of
 // `--runner I/N` (runner I of a CI matrix of N takes the shards k with (k − 1) mod N = I − 1, so the
 // matrix size never has to match the number of shards).
-import { UsageError } from "./args";
+import { UsageError } from "./options";
 import { type PlacementChange, shardOf } from "./placement";
 
 export function selectShards(

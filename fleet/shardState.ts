@@ -1,6 +1,6 @@
 // What a shard stack's state (`pulumi stack export`) holds, and tenants moved between two of them.
 // Pure functions on the exported deployments: the fleet reads and writes the stacks
-// (fleet/census.ts, fleet/moveTenants.ts).
+// (fleet/census.ts, its moveShardTenants for a move).
 //
 // A move is the engine's own state surgery, as `pulumi state move` does it: the tenant's component
 // and every resource under it leave the source state and enter the destination's with their ids,

@@ -5,7 +5,12 @@
 // starts, so parallel workers only read it.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { UsageError } from "./args";
+import { type FleetOptions, UsageError } from "./options";
+
+/** The work dir of a run: --work-dir, else `.txmail-fleet` beside the tenants file. */
+export function workDirOf(opts: Pick<FleetOptions, "workDir">, tenantsFile: string): string {
+  return opts.workDir ?? path.join(path.dirname(tenantsFile), ".txmail-fleet");
+}
 
 export function prepareWorkDir(dir: string, project: string): { logsDir: string } {
   fs.mkdirSync(path.join(dir, "logs"), { recursive: true });

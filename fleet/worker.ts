@@ -4,14 +4,7 @@
 // and the loading of Pulumi's SDK cost ~0.8 core-seconds, paid once per lane instead of per shard);
 // never run by hand.
 import * as fs from "node:fs";
-import {
-  LocalWorkspace,
-  PulumiCommand,
-  Stack,
-  StackNotFoundError,
-  type EngineEvent,
-  type RefreshOptions,
-} from "@pulumi/pulumi/automation";
+import { LocalWorkspace, PulumiCommand, Stack, StackNotFoundError, type EngineEvent } from "@pulumi/pulumi/automation";
 import type { ShardJob, WorkerMessage } from "./protocol";
 import { shardProgram } from "./shardProgram";
 import { BACKEND_RACE_RETRIES, backendRaceDelayMs, isBackendTableRace, withoutBackendPassword } from "./backendRace";
@@ -21,10 +14,9 @@ import { SALT_NOT_SAVED } from "../provider/core/freshSalt";
 import { leftoversIn } from "../provider/core/leftovers";
 import { ChangeCollector, type LeftoverLine, type ResourceChange } from "./html/runChanges";
 import { sdkDebugMessages } from "./sdkDebugMessages";
-import { remediateUp } from "./drift/remediateUp";
 import { FLEET_TAG } from "./defaults";
-import type * as ShardCheck from "./drift/shardCheck";
-import type * as ShardDns from "./dns/shardDns";
+import type { ShardStep, ShardStepContext } from "./command";
+import { commandNamed } from "./commands";
 
 function send(message: WorkerMessage): Promise<void> {
   // The fleet command may be gone (killed): the run still finishes, unreported.
@@ -67,48 +59,13 @@ async function stackTakenAsExisting(name: string, workspace: LocalWorkspace): Pr
 }
 
 /** What every operation of a shard run is given: the event and output handlers, the display. */
-type CommonOptions = Pick<RefreshOptions, "onEvent" | "onOutput" | "color" | "debug">;
+type CommonOptions = ShardStepContext["common"];
 
-async function runOperation(stack: Stack, job: ShardJob, common: CommonOptions, counts: StepCounts): Promise<void> {
-  const policy = { policyPacks: job.policyPacks, policyPackConfigs: job.policyPackConfigs };
-  switch (job.operation) {
-    case "up":
-      // Remediation: the drifted resources only (with what depends on them), read from the service
-      // first; a failed one keeps no refresh it did not act on (drift/remediateUp.ts).
-      if (job.remediate) {
-        const say = (message: string) => send({ type: "notice", message });
-        await remediateUp(stack, { ...common, ...policy, target: job.remediate }, counts, say);
-      } else await stack.up({ ...common, ...policy });
-      break;
-    case "preview":
-      await stack.preview({ ...common, ...policy });
-      break;
-    case "refresh":
-      await stack.refresh(common);
-      break;
-    case "destroy":
-      await stack.destroy(common);
-      break;
-    case "drift": {
-      // Loaded only here: the inventory brings the policy pack's rules, which other runs never need.
-      const { checkShard } = require("./drift/shardCheck") as typeof ShardCheck;
-      const tenants = job.entries.map((e) => e.name);
-      const report = await checkShard(stack, tenants, {
-        onEvent: common.onEvent!,
-        onOutput: common.onOutput!,
-        inventory: job.inventory ?? true,
-      });
-      await send({ type: "drift", report });
-      break;
-    }
-    case "dns": {
-      // Loaded only here, as drift's check: other runs never need the service's client in the worker.
-      const { readShardDns, stackSource } = require("./dns/shardDns") as typeof ShardDns;
-      const report = await readShardDns(stackSource(stack), job.entries, { checkDns: job.checkDns ?? false });
-      await send({ type: "dns", report });
-      break;
-    }
-  }
+/** The job's command's step on its shard stack (fleet/commands). */
+function stepOf(job: ShardJob): ShardStep {
+  const step = commandNamed(job.operation).shard;
+  if (!step) throw new Error(`txmail-fleet ${job.operation} runs no shard`);
+  return step;
 }
 
 /** What the engine's events of one shard job have told so far. */
@@ -128,7 +85,7 @@ interface RunTally {
 }
 
 async function run(job: ShardJob): Promise<void> {
-  const preview = job.operation === "preview" || job.operation === "drift";
+  const { preview } = stepOf(job);
   const tally: RunTally = {
     counts: zeroCounts(),
     events: 0,
@@ -181,8 +138,8 @@ function collected(tally: RunTally): { changes: ResourceChange[]; leftoverLines:
 
 /** Counts the steps (reported as progress), and reports policy findings and errors as they come. */
 function engineEventHandler(job: ShardJob, tally: RunTally): (event: EngineEvent) => void {
-  // A drift check is a refresh preview: it counts what it read, never a change (it makes none).
-  const preview = job.operation === "preview" || job.operation === "drift";
+  // A preview counts what would change; drift's check, a refresh preview, what it read (fleet/commands).
+  const { preview } = stepOf(job);
   return (event) => {
     tally.events++;
     tally.changes.add(event);
@@ -280,13 +237,14 @@ async function runOnStack(job: ShardJob, common: CommonOptions, counts: StepCoun
     secretsProvider: job.secretsProvider,
     pulumiCommand: await pulumiCli(),
   });
-  const operate = (stack: Stack) => runOperation(withoutFollowUpReads(stack), job, common, counts);
+  const step = stepOf(job);
+  const operate = (stack: Stack) => step.run(withoutFollowUpReads(stack), job, { common, counts, send });
   try {
     await operate(await stackTakenAsExisting(job.stackName, workspace));
   } catch (e) {
     if (!(e instanceof StackNotFoundError)) throw e;
     // A check never creates what it checks (dns reports a shard never applied before it gets here).
-    if (job.operation === "drift" || job.operation === "dns") {
+    if (step.readsOnly) {
       throw new Error(`error: ${job.stackName} does not exist yet: run 'txmail-fleet up' first`, { cause: e });
     }
     // The shard's first run: create its stack (`stack init`), record which fleet made it (another

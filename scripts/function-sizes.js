@@ -15,7 +15,8 @@ for (let i = 0; i < args.length; i++) {
   if (args[i] === "--top") top = Number(args[++i]);
   else roots.push(args[i]);
 }
-if (roots.length === 0) roots.push("provider", "sdk/nodejs", "native", "emulator", "policy", "fleet", "docs/codegen");
+if (roots.length === 0)
+  roots.push("provider", "sdk/nodejs", "native", "emulator", "policy", "fleet", "docs/codegen", "tools/codegen");
 
 function files(p) {
   const st = fs.statSync(p);

@@ -146,31 +146,15 @@ fi
 cp -r "$tree/sdk/java" "$work/sdk-java"
 mvn "${maven_args[@]}" -f "$work/sdk-java/pom.xml" deploy -DaltDeploymentRepository="release::file://$out/maven" \
   >"$work/maven-deploy.log" 2>&1 || { cat "$work/maven-deploy.log" >&2; die "mvn deploy of sdk/java failed"; }
-# The project's own coordinates: the pom's top-level elements (two spaces in; the generator writes it).
-pom_field() { sed -n "s#^  <$1>\\(.*\\)</$1>#\\1#p" "$tree/sdk/java/pom.xml" | head -1; }
-maven_group="$(pom_field groupId)"
-maven_artifact="$(pom_field artifactId)"
 
 say "plugin tarballs:$platforms"
 # shellcheck disable=SC2086 # the --platform pairs are meant to split
 bash "$tree/scripts/build-plugin.sh" $platforms --out "$out/plugin" >/dev/null
 
 cp "$tree/native/schema.json" "$out/schema.json"
-node -e '
-  const fs = require("fs");
-  const [out, version, goModule, mavenGroup, mavenArtifact] = process.argv.slice(1);
-  const files = (dir) => fs.readdirSync(`${out}/${dir}`).sort().map((f) => `${dir}/${f}`);
-  const release = {
-    version,
-    go: { module: goModule, tag: `sdk/go/v${version}`, proxy: "go" },
-    npm: files("npm"),
-    python: files("python"),
-    maven: { groupId: mavenGroup, artifactId: mavenArtifact, version, repository: "maven" },
-    plugin: files("plugin").filter((f) => f.endsWith(".tar.gz")),
-    schema: "schema.json",
-  };
-  fs.writeFileSync(`${out}/release.json`, JSON.stringify(release, null, 2) + "\n");
-' "$out" "$version" "$go_module" "$maven_group" "$maven_artifact"
+# release.json: what is where; the Java SDK named by its pom's own coordinates (read as XML).
+node "$tree/dist/support/releaseManifest.js" "$out" "$version" "$go_module" "$tree/sdk/java/pom.xml" ||
+  die "writing release.json failed (above)"
 
 node "$tree/dist/support/release.js" "$out" || die "the artifacts in $out disagree (above)"
 say "release $version in $out ($(since "$started")); Go tag: sdk/go/v$version"

@@ -23,10 +23,14 @@ export function installPackage(dir: string): string {
   // What `npm pack` ships: package.json's "files" (dist/, the native plugin's bin script, …).
   const files = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { files: string[] })
     .files;
-  for (const entry of files) {
+  for (const entry of files.filter((f) => !f.startsWith("!"))) {
     if (fs.existsSync(path.join(REPO_ROOT, entry))) {
       fs.cpSync(path.join(REPO_ROOT, entry), path.join(pkg, entry), { recursive: true });
     }
+  }
+  // A "!path" entry is what npm leaves out of what the others name (dist/tools: the generators).
+  for (const entry of files.filter((f) => f.startsWith("!") && !/[*?]/.test(f))) {
+    fs.rmSync(path.join(pkg, entry.slice(1)), { recursive: true, force: true });
   }
   return modules;
 }

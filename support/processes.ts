@@ -6,14 +6,19 @@ import * as path from "node:path";
 import type { Face } from "../sdk/nodejs/internal/face";
 import type { TestStack } from "./stack";
 
-/** Polls (bounded) until `pred` holds. */
-export async function until(what: string, pred: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+/** Checks `pred` every 100 ms until it holds (true) or `timeoutMs` has passed (false). */
+async function poll(pred: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await pred()) return;
+  for (;;) {
+    if (await pred()) return true;
+    if (Date.now() >= deadline) return false;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Polls (bounded) until `pred` holds. */
+export async function until(what: string, pred: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  if (!(await poll(pred, timeoutMs))) throw new Error(`timed out waiting for ${what}`);
 }
 
 /** The exit code of a spawned process (bounded: a hung CLI fails the test instead of the suite). */
@@ -88,13 +93,9 @@ export function spawnBounded(
   },
 ): { child: ChildProcess; done: Promise<BoundedRun> } {
   const { what, timeoutMs, endGroupOnExit, onStdout, ...spawnOpts } = opts;
-  if (!exitHook) {
-    exitHook = true;
-    process.on("exit", killLiveGroups);
-  }
   const child = spawn(file, args, { ...spawnOpts, stdio: ["pipe", "pipe", "pipe"], detached: true });
   const pgid = child.pid;
-  if (pgid !== undefined) liveGroups.add(pgid);
+  const forget = pgid === undefined ? () => undefined : endWithThisProcess(pgid);
   const tail = (text: string) => (text.length > 5000 ? `…${text.slice(-5000)}` : text);
   let stdout = "";
   let stderr = "";
@@ -111,7 +112,7 @@ export function spawnBounded(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      if (pgid !== undefined) liveGroups.delete(pgid);
+      forget();
       finish();
     };
     const timer = setTimeout(() => {
@@ -135,14 +136,22 @@ export function spawnBounded(
   return { child, done };
 }
 
+/** Every running process, as `ps` lists it: its id, its process group, its command line. */
+function processTable(): Array<{ pid: number; pgid: number; args: string }> {
+  return execFileSync("ps", ["-eo", "pid=,pgid=,args="], { encoding: "utf8" })
+    .split("\n")
+    .flatMap((line) => {
+      const [pid, pgid, ...args] = line.trim().split(/\s+/);
+      return Number(pid) ? [{ pid: Number(pid), pgid: Number(pgid), args: args.join(" ") }] : [];
+    });
+}
+
 /** The processes of the process group `pgid` (for a failure message: what a hung command held). */
 export function groupMembers(pgid: number): number[] {
   try {
-    return execFileSync("ps", ["-eo", "pid=,pgid="], { encoding: "utf8" })
-      .split("\n")
-      .map((line) => line.trim().split(/\s+/).map(Number))
-      .filter(([pid, group]) => pid && group === pgid)
-      .map(([pid]) => pid!);
+    return processTable()
+      .filter((p) => p.pgid === pgid)
+      .map((p) => p.pid);
   } catch {
     return [];
   }
@@ -197,10 +206,8 @@ export function stackProcesses(t: TestStack, which: (args: string) => boolean = 
 export function processesOfHome(pulumiHome: string, which: (args: string) => boolean = () => true): number[] {
   const home = `PULUMI_HOME=${pulumiHome}`;
   const pids: number[] = [];
-  for (const line of execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" }).split("\n")) {
-    const [pidText, ...args] = line.trim().split(/\s+/);
-    const pid = Number(pidText);
-    if (!pid || pid === process.pid || !which(args.join(" "))) continue;
+  for (const { pid, args } of processTable()) {
+    if (pid === process.pid || !which(args)) continue;
     try {
       if (fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(home)) pids.push(pid);
     } catch {
@@ -225,9 +232,8 @@ export function running(pid: number): boolean {
  * running (and kills them, so that they do not outlive the test).
  */
 export async function expectEnded(find: () => number[], timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
   const left = () => [...new Set(find())].filter(running);
-  while (left().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  await poll(() => left().length === 0, timeoutMs);
   const still = left();
   if (still.length === 0) return;
   const lines = commandLines(still);

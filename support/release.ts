@@ -10,6 +10,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as zlib from "node:zlib";
+import { pomCoordinates } from "./pom";
 
 /** release.json: what scripts/release.sh wrote where, relative to the release directory. */
 export interface ReleaseManifest {
@@ -208,17 +209,20 @@ function mavenProblems(
   const base = path.join(folder, `${maven.artifactId}-${version}`);
   const pomFile = `${base}.pom`;
   if (!fs.existsSync(pomFile)) return [...problems, `Maven ${path.relative(dir, pomFile)}: missing`];
-  const pom = fs.readFileSync(pomFile, "utf8");
-  // The project's own elements: two spaces in (a dependency's are deeper).
-  const top = (element: string) => new RegExp(`^ {2}<${element}>([^<]*)</${element}>`, "m").exec(pom)?.[1];
   const pomName = path.relative(dir, pomFile);
+  let own: ReturnType<typeof pomCoordinates>;
+  try {
+    own = pomCoordinates(fs.readFileSync(pomFile, "utf8"));
+  } catch (e) {
+    return [...problems, `${pomName}: ${(e as Error).message}`];
+  }
   for (const [element, wanted] of [
     ["groupId", maven.groupId],
     ["artifactId", maven.artifactId],
     ["version", version],
   ] as const)
-    if (top(element) !== wanted)
-      problems.push(`${pomName} ${element}: ${JSON.stringify(top(element))}, expected ${JSON.stringify(wanted)}`);
+    if (own[element] !== wanted)
+      problems.push(`${pomName} ${element}: ${JSON.stringify(own[element])}, expected ${JSON.stringify(wanted)}`);
   const files = [...MAVEN_CLASSIFIERS.map((c) => `${base}${c}.jar`), pomFile];
   for (const file of files) {
     const name = path.relative(dir, file);

@@ -2,8 +2,9 @@
 // the fleet's workers with each tenant's own key (shardDns.ts), then shown as a table, as JSON
 // (`--json`) or as a zone-file fragment (`--zone`). Reads only, unless `--check-dns` asks the
 // service to check each domain once.
-import type { FleetOptions } from "../args";
-import { type FleetIo, type PlacedFleet, runInWorkers, shardJobs, writeReports } from "../fleet";
+import type { FleetOptions } from "../options";
+import type { FleetIo, PlacedFleet } from "../command";
+import { runInWorkers, shardJobs, writeReports } from "../shardRun";
 import { dnsExitCode, dnsHeadline, requiredOnly, terminalDnsReport } from "./report";
 import type { ShardDns, TenantDns } from "./types";
 import { zoneFragment } from "./zone";

@@ -3,8 +3,9 @@
 // when every shard was checked), then, with --remediate, a targeted `up` of each drifted shard;
 // the report on the terminal (or as JSON) and in Markdown, and its exit code (report.ts).
 import * as fs from "node:fs";
-import type { FleetOptions } from "../args";
-import { shardJobs, runInWorkers, writeReports, type FleetIo, type PlacedFleet } from "../fleet";
+import type { FleetOptions } from "../options";
+import type { FleetIo, PlacedFleet } from "../command";
+import { runInWorkers, shardJobs, writeReports } from "../shardRun";
 import { apiFor } from "../../provider/core/clientApi";
 import { resolveConnection } from "../../provider/core/connection";
 import { listUnmanaged, type Listing } from "./inventory";

@@ -3,7 +3,7 @@
 // drift and dns keep their own JSON (`drift --json`, `dns --json`): this report carries it whole
 // under `drift` / `dns`, and `report` reads either of them alone too (loadReport). Secrets never
 // reach it: changes name fields only, drift's values are masked at the source (drift/types.ts).
-import type { Operation } from "../args";
+import type { Operation } from "../options";
 import type { DriftReport } from "../drift/report";
 import type { TenantDns } from "../dns/types";
 import type { StepCounts } from "../stepCounts";

@@ -1,7 +1,7 @@
 // Writing the HTML report: after a run with `--html FILE`, and `txmail-fleet report --from RUN.json
 // --html FILE [--compare PREVIOUS.json]`, which writes it from a run's JSON report.
 import * as fs from "node:fs";
-import type { FleetOptions } from "../args";
+import type { FleetOptions } from "../options";
 import { renderPage } from "./page";
 import { type FleetRunReport, loadReport, ReportFileError } from "./runReport";
 import { compareViews, tenantView } from "./view";

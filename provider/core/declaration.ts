@@ -166,8 +166,6 @@ export interface Declaration<I extends Record<string, unknown>> {
   listing: Listing;
   /** The id `pulumi import` takes for this kind (importId.ts); default: the object's uuid. */
   importId?: ImportIdForm;
-  /** Update method; defaults to PUT. */
-  updateMethod?: "PUT";
 }
 
 /** How an object addressed by a key that outlives it is told apart from a later one (Declaration.naturalKey). */

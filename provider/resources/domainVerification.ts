@@ -67,9 +67,10 @@ export const domainVerification = {
     "verified domain. It makes nothing at the service; deleting it deletes nothing.",
   inputs,
   apiFields: [],
+  // The diff compares the domain's name (a new one replaces) and recordsToVerify (applied by
+  // `reconcile`); a different timeout changes nothing once verified.
   replaceOn: ["domain"],
   stateFields: ["recordsToVerify"],
-  // Only the domain's name is compared: a different timeout changes nothing once verified.
   listing: { unlisted: (count) => `${count} domain verification(s): not objects at the service` },
   // Imported by the domain's name, exactly as a Domain is: the read then checks its DNS.
   importId: domain.importId,

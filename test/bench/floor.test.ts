@@ -5,7 +5,7 @@
 // store no provider code at all. Also the rotation of program order within benchmark rounds, which
 // cancels the machine's drift.
 import * as path from "node:path";
-import { PROGRAMS, roundOrder, median } from "../../bench/up";
+import { PROGRAMS, floorProgram, roundOrder, median } from "../../bench/up";
 import { REPO_ROOT, TOOLS_DIR } from "../../support/root";
 import { createTestStack, type TestStack } from "../../support/stack";
 import { stackProcesses } from "../../support/processes";
@@ -23,13 +23,8 @@ afterAll(async () => {
   for (const s of stacks) await s.dispose();
 });
 
-async function storedProviders(program: string, extra: Partial<Parameters<typeof createTestStack>[0]>) {
-  const s = await createTestStack({
-    programDir: path.join(REPO_ROOT, "bench", "programs", program),
-    name: program,
-    config: { tenants: { value: "1" } },
-    ...extra,
-  });
+async function storedProviders(program: "floor" | "floor-naive", extra: Parameters<typeof floorProgram>[2] = {}) {
+  const s = await createTestStack({ ...floorProgram(program, { tenants: { value: "1" } }, extra), name: program });
   stacks.push(s);
   await s.up();
   const state = JSON.parse(await s.exportText()) as { deployment: { resources?: StateResource[] } };
@@ -41,7 +36,6 @@ async function storedProviders(program: string, extra: Partial<Parameters<typeof
 describe("benchmark floor", () => {
   it("stores its provider as a require of the installed no-op package", async () => {
     const stored = await storedProviders("floor", {
-      packageLayout: "installed",
       extraPackages: [path.join(REPO_ROOT, "bench", "programs", "noop-provider")],
     });
     for (const text of stored) {
@@ -51,7 +45,7 @@ describe("benchmark floor", () => {
   });
 
   it("differs from the naive floor, whose provider is serialized by value", async () => {
-    const stored = await storedProviders("floor-naive", {});
+    const stored = await storedProviders("floor-naive");
     for (const text of stored) {
       expect(text).not.toMatch(/require\("txmail-bench-noop(\/index\.js)?"\)/);
       expect(text.length).toBeGreaterThan(800);
@@ -61,10 +55,12 @@ describe("benchmark floor", () => {
   it("native: no-op custom resources served by the plugin server of native/server.ts", async () => {
     const pluginDir = path.join(REPO_ROOT, "bench", "programs", "noop-native-provider");
     const s = await createTestStack({
-      programDir: path.join(REPO_ROOT, "bench", "programs", "floor-native"),
+      ...floorProgram(
+        "floor-native",
+        { tenants: { value: "1" } },
+        { env: { PATH: `${pluginDir}:${path.join(TOOLS_DIR, "bin")}:${process.env.PATH ?? ""}` } },
+      ),
       name: "floor-native",
-      config: { tenants: { value: "1" } },
-      env: { PATH: `${pluginDir}:${path.join(TOOLS_DIR, "bin")}:${process.env.PATH ?? ""}` },
     });
     stacks.push(s);
     // While the up runs, the plugin serving it is the floor's main.js (which serves dist/native/server.js).

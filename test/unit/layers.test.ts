@@ -52,6 +52,9 @@ const RULES: Array<[string, string[]]> = [
   // The fleet command is a face: it drives the SDK's Tenant component and nothing above it. Its
   // drift inventory asks the policy pack's rules what they would refuse in a hand-made object.
   ["fleet", ["sdk", "provider", "policy"]],
+  // The SDK is shipped: it stands on the provider alone. Its field-list generator, which finds the
+  // checkout through support/, lives in tools/codegen and stays out of the npm package.
+  ["sdk", ["provider"]],
 ];
 
 /** The folders of TypeScript outside test/: the product, its generators, the benchmarks, the acceptance run, support/. */
@@ -66,6 +69,7 @@ const NOT_TESTS = [
   "acceptance",
   "bench",
   "support",
+  "tools/codegen",
 ];
 
 const within = (p: string, layer: string) => p === layer || p.startsWith(`${layer}/`);

@@ -4,6 +4,7 @@
 // registration with Pulumi's per-property debug stack traces. Both are costs the real program has
 // removed, so the honest floor is bench/programs/floor; this one shows what those tricks are worth.
 import * as pulumi from "@pulumi/pulumi";
+import { declareTenants } from "txmail-bench-floor-tenant";
 
 const count = new pulumi.Config().requireNumber("tenants");
 
@@ -27,21 +28,5 @@ class Noop extends pulumi.dynamic.Resource {
   }
 }
 
-/** Mirrors the Tenant component: one component parent per tenant. */
-class Tenant extends pulumi.ComponentResource {
-  constructor(t: string) {
-    super("bench:index:Tenant", t, {});
-    const parent = { parent: this };
-    const sub = new Noop(t, { website: `${t}.example.com` }, parent);
-    const key = new Noop(`${t}-bootstrap`, { subAccountId: sub.id, scopes: ["routes:write:all"] }, parent);
-    const child = { parent: this, dependsOn: [key] };
-    const domain = new Noop(`${t}-domain`, { domain: `mail.${t}.example.com`, key: key.id }, child);
-    const after = { parent: this, dependsOn: [key, domain] };
-    new Noop(`${t}-route`, { url: "https://example.com/in", key: key.id }, after);
-    new Noop(`${t}-webhook`, { url: "https://example.com/hooks", key: key.id }, after);
-    new Noop(`${t}-smtp`, { sandbox: false, key: key.id }, after);
-    this.registerOutputs({});
-  }
-}
-
-for (let i = 0; i < count; i++) new Tenant(`tenant-${i}`);
+// The tenant graph, the same in every floor (bench/programs/floor-tenant).
+declareTenants(count, Noop);

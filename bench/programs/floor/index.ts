@@ -8,6 +8,7 @@
 // What this costs is the engine's and the dynamic-provider plugin's own overhead; the real run's
 // excess over it is what our resources cost.
 import * as pulumi from "@pulumi/pulumi";
+import { declareTenants } from "txmail-bench-floor-tenant";
 import noop = require("txmail-bench-noop");
 
 const count = new pulumi.Config().requireNumber("tenants");
@@ -25,21 +26,5 @@ class Noop extends pulumi.dynamic.Resource {
   }
 }
 
-/** Mirrors the Tenant component: one component parent per tenant, no outputs recorded. */
-class Tenant extends pulumi.ComponentResource {
-  constructor(t: string) {
-    super("bench:index:Tenant", t, {});
-    const parent = { parent: this };
-    const sub = new Noop(t, { website: `${t}.example.com` }, parent);
-    const key = new Noop(`${t}-bootstrap`, { subAccountId: sub.id, scopes: ["routes:write:all"] }, parent);
-    const child = { parent: this, dependsOn: [key] };
-    const domain = new Noop(`${t}-domain`, { domain: `mail.${t}.example.com`, key: key.id }, child);
-    const after = { parent: this, dependsOn: [key, domain] };
-    new Noop(`${t}-route`, { url: "https://example.com/in", key: key.id }, after);
-    new Noop(`${t}-webhook`, { url: "https://example.com/hooks", key: key.id }, after);
-    new Noop(`${t}-smtp`, { sandbox: false, key: key.id }, after);
-    this.registerOutputs({});
-  }
-}
-
-for (let i = 0; i < count; i++) new Tenant(`tenant-${i}`);
+// The tenant graph, the same in every floor (bench/programs/floor-tenant).
+declareTenants(count, Noop);

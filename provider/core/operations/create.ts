@@ -31,7 +31,7 @@ import { watch } from "./watch";
  * cheap replayed request each) to the first key the service has not seen; this bound allows about one
  * destroyed or failed attempt per hour of that lifetime before giving up with a clear message.
  */
-export const MAX_GENERATIONS = 32;
+const MAX_GENERATIONS = 32;
 
 type Created = { id: string; outs: Props };
 

@@ -3,7 +3,7 @@
 export { type KindContext, collectionOf, connect, kindContext } from "./context";
 export { type CheckFailure, check, toFailures } from "./check";
 export { type DiffResult, diff } from "./diff";
-export { MAX_GENERATIONS, create } from "./create";
+export { create } from "./create";
 export { adopt } from "./adopt";
 export { read } from "./read";
 export { update } from "./update";

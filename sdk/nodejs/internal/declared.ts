@@ -2,7 +2,7 @@
 // added in one place, the declaration's zod schema, and each class follows.
 //   - `ArgsOf<Spec, Fields>`: the declaration's inputs as Pulumi inputs. Types come from the zod
 //     schema; names, optionality and TSDoc from `Fields`, the kind's interface generated from the
-//     same schema and its describe() texts (sdk/nodejs/generated/fieldDocs.ts, `npm run gen:sdk`).
+//     same schema and its describe() texts (sdk/nodejs/generated/fields.ts, `npm run gen:sdk`).
 //   - `OutputsOf<Spec, Fields, Names>`: every input (but write-only secrets) as an output, plus the
 //     named service-only outputs, typed from the service record (camelCased, as the provider stores
 //     it) or the one-time secrets (`createOnly`).

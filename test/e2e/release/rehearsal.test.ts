@@ -124,7 +124,7 @@ function newUser(name: string, path_: string[]): { home: string; env: Record<str
     PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
     PULUMI_SKIP_UPDATE_CHECK: "true",
     // Automatic plugin acquisition stays on (PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION unset); the
-    // schema's pluginDownloadURL is sent to the loopback release page (sdk/go/common/env/env.go:
+    // schema's pluginDownloadURL is sent to the loopback release page (the engine reads the variable as
     // `regexp=URL` pairs, the regexp matched against the plugin's download URL).
     PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `^${pluginDownloadURL.replace(/[.]/g, "\\.")}$=${servers.plugins.url}`,
     TXMAIL_API_KEY: svc.apiKey,
@@ -509,6 +509,8 @@ it("builds from the commit alone: a stray file in the checkout's dist/ is not in
   const listing = await run("tar", ["-tzf", path.join(releaseDir, release.npm[0]!)], { cwd: work, env: processEnv() });
   expect(listing).toContain("package/dist/native/main.js");
   expect(listing).not.toContain(STRAY);
+  // The SDK's field-list generator is built into dist/ for `npm run gen:sdk`, and never shipped.
+  expect(listing).not.toContain("package/dist/tools/");
 });
 
 it("publishes the release: each registry lists the version", async () => {

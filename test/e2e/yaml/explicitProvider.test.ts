@@ -1,7 +1,7 @@
 // Two accounts in one YAML stack: the default provider (stack config) and an explicit
 // `pulumi:providers:txmail` given to a Tenant. The plugin builds each tenant's children with the
 // provider its component was given, so each tenant's objects land in its own account. A destroy
-// through an explicit provider, emptying its account, is native/lifecycle.test.ts's (the same
+// through an explicit provider, emptying its account, is test/e2e/native/lifecycle.test.ts's (the same
 // plugin); a YAML stack of Tenants destroyed to nothing, yamlTenants.test.ts's.
 import * as fs from "node:fs";
 import * as os from "node:os";

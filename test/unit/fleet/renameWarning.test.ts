@@ -3,7 +3,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { ShardStack } from "../../../fleet/census";
-import { renamesWithoutFormerNames, type PlacedFleet } from "../../../fleet/fleet";
+import type { PlacedFleet } from "../../../fleet/command";
+import { renamesWithoutFormerNames } from "../../../fleet/placeFleet";
 import { emptyPlacement, place } from "../../../fleet/placement";
 import { loadTenantsFile } from "../../../sdk/nodejs/tenantsFile";
 

@@ -1,7 +1,7 @@
-// The engine settings the fleet gives its shard runs (fleet/fleet.ts workerEnv): state written once
+// The engine settings the fleet gives its shard runs (fleet/shardRun.ts workerEnv): state written once
 // per run and parallel diffs by default, --save-every-step to write after every step, a value the
 // user set kept, and PATH untouched (the engine acquires the native face's plugin by name and version).
-import { workerEnv } from "../../../fleet/fleet";
+import { workerEnv } from "../../../fleet/shardRun";
 
 describe("the shard runs' engine settings", () => {
   it("defaults: state written once per run, diffs in parallel", () => {

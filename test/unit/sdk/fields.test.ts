@@ -4,7 +4,7 @@
 import * as fs from "node:fs";
 import type { z } from "zod";
 import { declarations } from "../../../provider/resources";
-import { FIELDS_FILE, REGENERATE, fieldsText } from "../../../sdk/nodejs/codegen/fields";
+import { FIELDS_FILE, REGENERATE, fieldsText } from "../../../tools/codegen/fields";
 
 describe("sdk/nodejs/generated/fields.ts", () => {
   const generated = fieldsText();
