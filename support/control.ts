@@ -20,7 +20,7 @@ const PLACED: Partial<Record<ObjectKind, (d: StateDump) => string[]>> = {
 
 /**
  * Where a kind's live objects are in the emulator's state dump: the section that stores its
- * record's `object` type (emulator/store/objects.ts), unless PLACED says otherwise. Throws, naming
+ * record's `object` type (its handler's `STORED`, emulator/store/objects.ts), unless PLACED says otherwise. Throws, naming
  * this file, for a kind that is in neither (test/unit/kinds/checklist.test.ts asks for every kind).
  */
 export function objectsOf(kind: ObjectKind): (d: StateDump) => string[] {
@@ -32,7 +32,7 @@ export function objectsOf(kind: ObjectKind): (d: StateDump) => string[] {
   if (!section) {
     throw new Error(
       `support/control.ts: the state dump has no section of ${kind}'s records (object ${JSON.stringify(type)}); ` +
-        "store them under that type in emulator/store/objects.ts, or say where they are in PLACED",
+        "store them under that type (the `STORED` of its handler file in emulator/handlers), or say where they are in PLACED",
     );
   }
   return (d) => (d[section] as Array<{ id: string }>).map((x) => x.id);

@@ -1,6 +1,7 @@
 // Every tenant exactly once: the service's objects against the ids the fleet's shard stacks record,
 // read with `pulumi stack export` (any backend). Shared by the fleet's e2e tests and bench/fleet.ts.
 import { execFile } from "node:child_process";
+import { OBJECT_KINDS } from "../provider/api/kinds";
 import { serviceObjects, type EmulatorControl } from "./control";
 
 export interface Integrity {
@@ -14,7 +15,11 @@ export interface Integrity {
   missing: number;
 }
 
-const KINDS = new Set(["SubAccount", "SubAccountApiKey", "ApiKey", "Domain", "Route", "Webhook", "SmtpCredential"]);
+/**
+ * The kinds whose resources are objects at the service: the same kinds `serviceObjects` counts, so
+ * the two sides compare alike (a DomainVerification makes no object and is in neither).
+ */
+const KINDS = new Set<string>(OBJECT_KINDS);
 
 type Deployment = { deployment?: { resources?: Array<{ type: string; id?: string; custom?: boolean }> } };
 

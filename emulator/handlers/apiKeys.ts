@@ -10,6 +10,9 @@ import { type AccountData, type KeyData, keyRecord, newKeyData } from "../record
 import { parseBody, uuidParam } from "../validate";
 import { allowList, created, ok, ownedObject, sameList, scopes } from "./common";
 
+/** What this file stores (API keys, the account's and its sub accounts'): a row's type and its section of the state dump (emulator/store/objects.ts). */
+export const STORED = { api_key: "api_keys" } as const;
+
 const KEYS_OF_SUB =
   "sub-account keys cannot manage API keys; a parent-account key with sub-account-api-keys:* scopes manages a sub account's keys";
 const NESTED = "sub-account keys cannot manage sub accounts or their API keys";

@@ -15,6 +15,9 @@ import { PAGE_QUERY, listPage } from "../pagination";
 import { parseBody } from "../validate";
 import { DELETED, created, ok } from "./common";
 
+/** What this file stores (domains): a row's type and its section of the state dump (emulator/store/objects.ts). */
+export const STORED = { domain: "domains" } as const;
+
 const SERVICE_HOST = "txmail.test";
 
 export interface DomainData extends Omit<Domain, "dns_records"> {

@@ -7,6 +7,9 @@ import { type MemberData, addMembership, memberRecord, memberRowId, normalEmail,
 import { parseBody, uuidParam } from "../validate";
 import { DELETED, created, ok } from "./common";
 
+/** What this file stores (memberships; users are not dumped (the members' section names them)): a row's type and its section of the state dump (emulator/store/objects.ts). */
+export const STORED = { member: "members", user: null } as const;
+
 function list(ctx: Ctx) {
   const data = ctx.svc.objects.all<MemberData>("member", ctx.account.id).map((r) => memberRecord(r.data));
   return ok({ object: "list", data });

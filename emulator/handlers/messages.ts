@@ -11,6 +11,9 @@ import { parseBody } from "../validate";
 import { domainOf } from "./common";
 import { findDomain } from "./domains";
 
+/** What this file stores (messages): a row's type and its section of the state dump (emulator/store/objects.ts). */
+export const STORED = { message: "messages" } as const;
+
 const DAY = 86_400_000;
 
 function checkSchedule(ctx: Ctx, s: { first_attempt?: string; expires?: string } | undefined): void {

@@ -11,6 +11,9 @@ import { PAGE_QUERY, listPage } from "../pagination";
 import { parseBody } from "../validate";
 import { DELETED, created, domainOf, ok, ownedObject } from "./common";
 
+/** What this file stores (routes): a row's type and its section of the state dump (emulator/store/objects.ts). */
+export const STORED = { route: "routes" } as const;
+
 export interface RouteData extends Route {
   account_id: string;
   secret_hash: string;

@@ -8,6 +8,9 @@ import { parseBody } from "../validate";
 import { DELETED, created, ok, ownedObject } from "./common";
 import { normDomains } from "./webhooks";
 
+/** What this file stores (SMTP credentials): a row's type and its section of the state dump (emulator/store/objects.ts). */
+export const STORED = { credential_smtp: "smtp_credentials" } as const;
+
 export interface SmtpData extends SmtpCredential {
   account_id: string;
   password_hash: string;

@@ -22,6 +22,9 @@ import { parseBody, uuidParam } from "../validate";
 import { created, ok } from "./common";
 import { usage } from "./usage";
 
+/** What this file stores (accounts (a sub account is one)): a row's type and its section of the state dump (emulator/store/objects.ts). */
+export const STORED = { account: "accounts" } as const;
+
 const NESTED = "sub-account keys cannot manage sub accounts (only parent-account keys have sub-accounts:* scopes)";
 
 export function record(ctx: Ctx, a: AccountData): SubAccount {

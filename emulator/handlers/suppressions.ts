@@ -15,6 +15,9 @@ import type { Objects, Row } from "../store/objects";
 import { parseBody } from "../validate";
 import { DELETED, created, ok } from "./common";
 
+/** What this file stores (suppressions): a row's type and its section of the state dump (emulator/store/objects.ts). */
+export const STORED = { suppression: "suppressions" } as const;
+
 export interface SuppressionData extends Suppression {
   account_id: string;
 }

@@ -18,6 +18,9 @@ import { PAGE_QUERY, listPage } from "../pagination";
 import { parseBody } from "../validate";
 import { DELETED, created, ok, ownedObject } from "./common";
 
+/** What this file stores (webhooks): a row's type and its section of the state dump (emulator/store/objects.ts). */
+export const STORED = { webhook: "webhooks" } as const;
+
 export interface WebhookData extends Webhook {
   account_id: string;
   secret_hash: string;

@@ -3,26 +3,16 @@
 // order, `name` the per-account unique name (a domain name, a member's email), `lookup` a global
 // unique lookup (an API key's secret hash, a user's email).
 import type { StatementSync } from "node:sqlite";
+import { STORED_TYPES } from "../handlers";
 import type { Db } from "./db";
 
 /**
  * What a stored row is (mostly its record's `object` value; no resource kind, provider/api/kinds.ts)
  * and the section of the state dump (GET /_emulator/state) that lists it; users are not dumped (the
- * members' section names them). The dump's sections and its type (emulator/control.ts) derive from
- * this table.
+ * members' section names them). Each handler file says what it stores (its `STORED`); the dump's
+ * sections and its type (emulator/control.ts) derive from this union of them.
  */
-export const DUMP_SECTIONS = {
-  account: "accounts",
-  api_key: "api_keys",
-  domain: "domains",
-  route: "routes",
-  webhook: "webhooks",
-  credential_smtp: "smtp_credentials",
-  suppression: "suppressions",
-  member: "members",
-  user: null,
-  message: "messages",
-} as const;
+export const DUMP_SECTIONS = STORED_TYPES;
 
 /** What a stored row is: `route`, `credential_smtp`, … */
 export type ObjectType = keyof typeof DUMP_SECTIONS;

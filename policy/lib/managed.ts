@@ -3,6 +3,8 @@
 // the property dependencies. The scopes those objects need (provider/api/managementScopes.ts) are
 // the key's job, not a broad grant: a management key that holds exactly them is least privilege.
 import type { PolicyResource } from "@pulumi/policy";
+import type { Management } from "../../provider/api/kind";
+import { KIND_FACTS, type ManagedKind } from "../../provider/api/kinds";
 import { type ManagedObject, scopesToManage } from "../../provider/api/managementScopes";
 import { readProp, readStringList } from "./inputs";
 import { MANAGED_KINDS, kindOf } from "./resources";
@@ -13,7 +15,7 @@ export function scopesNeededByKey(resources: readonly PolicyResource[]): Map<str
   for (const r of resources) {
     const kind = kindOf(r.type, MANAGED_KINDS);
     if (!kind) continue;
-    const object = managedObject(kind, r.props);
+    const object = managedObject(kind as ManagedKind, r.props);
     for (const key of r.propertyDependencies?.connection ?? []) {
       const had = needs.get(key.urn) ?? new Set<string>();
       if (had === "unknown" || object === "unknown") needs.set(key.urn, "unknown");
@@ -23,25 +25,23 @@ export function scopesNeededByKey(resources: readonly PolicyResource[]): Map<str
   return needs;
 }
 
-/** The inputs that decide a managed object's scopes, or "unknown" when one is not known yet. */
-function managedObject(kind: string, props: object): ManagedObject | "unknown" {
-  const text = (key: string): string | undefined | "unknown" => {
-    const r = readProp(props, key);
-    return r.state === "unknown" ? "unknown" : r.state === "known" ? String(r.value) : undefined;
-  };
-  if (kind === "Domain") {
-    const domain = text("domain");
-    return domain === "unknown" ? "unknown" : { kind, domain: domain ?? "" };
+/**
+ * The inputs that decide a managed object's scopes (those its kind's `manage` reads,
+ * provider/api/kind.ts), or "unknown" when one is not known yet.
+ */
+function managedObject(kind: ManagedKind, props: object): ManagedObject | "unknown" {
+  const { manage } = KIND_FACTS[kind] as { manage: Management };
+  const object: Record<string, string | readonly string[] | undefined> = { kind };
+  for (const [input, shape] of Object.entries(manage.inputs)) {
+    if (shape === "list") {
+      const list = readStringList(props, input);
+      if (list.state === "unknown" || (list.state === "known" && list.value.unknown.length > 0)) return "unknown";
+      object[input] = list.state === "known" ? list.value.strings.map((s) => s.value) : undefined;
+    } else {
+      const r = readProp(props, input);
+      if (r.state === "unknown") return "unknown";
+      object[input] = r.state === "known" ? String(r.value) : undefined;
+    }
   }
-  if (kind === "AccountMember" || kind === "Suppression" || kind === "DomainVerification") return { kind };
-  if (kind === "Route") {
-    const recipient = text("recipient");
-    return recipient === "unknown" ? "unknown" : { kind, recipient };
-  }
-  const scope = text("scope");
-  const domains = readStringList(props, "domains");
-  if (scope === "unknown" || domains.state === "unknown") return "unknown";
-  if (domains.state === "known" && domains.value.unknown.length > 0) return "unknown";
-  const names = domains.state === "known" ? domains.value.strings.map((s) => s.value) : [];
-  return { kind: kind as "Webhook" | "SmtpCredential", scope, domains: names };
+  return object as ManagedObject;
 }

@@ -3,6 +3,9 @@ import { z } from "zod";
 import { canonicalizeAllowList } from "./cidr";
 import { Timestamp, Uuid } from "./common";
 import type { CreateForm } from "./createForm";
+import { ListOf } from "./common";
+import { A, create, read, remove, update } from "./endpoint";
+import { defineKind } from "./kind";
 
 /**
  * The contract shows `scopes` as strings (docs/contract/endpoints/api-keys.md#records); the public service has been seen returning objects with a
@@ -58,3 +61,33 @@ export const UpdateApiKey = z.strictObject({
   ip_allow_list: z.array(z.string()).nullish(),
 });
 export type UpdateApiKey = z.infer<typeof UpdateApiKey>;
+
+/** The endpoints of a collection of API keys (the account's, or a sub account's). */
+const keyEndpoints = <B extends string>(base: B) => ({
+  list: read(base, ListOf(ApiKey)),
+  create: create(base, CreateApiKey, ApiKeyWithSecret),
+  get: read(`${base}/{key_id}`, ApiKey),
+  update: update(`${base}/{key_id}`, UpdateApiKey, ApiKey),
+  delete: remove(`${base}/{key_id}`),
+});
+const apiKeys = keyEndpoints(`${A}/api-keys`);
+const subAccountApiKeys = keyEndpoints(`${A}/sub-accounts/{sub_account_id}/api-keys`);
+
+export const apiKeyEndpoints = {
+  listApiKeys: apiKeys.list,
+  createApiKey: apiKeys.create,
+  getApiKey: apiKeys.get,
+  updateApiKey: apiKeys.update,
+  deleteApiKey: apiKeys.delete,
+
+  listSubAccountApiKeys: subAccountApiKeys.list,
+  createSubAccountApiKey: subAccountApiKeys.create,
+  getSubAccountApiKey: subAccountApiKeys.get,
+  updateSubAccountApiKey: subAccountApiKeys.update,
+  deleteSubAccountApiKey: subAccountApiKeys.delete,
+} as const;
+
+/** An API key of the account. */
+export const ApiKeyKind = defineKind({ order: 10, key: true });
+/** An API key of a sub account, managed with the parent's credentials. */
+export const SubAccountApiKeyKind = defineKind({ order: 30, key: true });

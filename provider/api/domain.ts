@@ -2,6 +2,9 @@
 import { z } from "zod";
 import { Hostname, Timestamp, Uuid } from "./common";
 import type { CreateForm } from "./createForm";
+import { ListOf } from "./common";
+import { A, action, create, read, remove, update } from "./endpoint";
+import { defineKind, manage, narrowest } from "./kind";
 
 export const DnsRecord = z
   .object({
@@ -127,3 +130,26 @@ export const UpdateDomain = z.strictObject({
   dkim_selector: DkimSelector.nullish(),
 });
 export type UpdateDomain = z.infer<typeof UpdateDomain>;
+
+export const domainEndpoints = {
+  listDomains: read(`${A}/domains`, ListOf(Domain)),
+  createDomain: create(`${A}/domains`, CreateDomain, Domain),
+  getDomain: read(`${A}/domains/{domain}`, Domain),
+  updateDomain: update(`${A}/domains/{domain}`, UpdateDomain, Domain),
+  deleteDomain: remove(`${A}/domains/{domain}`),
+  checkDomainDns: action(`${A}/domains/{domain}/check-dns`, Domain),
+} as const;
+
+/** `domains:read` and `domains:write` have no `{domain}` form; `domains:delete` has. */
+export const DomainKind = defineKind({
+  order: 40,
+  managed: true,
+  manage: manage({ domain: "text" }, (o) => ["domains:read", "domains:write", narrowest("domains:delete:", o.domain)]),
+});
+/** check-dns is a domains write; the domain is read first. Neither has a `{domain}` form. */
+export const DomainVerificationKind = defineKind({
+  order: 50,
+  managed: true,
+  watches: "Domain",
+  manage: manage({}, () => ["domains:read", "domains:write"]),
+});

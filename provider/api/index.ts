@@ -2,15 +2,8 @@
 // table and the paths built from it.
 export * from "./common";
 export * from "./createForm";
-export * from "./apiKey";
-export * from "./subAccount";
-export * from "./domain";
-export * from "./route";
-export * from "./webhook";
-export * from "./smtpCredential";
-export * from "./member";
-export * from "./suppression";
-export * from "./message";
+// Every contract file (a kind's or a group of endpoints'), listed by `npm run gen:sdk`.
+export * from "./generated/contracts";
 export * from "./endpoints";
 export * from "./paths";
 export * from "./kinds";

@@ -2,57 +2,51 @@
 // policy pack, the import plan, the docs and the tests' view of the emulator's state derive theirs
 // from it. It lives in the contract layer so that the emulator and the policy pack, which may read
 // nothing else, see the same list; each kind's declaration (provider/resources) names itself from
-// it. Adding a kind: docs/development/adding-a-kind.md. No imports: the SDK loads this at
-// `import "pulumi-txmail"` time.
+// it. A kind is in it when its contract file says so (`export const <Kind>Kind = defineKind(…)`,
+// provider/api/kind.ts), listed by `npm run gen:sdk` (generated/contracts.ts). Adding a kind:
+// docs/development/adding-a-kind.md. The SDK imports only types from here at load time.
+import type { KindFacts, Management } from "./kind";
+import { CONTRACT_KINDS } from "./generated/contracts";
 
-/** What the contract says of a kind, for the layers that cannot read its declaration. */
-export interface KindFacts {
-  /** It is an API key: its inputs include `scopes` and `ipAllowList`. */
-  readonly key?: true;
-  /** The service delivers to its `url` input (webhooks, inbound routes). */
-  readonly endpoint?: true;
-  /**
-   * It lives inside an account and is managed with that account's key: the scopes that key needs
-   * for it are in managementScopes.ts.
-   */
-  readonly managed?: true;
-  /**
-   * It makes no object at the service: it watches an object of that kind (a DomainVerification
-   * watches a Domain's DNS). Nothing of it is listed, dumped, imported or swept: OBJECT_KINDS.
-   */
-  readonly watches?: "Domain";
-}
+export type { KindFacts } from "./kind";
+
+type Declared = typeof CONTRACT_KINDS;
+
+/** A resource kind: `ApiKey`, `Route`, … */
+export type Kind = keyof Declared;
 
 /**
  * Every resource kind (the last part of its type tokens) with its contract facts, in reading order
- * (the account's keys, sub accounts, then what an account holds): the order docs and plans use.
+ * (their `order`: the account's keys, sub accounts, then what an account holds): the order docs
+ * and plans use.
  */
-export const KIND_FACTS = {
-  ApiKey: { key: true },
-  SubAccount: {},
-  SubAccountApiKey: { key: true },
-  Domain: { managed: true },
-  DomainVerification: { managed: true, watches: "Domain" },
-  Route: { endpoint: true, managed: true },
-  Webhook: { endpoint: true, managed: true },
-  SmtpCredential: { managed: true },
-  AccountMember: { managed: true },
-  Suppression: { managed: true },
-} as const satisfies Record<string, KindFacts>;
+export const KIND_FACTS: { readonly [K in Kind]: Declared[K] } = Object.fromEntries(
+  Object.entries(CONTRACT_KINDS as Record<string, KindFacts>).sort(([, a], [, b]) => a.order - b.order),
+) as unknown as Declared;
 
-/** A resource kind: `ApiKey`, `Route`, … */
-export type Kind = keyof typeof KIND_FACTS;
+/** Compiles only while every managed kind says how it is managed (its `manage`). */
+const managedHaveScopes: {
+  [K in Kind]: Declared[K] extends { managed: true }
+    ? Declared[K] extends { manage: Management }
+      ? true
+      : false
+    : true;
+}[Kind] = true;
+void managedHaveScopes;
 
 /** Every resource kind, in reading order. */
 export const KINDS = Object.keys(KIND_FACTS) as Kind[];
 
 /** A kind whose resources are objects at the service (every kind that watches none). */
-export type ObjectKind = { [K in Kind]: (typeof KIND_FACTS)[K] extends { watches: string } ? never : K }[Kind];
+export type ObjectKind = { [K in Kind]: Declared[K] extends { watches: string } ? never : K }[Kind];
 
 /** The kinds whose resources are objects at the service, in reading order. */
 export const OBJECT_KINDS = KINDS.filter(
   (kind) => (KIND_FACTS[kind] as KindFacts).watches === undefined,
 ) as ObjectKind[];
+
+/** A kind that lives in an account and is managed with its key. */
+export type ManagedKind = { [K in Kind]: Declared[K] extends { managed: true } ? K : never }[Kind];
 
 /** Whether `name` is a resource kind. */
 export const isKind = (name: string): name is Kind => Object.hasOwn(KIND_FACTS, name);

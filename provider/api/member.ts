@@ -4,6 +4,8 @@
 import { z } from "zod";
 import { Timestamp, Uuid, documentedEnum } from "./common";
 import type { CreateForm } from "./createForm";
+import { A, create, read, remove } from "./endpoint";
+import { defineKind, manage } from "./kind";
 
 /** The four roles; the API names them but does not publish what each may do. */
 export const MemberRole = documentedEnum(
@@ -42,3 +44,17 @@ export const AddMemberForm = {
   defaults: {},
   stored: { email: (email) => email.trim().toLowerCase(), name: (name) => name.trim() },
 } as const satisfies CreateForm<AddMember>;
+
+// Not paginated; no update endpoint: a role change is remove + add.
+export const memberEndpoints = {
+  listMembers: read(`${A}/members`, MemberList),
+  addMember: create(`${A}/members`, AddMember, AccountMember),
+  removeMember: remove(`${A}/members/{user_id}`),
+} as const;
+
+/** Members have no `{domain}` scopes. */
+export const AccountMemberKind = defineKind({
+  order: 90,
+  managed: true,
+  manage: manage({}, () => ["accounts:members:add", "accounts:members:read", "accounts:members:remove"]),
+});

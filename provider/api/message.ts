@@ -3,6 +3,7 @@
 // clock (schedule windows) or the account's domains (sender) are checked by the service.
 import { z } from "zod";
 import { Timestamp } from "./common";
+import { A, create } from "./endpoint";
 
 export const Address = z.strictObject({
   email: z.email(),
@@ -124,3 +125,8 @@ export type MessageItem = z.infer<typeof MessageItem>;
 /** 202 of both send endpoints: one item per recipient. */
 export const MessageCreationResponse = z.object({ object: z.literal("list"), data: z.array(MessageItem) });
 export type MessageCreationResponse = z.infer<typeof MessageCreationResponse>;
+
+export const messageEndpoints = {
+  sendMessage: create(`${A}/messages`, CreateMessage, MessageCreationResponse),
+  sendConversationMessage: create(`${A}/messages/conversation`, CreateConversationMessage, MessageCreationResponse),
+} as const;

@@ -2,6 +2,9 @@
 import { z } from "zod";
 import { DeliveryCounters, Name, Timestamp, Uuid } from "./common";
 import type { CreateForm } from "./createForm";
+import { ListOf } from "./common";
+import { A, create, read, remove, update } from "./endpoint";
+import { defineKind, familyScopes, manage } from "./kind";
 
 export const HttpUrl = z.url({ protocol: /^https?$/, hostname: z.regexes.hostname }).max(2048);
 
@@ -67,3 +70,22 @@ export const UpdateRoute = z.strictObject({
   enabled: RouteFlags.enabled.nullish(),
 });
 export type UpdateRoute = z.infer<typeof UpdateRoute>;
+
+export const routeEndpoints = {
+  listRoutes: read(`${A}/routes`, ListOf(Route)),
+  createRoute: create(`${A}/routes`, CreateRoute, RouteWithSecret),
+  getRoute: read(`${A}/routes/{route_id}`, Route),
+  updateRoute: update(`${A}/routes/{route_id}`, UpdateRoute, Route),
+  deleteRoute: remove(`${A}/routes/{route_id}`),
+} as const;
+
+/** A route is tied to its recipient's domain (docs/contract/scopes.md#domain-association); with no recipient, to none. */
+export const RouteKind = defineKind({
+  order: 60,
+  endpoint: true,
+  managed: true,
+  manage: manage({ recipient: "text" }, (o) => {
+    const at = (o.recipient ?? "").lastIndexOf("@");
+    return familyScopes("routes", [at < 0 ? undefined : (o.recipient ?? "").slice(at + 1)]);
+  }),
+});

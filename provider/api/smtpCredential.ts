@@ -3,6 +3,9 @@ import { z } from "zod";
 import { Hostname, Name, ObjectScope, Timestamp, Uuid } from "./common";
 import { type CreateForm, storedDomains } from "./createForm";
 import { requireDomainsWhenScoped } from "./webhook";
+import { ListOf } from "./common";
+import { A, create, read, remove } from "./endpoint";
+import { defineKind, familyScopes, manage, scopedDomains } from "./kind";
 
 export const SmtpCredential = z.object({
   object: z.literal("credential_smtp").describe("The record's type: always `credential_smtp`."),
@@ -38,3 +41,18 @@ export const CreateSmtpCredentialForm = {
   defaults: { sandbox: false, domains: [] },
   stored: { domains: storedDomains },
 } as const satisfies CreateForm<CreateSmtpCredential>;
+
+// No update endpoint: every change is a replacement.
+export const smtpCredentialEndpoints = {
+  listSmtpCredentials: read(`${A}/smtp-credentials`, ListOf(SmtpCredential)),
+  createSmtpCredential: create(`${A}/smtp-credentials`, CreateSmtpCredential, SmtpCredentialWithPassword),
+  getSmtpCredential: read(`${A}/smtp-credentials/{smtp_credential_id}`, SmtpCredential),
+  deleteSmtpCredential: remove(`${A}/smtp-credentials/{smtp_credential_id}`),
+} as const;
+
+/** A `scoped` credential is tied to its domains; a global one to none (the `:all` scopes). */
+export const SmtpCredentialKind = defineKind({
+  order: 80,
+  managed: true,
+  manage: manage({ scope: "text", domains: "list" }, (o) => familyScopes("smtp-credentials", scopedDomains(o))),
+});

@@ -1,7 +1,9 @@
 // Sub accounts (child accounts under one billing relationship) and their usage report.
 import { z } from "zod";
-import { Hostname, Name, Timestamp, Uuid, documentedEnum } from "./common";
+import { Hostname, ListOf, Name, Timestamp, Uuid, documentedEnum } from "./common";
 import type { CreateForm } from "./createForm";
+import { A, action, create, read, remove, update } from "./endpoint";
+import { defineKind } from "./kind";
 
 export const SubAccountStatus = documentedEnum("A sub account's state.", {
   active: { description: "In service; the parent may suspend it." },
@@ -101,3 +103,16 @@ export const SubAccountUsage = z.object({
   total: z.object(Cost).describe("The parent, the active sub accounts and the removed ones together."),
 });
 export type SubAccountUsage = z.infer<typeof SubAccountUsage>;
+
+export const subAccountEndpoints = {
+  listSubAccounts: read(`${A}/sub-accounts`, ListOf(SubAccount)),
+  createSubAccount: create(`${A}/sub-accounts`, CreateSubAccount, SubAccount),
+  subAccountUsage: read(`${A}/sub-accounts/usage`, SubAccountUsage),
+  getSubAccount: read(`${A}/sub-accounts/{sub_account_id}`, SubAccount),
+  updateSubAccount: update(`${A}/sub-accounts/{sub_account_id}`, UpdateSubAccount, SubAccount),
+  deleteSubAccount: remove(`${A}/sub-accounts/{sub_account_id}`),
+  suspendSubAccount: action(`${A}/sub-accounts/{sub_account_id}/suspend`, SubAccount, SuspendSubAccount),
+  unsuspendSubAccount: action(`${A}/sub-accounts/{sub_account_id}/unsuspend`, SubAccount),
+} as const;
+
+export const SubAccountKind = defineKind({ order: 20 });

@@ -4,6 +4,9 @@
 import { z } from "zod";
 import { Hostname, Timestamp, Uuid } from "./common";
 import type { CreateForm } from "./createForm";
+import { ListOf } from "./common";
+import { A, create, read, remove } from "./endpoint";
+import { defineKind, manage } from "./kind";
 
 export const Suppression = z.object({
   object: z.literal("suppression").describe("The record's type: always `suppression`."),
@@ -33,3 +36,18 @@ export const CreateSuppressionForm = {
 /** 201 of a create: `{object: "list", data: [Suppression]}` (no pagination). */
 export const SuppressionsCreated = z.object({ object: z.literal("list"), data: z.array(Suppression) });
 export type SuppressionsCreated = z.infer<typeof SuppressionsCreated>;
+
+export const suppressionEndpoints = {
+  listSuppressions: read(`${A}/suppressions`, ListOf(Suppression)),
+  createSuppressions: create(`${A}/suppressions`, CreateSuppression, SuppressionsCreated),
+  /** Addressed by the query, not a path segment: `?email=…[&domain=…]`. */
+  deleteSuppression: remove(`${A}/suppressions`),
+  deleteAllSuppressions: remove(`${A}/suppressions/all`),
+} as const;
+
+/** Suppressions have no `{domain}` scopes. Not `suppressions:wipe`: the provider deletes one suppression at a time. */
+export const SuppressionKind = defineKind({
+  order: 100,
+  managed: true,
+  manage: manage({}, () => ["suppressions:delete", "suppressions:read", "suppressions:write"]),
+});

@@ -3,8 +3,11 @@
 //   from the module "txmail" and the kind);
 // - native (the `txmail` provider plugin): `txmail:index:<Kind>`.
 // The SDK registers resources under them and the policy pack matches on both, so all take them from
-// here. Imports only the list of kinds: the SDK loads this at `import "pulumi-txmail"` time.
-import { type Kind, isKind } from "./kinds";
+// here. Imports only the kinds' names (no schema): the SDK loads this at `import "pulumi-txmail"` time.
+import { KIND_NAMES } from "./generated/kindNames";
+import type { Kind } from "./kinds";
+
+const isKind = (name: string): name is Kind => (KIND_NAMES as readonly string[]).includes(name);
 
 export const dynamicTypeToken = (kind: string) => `pulumi-nodejs:dynamic/txmail:${kind}`;
 

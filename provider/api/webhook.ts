@@ -3,6 +3,9 @@ import { z } from "zod";
 import { DeliveryCounters, Hostname, Name, ObjectScope, Timestamp, Uuid } from "./common";
 import { type CreateForm, storedDomains } from "./createForm";
 import { HttpUrl } from "./route";
+import { ListOf } from "./common";
+import { A, create, read, remove, update } from "./endpoint";
+import { defineKind, familyScopes, manage, scopedDomains } from "./kind";
 
 /** The ten event flags, in the order the service documents them. */
 export const WEBHOOK_EVENTS = [
@@ -91,3 +94,19 @@ export const UpdateWebhook = z.strictObject({
   domains: z.array(Hostname).nullish(),
 });
 export type UpdateWebhook = z.infer<typeof UpdateWebhook>;
+
+export const webhookEndpoints = {
+  listWebhooks: read(`${A}/webhooks`, ListOf(Webhook)),
+  createWebhook: create(`${A}/webhooks`, CreateWebhook, WebhookWithSecret),
+  getWebhook: read(`${A}/webhooks/{webhook_id}`, Webhook),
+  updateWebhook: update(`${A}/webhooks/{webhook_id}`, UpdateWebhook, Webhook),
+  deleteWebhook: remove(`${A}/webhooks/{webhook_id}`),
+} as const;
+
+/** A `scoped` webhook is tied to its domains; a global one to none (the `:all` scopes). */
+export const WebhookKind = defineKind({
+  order: 70,
+  endpoint: true,
+  managed: true,
+  manage: manage({ scope: "text", domains: "list" }, (o) => familyScopes("webhooks", scopedDomains(o))),
+});

@@ -23,6 +23,7 @@ export const accountMember = {
     "`Tenant`). The service has no update: any change replaces the membership; keeping the email means the old " +
     "membership is removed before the new one is added. Adopt an existing member with `adoptId: <user id>`. The " +
     "account owner, and the user the API key acts for, cannot be removed.",
+  sdk: { outputs: ["userId", "accountId", "createdAt"] },
   inputs,
   apiFields: ["email", "name", "role"],
   createForm: AddMemberForm,

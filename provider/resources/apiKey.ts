@@ -12,6 +12,7 @@ export const apiKey = {
   kind: "ApiKey",
   description:
     "An API key of the account. Its `secretKey` is returned once by the service and kept as a Pulumi secret.",
+  sdk: { outputs: ["secretKey", "publicKey", "accountId", "createdAt", "lastUsedAt"] },
   inputs,
   apiFields: ["label", "scopes", "ipAllowList"],
   createForm: CreateApiKeyForm,

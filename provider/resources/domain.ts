@@ -61,6 +61,7 @@ const inputs = z.object({
 export const domain = {
   kind: "Domain",
   description: "A sending domain. Its `dnsRecords` output is ready to feed a DNS provider.",
+  sdk: { outputs: ["dnsRecords", "dnsValid", "lastDnsCheckAt", "rotationReady", "accountId"] },
   inputs,
   apiFields: [
     "domain",

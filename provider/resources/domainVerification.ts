@@ -65,6 +65,19 @@ export const domainVerification = {
     "Waits until the service sees a domain's DNS records, so one `pulumi up` can create a Domain, publish its " +
     "`dnsRecords` with a DNS provider's resources (make this resource depend on them) and go on with what needs a " +
     "verified domain. It makes nothing at the service; deleting it deletes nothing.",
+  sdk: {
+    outputs: ["verified", "dnsRecords", "dnsValid", "lastDnsCheckAt"],
+    doc: [
+      "Waits until the service sees a domain's DNS records. Make it depend on the records your DNS",
+      "provider's resources publish (`dependsOn`), and make what needs a verified domain depend on it:",
+      "",
+      "```ts",
+      'const domain = new txmail.Domain("mail", { domain: "mail.example.com" });',
+      "const records = domain.dnsRecords.apply((rs) => rs.map((r) => new cloudflare.Record(...)));",
+      'const verified = new txmail.DomainVerification("mail", { domain: domain.domain }, { dependsOn: records });',
+      "```",
+    ].join("\n"),
+  },
   inputs,
   apiFields: [],
   // The diff compares the domain's name (a new one replaces) and recordsToVerify (applied by

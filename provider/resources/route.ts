@@ -29,6 +29,7 @@ const domainOf = (p: Record<string, unknown>) => recipientDomain(p) ?? "{domain}
 export const route = {
   kind: "Route",
   description: "An inbound route. `secret` signs its requests (a Pulumi secret, returned once at creation).",
+  sdk: { outputs: ["secret", "successCount", "errorCount", "errorsSinceLastSuccess", "lastRequestAt"] },
   inputs,
   apiFields: ["name", "url", "recipient", "attachments", "headers", "groupByMessageId", "stripReplies", "enabled"],
   createForm: CreateRouteForm,

@@ -29,6 +29,7 @@ export const smtpCredential = {
   description:
     "SMTP credentials. The service cannot update them: any change replaces the credential (the new one is created " +
     "before the old one is deleted). `password` is a Pulumi secret, returned once.",
+  sdk: { outputs: ["username", "password"] },
   inputs,
   apiFields: ["name", "sandbox", "scope", "domains"],
   createForm: CreateSmtpCredentialForm,

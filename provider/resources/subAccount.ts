@@ -32,6 +32,7 @@ const inputs = z.object({
 export const subAccount = {
   kind: "SubAccount",
   description: "A child account under the parent's billing. Deleting it is the service's soft delete.",
+  sdk: { outputs: ["status", "parentAccountId", "domainCount", "memberCount", "createdAt", "lastActivityAt"] },
   inputs,
   apiFields: ["name", "website", "monthlyCredit"],
   createForm: CreateSubAccountForm,

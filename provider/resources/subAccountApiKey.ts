@@ -29,6 +29,7 @@ export const subAccountApiKey = {
   description:
     "An API key that authenticates as a sub account, created with the parent's credentials (the sub account's " +
     "own keys cannot manage these). Use its `secretKey` as the tenant's bootstrap key.",
+  sdk: { outputs: ["secretKey", "publicKey", "createdAt", "lastUsedAt"] },
   inputs,
   apiFields: ["label", "scopes", "ipAllowList"],
   createForm: CreateApiKeyForm,

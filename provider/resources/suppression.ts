@@ -54,6 +54,7 @@ export const suppression = {
     "An address the account must never mail. Any change replaces it (delete first when email and domain stay). " +
     "After `expiresAt` the service drops it: `pulumi refresh` removes it from state and the next `pulumi up` " +
     "recreates it only if the program still declares it (with a later expiresAt).",
+  sdk: { outputs: ["createdAt"] },
   inputs,
   apiFields: ["email", "domain", "reason", "expiresAt"],
   createForm: CreateSuppressionForm,

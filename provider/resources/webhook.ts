@@ -45,6 +45,7 @@ const inputs = z.object({
 export const webhook = {
   kind: "Webhook",
   description: "An event webhook. `secret` signs its deliveries (a Pulumi secret, returned once at creation).",
+  sdk: { outputs: ["secret", "successCount", "errorCount"] },
   inputs,
   apiFields: ["name", "url", "enabled", ...EVENT_INPUTS, "scope", "domains"] as never,
   createForm: CreateWebhookForm,

@@ -1,14 +1,7 @@
 // pulumi-txmail: `import * as txmail from "pulumi-txmail"`.
-export { ApiKey, type ApiKeyArgs } from "./apiKey";
-export { SubAccount, type SubAccountArgs } from "./subAccount";
-export { SubAccountApiKey, type SubAccountApiKeyArgs } from "./subAccountApiKey";
-export { Domain, type DomainArgs, type DnsRecord } from "./domain";
-export { DomainVerification, type DomainVerificationArgs } from "./domainVerification";
-export { Route, type RouteArgs } from "./route";
-export { Webhook, type WebhookArgs, type WebhookEvents } from "./webhook";
-export { SmtpCredential, type SmtpCredentialArgs } from "./smtpCredential";
-export { AccountMember, type AccountMemberArgs, type MemberRole } from "./accountMember";
-export { Suppression, type SuppressionArgs } from "./suppression";
+// The resource classes, generated from the declarations (`npm run gen:sdk`).
+export * from "./generated/kinds";
+export type { DnsRecord, MemberRole, WebhookEvents } from "./kindTypes";
 export type { ConnectionArgs } from "./internal/common";
 export { RecordsToVerify, Role, Scope, Status } from "./enums";
 export { Provider, type ProviderArgs } from "./provider";

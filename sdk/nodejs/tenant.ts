@@ -16,7 +16,13 @@ import { SmtpCredential, type SmtpCredentialArgs } from "./smtpCredential";
 import { AccountMember, type AccountMemberArgs } from "./accountMember";
 import { Suppression, type SuppressionArgs } from "./suppression";
 import type { ConnectionArgs } from "./internal/common";
-import { scopesToManageAll, sendScope } from "../../provider/api/managementScopes";
+import type * as ManagementScopes from "../../provider/api/managementScopes";
+
+/**
+ * The management scopes, loaded on first use: they come from the contract files, which load zod,
+ * and `import "pulumi-txmail"` stays light (test/unit/sdk/startup.test.ts).
+ */
+const managementScopes = () => require("../../provider/api/managementScopes") as typeof ManagementScopes;
 
 type Own<T> = Omit<T, "connection" | "adoptId">;
 
@@ -86,7 +92,7 @@ export function bootstrapKeyScopes(args: TenantArgs): pulumi.Output<string[]> {
   return pulumi
     .output(declared)
     .apply((d) =>
-      scopesToManageAll([
+      managementScopes().scopesToManageAll([
         ...(d.domain === undefined ? [] : [{ kind: "Domain" as const, domain: d.domain }]),
         ...(d.verified ? [{ kind: "DomainVerification" as const }] : []),
         ...d.routes.map((r) => ({ kind: "Route" as const, recipient: r.recipient ?? undefined })),
@@ -100,7 +106,7 @@ export function bootstrapKeyScopes(args: TenantArgs): pulumi.Output<string[]> {
 
 /** A tenant key's scopes when not given: sending from the tenant's domain (any domain without one). */
 export function appKeyScopes(args: TenantArgs): pulumi.Output<string[]> {
-  return pulumi.output(args.domain?.domain).apply((d) => [sendScope(d)]);
+  return pulumi.output(args.domain?.domain).apply((d) => [managementScopes().sendScope(d)]);
 }
 
 /** The sub account's fields, from the tenant's. */

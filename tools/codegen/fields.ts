@@ -3,7 +3,8 @@
 //     `.describe()` text as TSDoc (TypeScript shows TSDoc written in source, never a runtime
 //     description, so the text is written out once, here);
 //   - `<Kind>Registration`: what its class registers at run time (inputs, write-only ones, one-time
-//     secrets) as plain data, so `import "pulumi-txmail"` does not load zod and the declarations.
+//     secrets, the service-only outputs its class exposes) as plain data, so `import "pulumi-txmail"`
+//     does not load zod and the declarations.
 // The classes take their types from the declarations themselves (sdk/nodejs/internal/declared.ts).
 import * as path from "node:path";
 import type { z } from "zod";
@@ -16,7 +17,7 @@ export const REGENERATE = "npm run gen:sdk";
 export const FIELDS_FILE = path.join(REPO_ROOT, "sdk", "nodejs", "generated", "fields.ts");
 
 /** `text` as a TSDoc block indented by `indent`, wrapped at about 100 columns. */
-function tsdoc(text: string, indent: string): string {
+export function tsdoc(text: string, indent: string): string {
   const width = 100 - indent.length - 3;
   const lines: string[] = [];
   let line = "";
@@ -50,6 +51,7 @@ function kindInterface(kind: Kind): string {
     `  inputs: ${list(Object.keys(shape))},\n` +
     `  writeOnly: ${list(declaration.writeOnly ?? [])},\n` +
     `  secretOutputs: ${list(Object.keys(declaration.createOnly ?? {}))},\n` +
+    `  outputs: ${list(declaration.sdk.outputs)},\n` +
     `} as const;\n`
   );
 }

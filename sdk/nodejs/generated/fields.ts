@@ -19,6 +19,7 @@ export const AccountMemberRegistration = {
   inputs: ["email", "name", "role"],
   writeOnly: [],
   secretOutputs: [],
+  outputs: ["userId", "accountId", "createdAt"],
 } as const;
 
 /** The declared inputs of `ApiKey` (provider/resources): names, optionality and documentation. */
@@ -45,6 +46,7 @@ export const ApiKeyRegistration = {
   inputs: ["label", "scopes", "ipAllowList", "rotation"],
   writeOnly: [],
   secretOutputs: ["secretKey"],
+  outputs: ["secretKey", "publicKey", "accountId", "createdAt", "lastUsedAt"],
 } as const;
 
 /** The declared inputs of `Domain` (provider/resources): names, optionality and documentation. */
@@ -94,6 +96,7 @@ export const DomainRegistration = {
   inputs: ["domain", "dkimPrivateKey", "trackingSubdomain", "returnPathSubdomain", "subscriptionSubdomain", "mediaSubdomain", "dkimRotationIntervalDays", "dkimSelector", "waitForVerificationSeconds"],
   writeOnly: ["dkimPrivateKey"],
   secretOutputs: [],
+  outputs: ["dnsRecords", "dnsValid", "lastDnsCheckAt", "rotationReady", "accountId"],
 } as const;
 
 /**
@@ -125,6 +128,7 @@ export const DomainVerificationRegistration = {
   inputs: ["domain", "recordsToVerify", "timeoutSeconds"],
   writeOnly: [],
   secretOutputs: [],
+  outputs: ["verified", "dnsRecords", "dnsValid", "lastDnsCheckAt"],
 } as const;
 
 /** The declared inputs of `Route` (provider/resources): names, optionality and documentation. */
@@ -152,6 +156,7 @@ export const RouteRegistration = {
   inputs: ["name", "url", "recipient", "attachments", "headers", "groupByMessageId", "stripReplies", "enabled"],
   writeOnly: [],
   secretOutputs: ["secret"],
+  outputs: ["secret", "successCount", "errorCount", "errorsSinceLastSuccess", "lastRequestAt"],
 } as const;
 
 /**
@@ -174,6 +179,7 @@ export const SmtpCredentialRegistration = {
   inputs: ["name", "sandbox", "scope", "domains"],
   writeOnly: [],
   secretOutputs: ["password"],
+  outputs: ["username", "password"],
 } as const;
 
 /**
@@ -197,6 +203,7 @@ export const SubAccountRegistration = {
   inputs: ["name", "website", "monthlyCredit", "suspended", "suspensionReason"],
   writeOnly: [],
   secretOutputs: [],
+  outputs: ["status", "parentAccountId", "domainCount", "memberCount", "createdAt", "lastActivityAt"],
 } as const;
 
 /**
@@ -235,6 +242,7 @@ export const SubAccountApiKeyRegistration = {
   inputs: ["subAccountId", "label", "scopes", "ipAllowList", "rotation", "deferScopeRemoval"],
   writeOnly: [],
   secretOutputs: ["secretKey"],
+  outputs: ["secretKey", "publicKey", "createdAt", "lastUsedAt"],
 } as const;
 
 /**
@@ -256,6 +264,7 @@ export const SuppressionRegistration = {
   inputs: ["email", "domain", "reason", "expiresAt"],
   writeOnly: [],
   secretOutputs: [],
+  outputs: ["createdAt"],
 } as const;
 
 /** The declared inputs of `Webhook` (provider/resources): names, optionality and documentation. */
@@ -297,4 +306,5 @@ export const WebhookRegistration = {
   inputs: ["name", "url", "enabled", "onReception", "onDelivered", "onTransientError", "onFailed", "onBounced", "onSuppressed", "onOpened", "onClicked", "onSuppressionCreated", "onDnsError", "scope", "domains"],
   writeOnly: [],
   secretOutputs: ["secret"],
+  outputs: ["secret", "successCount", "errorCount"],
 } as const;

@@ -94,6 +94,8 @@ export interface Registration {
   readonly inputs: readonly string[];
   readonly writeOnly: readonly string[];
   readonly secretOutputs: readonly string[];
+  /** The service-only outputs the class exposes (its declaration's `sdk.outputs`). */
+  readonly outputs: readonly string[];
 }
 
 /**

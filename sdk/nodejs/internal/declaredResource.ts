@@ -9,11 +9,12 @@ export abstract class DeclaredResource extends TxmailResource {
   protected constructor(
     kind: Kind,
     registration: Registration,
-    outputs: readonly string[],
     name: string,
     args: object,
     opts: pulumi.CustomResourceOptions | undefined,
   ) {
-    super(kind, name, args, registeredProps(registration, args, outputs), opts, [...registration.secretOutputs]);
+    super(kind, name, args, registeredProps(registration, args, registration.outputs), opts, [
+      ...registration.secretOutputs,
+    ]);
   }
 }

@@ -110,6 +110,7 @@ const inputs = z.object({
 
 const declaration: Declaration<z.infer<typeof inputs>> = {
   kind: "Widget" as Kind, // made up: no kind of the list
+  sdk: { outputs: [] },
   listing: { title: (r) => String(r.name) },
   inputs,
   apiFields: ["name", "size", "color"],

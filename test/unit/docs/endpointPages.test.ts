@@ -54,9 +54,22 @@ describe("docs/contract/endpoints and the endpoint table", () => {
     expect([...keyed].sort()).toEqual(keyedCreates.sort());
   });
 
-  test("the emulator's README lists exactly the table's endpoints with their scopes", () => {
-    const listed = documentedEndpoints(fs.readFileSync(path.join(REPO_ROOT, "emulator", "README.md"), "utf8")).named;
-    expect([...new Set(listed)].sort()).toEqual([...table].sort());
+  // The contract pages are where each endpoint is documented (a kind's fifth file); the README's
+  // table is the emulator's summary of scopes, so it may not name an endpoint the service lacks,
+  // and it names every endpoint of the kinds it summarises (a kind added later may wait for it).
+  test("the emulator's README lists only the table's endpoints, every one of each collection it lists", () => {
+    const listed = new Set(
+      documentedEndpoints(fs.readFileSync(path.join(REPO_ROOT, "emulator", "README.md"), "utf8")).named,
+    );
+    /** `/routes` for every route endpoint (under the account), `/v2/ping` for the ping. */
+    const collection = (key: string) =>
+      key
+        .split(" ")[1]!
+        .replace(ACCOUNT, "")
+        .replace(/\/\{[a-z_]+\}.*$/, "");
+    const summarised = new Set([...listed].map(collection));
+    expect([...listed].filter((k) => !table.includes(k)).sort()).toEqual([]);
+    expect(table.filter((k) => summarised.has(collection(k)) && !listed.has(k))).toEqual([]);
   });
 
   test("the reader finds both forms of a mention", () => {

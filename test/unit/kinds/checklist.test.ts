@@ -1,10 +1,11 @@
-// docs/development/adding-a-kind.md, kept honest: every path it names exists (per kind where it
-// names one per kind), and every kind of the list (provider/api/kinds.ts) is in each place that
-// derives from it or that the checklist says to write — the declaration, the provider module, the
-// SDK class and its generated fields, the native schema and the generated SDKs, the policy pack's
-// tokens, the import plan, the reference docs and their examples, the emulator's endpoints, the
-// scopes the policy pack expects, and the acceptance run (both its programs, the operations its
-// report knows, what it counts as created and what its sweep deletes).
+// docs/development/adding-a-kind.md, kept honest: it lists exactly five files to write, every path
+// it names exists (per kind where it names one per kind), and every kind of the list
+// (provider/api/kinds.ts) is in each place that derives from those files or that the checklist says
+// to write — the declaration, the provider module, the SDK class and its generated fields, the
+// native schema and the generated SDKs, the policy pack's tokens, the import plan, the reference
+// docs and their examples, the emulator's endpoints and dump, the scopes the policy pack expects,
+// and the acceptance run (both its programs, the operations its report knows, what it counts as
+// created and what its sweep deletes).
 import * as fs from "node:fs";
 import * as path from "node:path";
 import {
@@ -50,8 +51,25 @@ const named = [...new Set([...checklist.matchAll(/`([^`\s]+)`/g)].map((m) => m[1
 );
 
 describe(CHECKLIST, () => {
-  it("names the places to write (it is not empty)", () => {
-    expect(named).toEqual(expect.arrayContaining(["provider/api/kinds.ts", "provider/resources/<kind>.ts"]));
+  it("lists exactly five files to write: contract, emulator handler, declaration, example, contract page", () => {
+    const section = /## The five files\n([\s\S]*?)\n## /.exec(checklist)?.[1] ?? "";
+    const items = [...section.matchAll(/^(\d+)\. \*\*([^*]+)\*\*/gm)].map((m) => m[2]);
+    expect(items).toEqual([
+      "Its contract",
+      "Its emulator handler",
+      "Its declaration",
+      "Its example",
+      "Its contract page",
+    ]);
+    expect(named).toEqual(
+      expect.arrayContaining([
+        "provider/api/",
+        "emulator/handlers/",
+        "provider/resources/<kind>.ts",
+        "docs/examples/<Kind>/main.pp",
+        "docs/contract/endpoints/",
+      ]),
+    );
   });
 
   it("names only paths that exist, for every kind where a path is per kind", () => {
@@ -204,6 +222,9 @@ describe("the emulator", () => {
   });
 });
 
+/** The programs' resource names, by kind (a kind without one is reported missing below). */
+const NAMES: Partial<Record<ObjectKind, string>> = RESOURCE_NAMES;
+
 describe("the acceptance run", () => {
   it("declares one resource of every kind, under its lifecycle name, in both programs", () => {
     const yamlFile = "acceptance/programs/yaml/Pulumi.yaml";
@@ -212,10 +233,10 @@ describe("the acceptance run", () => {
     const ts = read(tsFile);
     expect([
       ...missingIn(yamlFile, "resource of the kind", (kind) =>
-        [`txmail:${kind}`, `txmail:index:${kind}`].includes(yamlResources[RESOURCE_NAMES[kind]]?.type ?? ""),
+        [`txmail:${kind}`, `txmail:index:${kind}`].includes(yamlResources[NAMES[kind] ?? ""]?.type ?? ""),
       ),
       ...missingIn(tsFile, "resource of the kind", (kind) =>
-        new RegExp(`new txmail\\.${kind}\\(\\s*"${RESOURCE_NAMES[kind]}"`).test(ts),
+        new RegExp(`new txmail\\.${kind}\\(\\s*"${NAMES[kind]}"`).test(ts),
       ),
     ]).toEqual([]);
   });

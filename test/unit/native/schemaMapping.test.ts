@@ -13,6 +13,7 @@ import { TypeRegistry } from "../../../native/schema/typeRegistry";
 /** A made-up kind with one of each: required, optional, enum with default, write-only, replace trigger. */
 const gadget: AnyDeclaration = {
   kind: "Gadget" as Kind, // made up: no kind of the list
+  sdk: { outputs: [] },
   listing: { title: (r) => String(r.name) },
   description: "A gadget.",
   inputs: z.object({

@@ -51,6 +51,7 @@ describe("SDK classes derived from the declarations", () => {
       inputs: ["domain", "dkimPrivateKey", "priority"],
       writeOnly: ["dkimPrivateKey"],
       secretOutputs: [],
+      outputs: [],
     };
     const props = registeredProps(registration, { domain: "mail.example.com", dkimPrivateKey: "pem", priority: 1 }, [
       "dnsValid",
