@@ -61,7 +61,7 @@ export async function collectImportables(
   /** One kind's objects: under each listed sub account, or in the account itself. */
   async function listKind(declaration: AnyDeclaration): Promise<Listed[]> {
     const listing = declaration.listing;
-    if ("unlisted" in listing) return [];
+    if (!listing.listed) return [];
     const under = listing.subAccountInput;
     const places: Array<Listed | undefined> = under ? (listedByKind.get("SubAccount") ?? []) : [undefined];
     const out: Listed[] = [];
@@ -92,7 +92,7 @@ export async function collectImportables(
     const declaration = declarations[kind];
     const listing = declaration.listing;
     try {
-      if ("unlisted" in listing) {
+      if (!listing.listed) {
         const { data } = await source.get(declaration.collectionPath(conn, {}), AnyList);
         if (data.length > 0) skipped.push({ kind, reason: listing.unlisted(data.length) });
         continue;

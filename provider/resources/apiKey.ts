@@ -10,17 +10,19 @@ const inputs = z.object({ label: KeyLabel, scopes: Scopes, ipAllowList: AllowLis
 
 export const apiKey = {
   kind: "ApiKey",
+  title: (p) => p.label,
   description:
     "An API key of the account. Its `secretKey` is returned once by the service and kept as a Pulumi secret.",
   inputs,
   apiFields: ["label", "scopes", "ipAllowList"],
   createForm: CreateApiKeyForm,
   replaceOn: ["rotation"],
+  renewsSecrets: "rotation",
   createOnly: {
     /** The key itself (a Pulumi secret). Empty for an adopted key: its secret cannot be retrieved. */
     secretKey: "secret_key",
   },
-  listing: { title: (r) => String(r.label) },
+  listing: { listed: true, title: (r) => String(r.label) },
   record: ApiKey,
   created: ApiKeyWithSecret,
   collectionPath: (c) => paths.apiKeys(c.accountId),

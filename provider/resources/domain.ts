@@ -60,6 +60,7 @@ const inputs = z.object({
 
 export const domain = {
   kind: "Domain",
+  title: (p) => p.domain,
   description: "A sending domain. Its `dnsRecords` output is ready to feed a DNS provider.",
   inputs,
   apiFields: [
@@ -95,7 +96,7 @@ export const domain = {
         : { problem: "must be a domain name such as mail.example.com" };
     },
   },
-  listing: { title: (r) => String(r.domain) },
+  listing: { listed: true, title: (r) => String(r.domain) },
   record: Domain,
   created: Domain,
   collectionPath: (c) => paths.domains(c.accountId),

@@ -28,6 +28,7 @@ const domainOf = (p: Record<string, unknown>) => recipientDomain(p) ?? "{domain}
 
 export const route = {
   kind: "Route",
+  title: (p) => p.name,
   description: "An inbound route. `secret` signs its requests (a Pulumi secret, returned once at creation).",
   inputs,
   apiFields: ["name", "url", "recipient", "attachments", "headers", "groupByMessageId", "stripReplies", "enabled"],
@@ -37,7 +38,7 @@ export const route = {
     /** Signs the route's requests (a Pulumi secret, returned once at creation; empty when adopted). */
     secret: "secret",
   },
-  listing: { title: (r) => String(r.name) },
+  listing: { listed: true, title: (r) => String(r.name) },
   record: Route,
   created: RouteWithSecret,
   collectionPath: (c) => paths.routes(c.accountId),

@@ -44,6 +44,7 @@ const inputs = z.object({
 
 export const webhook = {
   kind: "Webhook",
+  title: (p) => p.name,
   description: "An event webhook. `secret` signs its deliveries (a Pulumi secret, returned once at creation).",
   inputs,
   apiFields: ["name", "url", "enabled", ...EVENT_INPUTS, "scope", "domains"] as never,
@@ -54,7 +55,7 @@ export const webhook = {
     secret: "secret",
   },
   validate: scopedDomains,
-  listing: { title: (r) => String(r.name) },
+  listing: { listed: true, title: (r) => String(r.name) },
   record: Webhook,
   created: WebhookWithSecret,
   collectionPath: (c) => paths.webhooks(c.accountId),

@@ -64,7 +64,8 @@ class StoringApi implements Api {
 const Gadget = z.object({ id: z.string(), name: z.string(), created_at: z.string() });
 const declaration: Declaration<{ name: string }> = {
   kind: "Gadget" as Kind, // made up: no kind of the list
-  listing: { title: (r) => String(r.name) },
+  title: (p) => p.name,
+  listing: { listed: true, title: (r) => String(r.name) },
   inputs: z.object({ name: z.string() }),
   apiFields: ["name"],
   replaceOn: [],

@@ -13,7 +13,8 @@ import { TypeRegistry } from "../../../native/schema/typeRegistry";
 /** A made-up kind with one of each: required, optional, enum with default, write-only, replace trigger. */
 const gadget: AnyDeclaration = {
   kind: "Gadget" as Kind, // made up: no kind of the list
-  listing: { title: (r) => String(r.name) },
+  title: (p) => p.name,
+  listing: { listed: true, title: (r) => String(r.name) },
   description: "A gadget.",
   inputs: z.object({
     name: z.string().min(1).describe("The gadget's name."),
