@@ -7,7 +7,7 @@ import { isNotFound } from "../core/api";
 import type { Declaration } from "../core/declaration";
 import { keysToCamel } from "../core/casing";
 import { Uuid } from "../api/common";
-import { DnsRecordOutput, dnsRecordsOf, waitForDns } from "./dnsCheck";
+import { DnsRecordOutput, dnsRecordsOf, waitForDns } from "../dns";
 
 /**
  * A program's explicit `null` (a YAML or JSON tenants file, plain JavaScript) means "not set": it is

@@ -10,15 +10,7 @@ import { CreateDomain, Domain, paths } from "../api";
 import { documentedEnum } from "../api/common";
 import { domain } from "./domain";
 import type { Ctx, Declaration, Props } from "../core/declaration";
-import {
-  type DnsRecordOut,
-  DnsRecordOutput,
-  type Wanted,
-  checkOnce,
-  dnsRecordsOf,
-  unseen,
-  waitForDns,
-} from "./dnsCheck";
+import { type DnsRecordOut, DnsRecordOutput, type Wanted, checkOnce, dnsRecordsOf, unseen, waitForDns } from "../dns";
 
 const MAX_TIMEOUT_SECONDS = 3600;
 
