@@ -9,6 +9,7 @@ import { createClient, type TxmailClient } from "../provider/client";
 import { TxmailApiError } from "../provider/client/errors";
 import { keysToCamel } from "../provider/core/casing";
 import type { Connection } from "../provider/core/connection";
+import { listedTitle } from "../provider/core/operations/names";
 import type { AnyDeclaration, Props } from "../provider/core/spec";
 import { declarations } from "../provider/resources";
 
@@ -123,7 +124,7 @@ async function remove(declaration: AnyDeclaration, at: Place, record: Record<str
 }
 
 const titleOf = (declaration: AnyDeclaration, record: Record<string, unknown>) =>
-  declaration.listing.listed ? declaration.listing.title(record) : "";
+  declaration.listing.listed ? listedTitle(declaration, declaration.listing)(record) : "";
 
 /**
  * Deletes every object inside a sub account a run created, kind by kind in deletion order: the

@@ -14,6 +14,7 @@ import { errorCategory } from "../../provider/core/api";
 import type { Api } from "../../provider/core/api";
 import type { Connection } from "../../provider/core/connection";
 import { uuidImportId } from "../../provider/core/importId";
+import { listedTitle } from "../../provider/core/operations/names";
 import { declarations } from "../../provider/resources";
 import { policies } from "../../policy/policies";
 import type { NotListed, UnmanagedObject } from "./types";
@@ -172,7 +173,7 @@ function notListedReason(kind: Kind, err: unknown): string {
 
 function unmanagedObject(kind: Kind, id: string, record: Record<string, unknown>, tenant?: string): UnmanagedObject {
   const d = declarations[kind];
-  const title = d.listing.listed ? d.listing.title(record) : id;
+  const title = d.listing.listed ? listedTitle(d, d.listing)(record) : id;
   const importId = (d.importId ?? uuidImportId).format(record);
   const name = [tenant, title]
     .filter(Boolean)

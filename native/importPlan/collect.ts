@@ -9,6 +9,7 @@ import { OBJECT_KINDS, type Kind } from "../../provider/api/kinds";
 import { errorCategory } from "../../provider/core/api";
 import type { Connection } from "../../provider/core/connection";
 import type { AnyDeclaration } from "../../provider/core/declaration";
+import { listedTitle } from "../../provider/core/operations/names";
 import { declarations } from "../../provider/resources";
 import { importIdOf } from "./importIds";
 
@@ -62,6 +63,7 @@ export async function collectImportables(
   async function listKind(declaration: AnyDeclaration): Promise<Listed[]> {
     const listing = declaration.listing;
     if (!listing.listed) return [];
+    const titleOf = listedTitle(declaration, listing);
     const under = listing.subAccountInput;
     const places: Array<Listed | undefined> = under ? (listedByKind.get("SubAccount") ?? []) : [undefined];
     const out: Listed[] = [];
@@ -71,7 +73,7 @@ export async function collectImportables(
         // An object listed under a sub account belongs to it, whatever the record says.
         const record = parent ? { ...item, account_id: parent.record.id } : item;
         if (listing.live && !listing.live(record, now)) continue;
-        out.push({ record, title: parent ? `${parent.title}-${listing.title(record)}` : listing.title(record) });
+        out.push({ record, title: parent ? `${parent.title}-${titleOf(record)}` : titleOf(record) });
       }
     }
     return out;

@@ -44,8 +44,11 @@ export interface Ctx {
 export type Listing =
   | {
       listed: true;
-      /** What a person calls a listed object; the plan names its resource after it. */
-      title(record: Record<string, unknown>): string;
+      /**
+       * What a person calls a listed object; the plan names its resource after it. Default: the
+       * kind's `title` of the record's fields (operations/names.ts listedTitle).
+       */
+      title?(record: Record<string, unknown>): string;
       /** Whether a listed record still is an object (default: every listed record is). */
       live?(record: Record<string, unknown>, now: number): boolean;
       /**

@@ -22,7 +22,7 @@ export const apiKey = {
     /** The key itself (a Pulumi secret). Empty for an adopted key: its secret cannot be retrieved. */
     secretKey: "secret_key",
   },
-  listing: { listed: true, title: (r) => String(r.label) },
+  listing: { listed: true },
   record: ApiKey,
   created: ApiKeyWithSecret,
   collectionPath: (c) => paths.apiKeys(c.accountId),

@@ -96,7 +96,7 @@ export const domain = {
         : { problem: "must be a domain name such as mail.example.com" };
     },
   },
-  listing: { listed: true, title: (r) => String(r.domain) },
+  listing: { listed: true },
   record: Domain,
   created: Domain,
   collectionPath: (c) => paths.domains(c.accountId),

@@ -38,7 +38,7 @@ export const route = {
     /** Signs the route's requests (a Pulumi secret, returned once at creation; empty when adopted). */
     secret: "secret",
   },
-  listing: { listed: true, title: (r) => String(r.name) },
+  listing: { listed: true },
   record: Route,
   created: RouteWithSecret,
   collectionPath: (c) => paths.routes(c.accountId),

@@ -40,7 +40,7 @@ export const smtpCredential = {
     password: "password",
   },
   validate: scopedDomains,
-  listing: { listed: true, title: (r) => String(r.name) },
+  listing: { listed: true },
   record: SmtpCredential,
   created: SmtpCredentialWithPassword,
   collectionPath: (c) => paths.smtpCredentials(c.accountId),

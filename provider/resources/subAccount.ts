@@ -39,7 +39,7 @@ export const subAccount = {
   stateFields: ["suspended"],
   replaceOn: [],
   // A deleted sub account is the service's soft delete: no object to import.
-  listing: { listed: true, title: (r) => String(r.name), live: (r) => r.status !== "deleted" },
+  listing: { listed: true, live: (r) => r.status !== "deleted" },
   record: SubAccount,
   created: SubAccount,
   collectionPath: (c) => paths.subAccounts(c.accountId),

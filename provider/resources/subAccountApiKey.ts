@@ -47,7 +47,7 @@ export const subAccountApiKey = {
     idOf: (r) => r.id,
     firstProblem: (sub) => (Uuid.safeParse(sub).success ? undefined : `'${sub}' is not a sub account id`),
   }),
-  listing: { listed: true, title: (r) => String(r.label), subAccountInput: "subAccountId" },
+  listing: { listed: true, subAccountInput: "subAccountId" },
   record: ApiKey,
   created: ApiKeyWithSecret,
   collectionPath: (c, p) => paths.subAccountApiKeys(c.accountId, String(p.subAccountId)),

@@ -55,7 +55,7 @@ export const webhook = {
     secret: "secret",
   },
   validate: scopedDomains,
-  listing: { listed: true, title: (r) => String(r.name) },
+  listing: { listed: true },
   record: Webhook,
   created: WebhookWithSecret,
   collectionPath: (c) => paths.webhooks(c.accountId),

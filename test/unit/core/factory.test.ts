@@ -111,7 +111,7 @@ const inputs = z.object({
 const declaration: Declaration<z.infer<typeof inputs>> = {
   kind: "Widget" as Kind, // made up: no kind of the list
   title: (p) => p.name,
-  listing: { listed: true, title: (r) => String(r.name) },
+  listing: { listed: true },
   inputs,
   apiFields: ["name", "size", "color"],
   replaceOn: ["color", "rotation"],
