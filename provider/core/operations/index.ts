@@ -5,7 +5,6 @@ export { type CheckFailure, type CommonRefusals, check, toFailures } from "./che
 export { type DiffResult, diff } from "./diff";
 export { MAX_GENERATIONS, create } from "./create";
 export { adopt } from "./adopt";
-export { listedTitle, nameOf, what } from "./names";
 export { read } from "./read";
 export { update } from "./update";
 export { deleteObject } from "./delete";
