@@ -9,6 +9,7 @@ import { createClient, type TxmailClient } from "../provider/client";
 import { TxmailApiError } from "../provider/client/errors";
 import { keysToCamel } from "../provider/core/casing";
 import type { Connection } from "../provider/core/connection";
+import { listedTitle } from "../provider/core/operations/names";
 import type { AnyDeclaration, Props } from "../provider/core/spec";
 import { declarations } from "../provider/resources";
 
@@ -25,7 +26,7 @@ const CONTAINER: Kind = "SubAccount";
 export function parentsOf(kind: Kind): Kind[] {
   const holdsKeys = (k: Kind) => {
     const listing = declarations[k].listing;
-    return "subAccountInput" in listing && listing.subAccountInput !== undefined;
+    return listing.listed && listing.subAccountInput !== undefined;
   };
   if (holdsKeys(kind)) return [CONTAINER];
   if (fact(kind, "managed")) return [CONTAINER, ...KINDS.filter(holdsKeys)];
@@ -98,7 +99,7 @@ async function objectsOf(declaration: AnyDeclaration, at: Place): Promise<Array<
   const conn = { accountId: at.account.accountId } as Connection;
   const collection = declaration.collectionPath(conn, at.props);
   const listing = declaration.listing;
-  if ("unlisted" in listing) {
+  if (!listing.listed) {
     return (await at.account.client.get(collection, z.object({ data: z.array(declaration.record) }))).data;
   }
   const now = Date.now();
@@ -123,7 +124,7 @@ async function remove(declaration: AnyDeclaration, at: Place, record: Record<str
 }
 
 const titleOf = (declaration: AnyDeclaration, record: Record<string, unknown>) =>
-  "title" in declaration.listing ? declaration.listing.title(record) : "";
+  declaration.listing.listed ? listedTitle(declaration, declaration.listing)(record) : "";
 
 /**
  * Deletes every object inside a sub account a run created, kind by kind in deletion order: the
@@ -136,7 +137,7 @@ async function empty(parent: Account, subId: string, label: string, removed: Rem
     const declaration = declarations[kind];
     const listing = declaration.listing;
     const at: Place =
-      "subAccountInput" in listing && listing.subAccountInput
+      listing.listed && listing.subAccountInput
         ? { account: parent, props: { [listing.subAccountInput]: subId } }
         : { account: sweeper.account, props: {} };
     for (const record of await objectsOf(declaration, at)) {

@@ -16,7 +16,7 @@
 // binaries stay where setup put them (they are exec'd and loaded while still root). Nothing is
 // created on the machine (no user, no system service) and nothing listens beyond loopback.
 import { freePort } from "./ports";
-import { txtStrings } from "../provider/api/dnsText";
+import { txtStrings } from "../provider/dns/txt";
 import { endWithThisProcess } from "./processes";
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";

@@ -1,6 +1,7 @@
 // The `txmail-fleet dns` report for people (a line per domain, then one table of records) and its
 // exit code, which follows drift's convention (docs/guide/fleets.md#handing-dns-to-another-team).
 // The JSON form is the tenants themselves (types.ts); the zone-file form is zone.ts.
+import { unseenOf } from "../../provider/dns";
 import type { DnsRecordView, TenantDns } from "./types";
 
 export const DNS_EXIT = {
@@ -15,7 +16,7 @@ export const DNS_EXIT = {
 } as const;
 
 /** The required records the service has not seen (at its last check). */
-export const missingRecords = (t: TenantDns): DnsRecordView[] => t.records.filter((r) => r.required && !r.propagated);
+export const missingRecords = (t: TenantDns): DnsRecordView[] => unseenOf(t.records, "required");
 
 /** Verified: read, valid, and no required record unseen (the service's flag and its records agree). */
 export const isVerified = (t: TenantDns): boolean =>

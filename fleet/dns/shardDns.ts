@@ -7,10 +7,11 @@
 import { type Stack, StackNotFoundError } from "@pulumi/pulumi/automation";
 import { Domain, paths } from "../../provider/api";
 import { type Api, isNotFound } from "../../provider/core/api";
+import { reportedRecords, requestCheck } from "../../provider/dns";
 import type { TenantEntry } from "../../sdk/nodejs/tenantsFile";
 import { runBounded } from "../pool";
 import { readShardOutputs, type ShardOutputs, TENANT_LANES, tenantApi } from "../shardOutputs";
-import type { DnsRecordView, ShardDns, TenantDns } from "./types";
+import type { ShardDns, TenantDns } from "./types";
 
 export interface ShardDnsSource {
   shard: string;
@@ -90,7 +91,7 @@ async function tenantDns(
   let check: TenantDns["checkDns"];
   if (checkDns) {
     try {
-      record = (await api.post(paths.domainCheckDns(summary.subAccountId, domain), undefined, Domain)).data;
+      record = await requestCheck(api, summary.subAccountId, domain);
       check = { ok: true };
     } catch (e) {
       // Said, and the domain read as it stands: what the service saw at its last check.
@@ -113,14 +114,7 @@ async function tenantDns(
     status: "read",
     dnsValid: record.dns_valid,
     lastCheckedAt: record.last_dns_check_at,
-    records: record.dns_records.map((r): DnsRecordView => ({
-      label: r.label ?? null,
-      type: r.type,
-      host: r.host,
-      value: r.content,
-      required: r.required,
-      propagated: r.propagated,
-    })),
+    records: reportedRecords(record),
     ...(check && { checkDns: check }),
   };
 }

@@ -1,21 +1,10 @@
 // What `txmail-fleet dns` reports per tenant: its domain's DNS records as the service holds them now,
 // and whether the service has seen them. Never a key: the workers read with them and send only this.
 
-/** One record to publish, as the service gives it (the `dnsRecords` output's shape). */
-export interface DnsRecordView {
-  /** The service's short name for it (DKIM, Return-Path, …); null when it gives none. */
-  label: string | null;
-  /** CNAME, TXT, MX, … */
-  type: string;
-  /** The name to publish it under, as the service gives it. */
-  host: string;
-  /** What to publish: a CNAME's target, a TXT record's text (unquoted), … */
-  value: string;
-  /** Whether the domain's DNS is valid only with it. */
-  required: boolean;
-  /** Whether the service saw it in DNS at its last check. */
-  propagated: boolean;
-}
+import type { DnsRecordReport } from "../../provider/dns";
+
+/** One record to publish, as the service gives it (provider/dns: the `dnsRecords` output's shape). */
+export type DnsRecordView = DnsRecordReport;
 
 /**
  * - `read`: the domain was read from the service (verified or not: `dnsValid`);

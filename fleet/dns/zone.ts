@@ -5,13 +5,13 @@
 // a domain are left out; a tenant whose records could not be had is a comment saying why, so nothing
 // is silently missing. Anything the service gave that would not load (a host that is not a DNS name)
 // is left out with a comment rather than written: the fragment always loads.
-import { TXT_STRING_MAX, txtStrings } from "../../provider/api/dnsText";
+import { RECORD_TTL_SECONDS, TXT_STRING_MAX, txtStrings } from "../../provider/dns";
 export { TXT_STRING_MAX, txtStrings };
 import { isVerified } from "./report";
 import type { DnsRecordView, TenantDns } from "./types";
 
-/** The fragment's `$TTL`: an hour, the usual default; a DNS team may change it as it loads the file. */
-export const ZONE_TTL = 3600;
+/** The fragment's `$TTL` (a DNS team may change it as it loads the file). */
+export const ZONE_TTL = RECORD_TTL_SECONDS;
 
 /** The most octets one character-string of a TXT record holds (RFC 1035 §3.3). */
 

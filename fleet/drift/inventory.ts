@@ -14,6 +14,7 @@ import { errorCategory } from "../../provider/core/api";
 import type { Api } from "../../provider/core/api";
 import type { Connection } from "../../provider/core/connection";
 import { uuidImportId } from "../../provider/core/importId";
+import { listedTitle } from "../../provider/core/operations/names";
 import { declarations } from "../../provider/resources";
 import { policies } from "../../policy/policies";
 import type { NotListed, UnmanagedObject } from "./types";
@@ -64,7 +65,7 @@ export async function listUnmanaged(
     if (partial) out.notListed.push({ ...tenant, kind, reason: partial });
     const listing = d.listing;
     for (const record of records) {
-      if ("title" in listing && listing.live && !listing.live(record, where.now ?? Date.now())) continue;
+      if (listing.listed && listing.live && !listing.live(record, where.now ?? Date.now())) continue;
       const id = d.idOf ? d.idOf(record) : String(record.id);
       if (managed.has(`${kind}:${id}`)) continue;
       out.unmanaged.push(unmanagedObject(kind, id, record, where.tenant));
@@ -172,7 +173,7 @@ function notListedReason(kind: Kind, err: unknown): string {
 
 function unmanagedObject(kind: Kind, id: string, record: Record<string, unknown>, tenant?: string): UnmanagedObject {
   const d = declarations[kind];
-  const title = "title" in d.listing ? d.listing.title(record) : id;
+  const title = d.listing.listed ? listedTitle(d, d.listing)(record) : id;
   const importId = (d.importId ?? uuidImportId).format(record);
   const name = [tenant, title]
     .filter(Boolean)

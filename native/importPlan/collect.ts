@@ -9,6 +9,7 @@ import { OBJECT_KINDS, type Kind } from "../../provider/api/kinds";
 import { errorCategory } from "../../provider/core/api";
 import type { Connection } from "../../provider/core/connection";
 import type { AnyDeclaration } from "../../provider/core/declaration";
+import { listedTitle } from "../../provider/core/operations/names";
 import { declarations } from "../../provider/resources";
 import { importIdOf } from "./importIds";
 
@@ -61,7 +62,8 @@ export async function collectImportables(
   /** One kind's objects: under each listed sub account, or in the account itself. */
   async function listKind(declaration: AnyDeclaration): Promise<Listed[]> {
     const listing = declaration.listing;
-    if ("unlisted" in listing) return [];
+    if (!listing.listed) return [];
+    const titleOf = listedTitle(declaration, listing);
     const under = listing.subAccountInput;
     const places: Array<Listed | undefined> = under ? (listedByKind.get("SubAccount") ?? []) : [undefined];
     const out: Listed[] = [];
@@ -71,7 +73,7 @@ export async function collectImportables(
         // An object listed under a sub account belongs to it, whatever the record says.
         const record = parent ? { ...item, account_id: parent.record.id } : item;
         if (listing.live && !listing.live(record, now)) continue;
-        out.push({ record, title: parent ? `${parent.title}-${listing.title(record)}` : listing.title(record) });
+        out.push({ record, title: parent ? `${parent.title}-${titleOf(record)}` : titleOf(record) });
       }
     }
     return out;
@@ -92,7 +94,7 @@ export async function collectImportables(
     const declaration = declarations[kind];
     const listing = declaration.listing;
     try {
-      if ("unlisted" in listing) {
+      if (!listing.listed) {
         const { data } = await source.get(declaration.collectionPath(conn, {}), AnyList);
         if (data.length > 0) skipped.push({ kind, reason: listing.unlisted(data.length) });
         continue;

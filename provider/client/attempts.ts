@@ -5,17 +5,17 @@
 // Why it is hand-written rather than undici's RetryHandler: see client.ts.
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
-import { backoffDelay } from "./backoff";
+import { backoffDelay } from "./retry";
 import type { Clock } from "./clock";
 import { TxmailApiError, type ErrorCategory } from "./errors";
 import { emit, type Logger } from "./logger";
 import type { RetryOptions } from "./options";
 import type { PreparedCall } from "./prepare";
 import { redact, registerSecretsIn } from "./redact";
-import { RetryBudget, type WaitCause } from "./retryBudget";
-import { classifyNetworkError, classifyResponse, header, type ResponseDecision } from "./retryPolicy";
-import type { TokenBucket } from "./tokenBucket";
-import { send, type RawResponse } from "./transport";
+import { RetryBudget, type WaitCause } from "./retry";
+import { classifyNetworkError, classifyResponse, header, type ResponseDecision } from "./retry";
+import type { TokenBucket } from "./pace";
+import { send, type RawResponse } from "./http";
 import { notJson, parseResponse } from "./validate";
 
 export interface ApiResponse<T> {

@@ -20,15 +20,15 @@ import { ListOf, MessageResponse } from "../api/common";
 import { paths } from "../api/paths";
 import { runAttempts, type ApiResponse } from "./attempts";
 import { systemClock, type Clock } from "./clock";
-import { sharedDispatcher } from "./dispatcher";
+import { sharedDispatcher } from "./http";
 import type { ErrorCategory } from "./errors";
 import { emit, type Logger } from "./logger";
 import { resolveOptions, type ResolvedOptions, type TxmailClientOptions } from "./options";
 import { DEFAULT_MAX_PAGES, MAX_PAGE_SIZE, findFirst, paginate } from "./pagination";
 import { prepareCall, type Query } from "./prepare";
 import { registerSecret } from "./redact";
-import type { HttpMethod } from "./retryPolicy";
-import { sharedBucket, type PaceSnapshot, type TokenBucket } from "./tokenBucket";
+import type { HttpMethod } from "./retry";
+import { sharedBucket, type PaceSnapshot, type TokenBucket } from "./pace";
 
 export type { ApiResponse } from "./attempts";
 export type { Query, QueryValue } from "./prepare";

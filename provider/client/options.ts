@@ -5,10 +5,10 @@
 import type { Dispatcher } from "undici";
 import { PUBLIC_BASE_URL } from "../api/paths";
 import type { Clock } from "./clock";
-import { DEFAULT_TIMEOUTS, type Timeouts } from "./dispatcher";
+import { DEFAULT_TIMEOUTS, type Timeouts } from "./http";
 import type { Logger } from "./logger";
-import { defaultPaceDir } from "./machinePace";
-import { DEFAULT_RATE_LIMIT, type RateLimitOptions } from "./tokenBucket";
+import { defaultPaceDir } from "./pace";
+import { DEFAULT_RATE_LIMIT, type RateLimitOptions } from "./pace";
 
 export interface RetryOptions {
   /**

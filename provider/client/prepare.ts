@@ -3,7 +3,7 @@
 // and whether the call may be retried at all.
 import { stripQuery } from "./errors";
 import { registerSecretsIn } from "./redact";
-import { retrySafety, type HttpMethod, type RetrySafety } from "./retryPolicy";
+import { retrySafety, type HttpMethod, type RetrySafety } from "./retry";
 
 export type QueryValue = string | number | boolean | null | undefined;
 export type Query = Record<string, QueryValue>;

@@ -1,7 +1,7 @@
 // How much of the account's rate limit this machine may use, and with whom on it the pace is shared,
 // from the provider process's environment.
 //
-// On one machine every process shares one pace per account by default (provider/client/machinePace.ts),
+// On one machine every process shares one pace per account by default (provider/client/pace/machinePace.ts),
 // so a fleet's shards together stay under the limit. Runners on different machines cannot see each
 // other's pace: a CI matrix of N runners gives each `TXMAIL_RATE_SHARE=1/N` (or any fraction that sums
 // to at most 1 over the runners), and each machine then paces at that fraction of 97 rps / burst 195.

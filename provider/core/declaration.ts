@@ -39,11 +39,16 @@ export interface Ctx {
 /**
  * How txmail-import-plan (native/importPlan/collect.ts) finds a kind's objects: it lists the kind's
  * collection (`collectionPath`), skipping the kind with its first read scope when the key may not.
+ * Tagged (`listed`), so readers tell the two forms apart by the tag, never by which property is there.
  */
 export type Listing =
   | {
-      /** What a person calls a listed object; the plan names its resource after it. */
-      title(record: Record<string, unknown>): string;
+      listed: true;
+      /**
+       * What a person calls a listed object; the plan names its resource after it. Default: the
+       * kind's `title` of the record's fields (operations/names.ts listedTitle).
+       */
+      title?(record: Record<string, unknown>): string;
       /** Whether a listed record still is an object (default: every listed record is). */
       live?(record: Record<string, unknown>, now: number): boolean;
       /**
@@ -53,13 +58,34 @@ export type Listing =
       subAccountInput?: string;
     }
   | {
+      listed: false;
       /** Why the `count` objects listed cannot be planned: what the plan says instead of planning them. */
       unlisted(count: number): string;
     };
 
+/**
+ * Capability (declared by `Declaration.watches`): the kind makes no object at the service but watches
+ * the one its `itemPath` names (a DomainVerification watches a domain's DNS; provider/api/kinds.ts
+ * `watches` says the same to the layers that cannot read declarations). It brings its own create,
+ * delete and check (operations/watch.ts): create reads the watched object and reconciles, delete
+ * sends nothing, check refuses `adoptId`.
+ */
+export interface Watches {
+  /**
+   * Why create stops when the watched object is not in the account of the resource's key
+   * (`accountId`): which object the resource named, and what to name instead.
+   */
+  missing(props: Props, accountId: string): string;
+}
+
 export interface Declaration<I extends Record<string, unknown>> {
   /** Which kind it declares (provider/api/kinds.ts): the last part of its type tokens. */
   kind: Kind;
+  /**
+   * What a person calls one of these objects, from its inputs or state (a route's name, a key's
+   * label): messages name the object by it (operations/names.ts), when it is a string.
+   */
+  title(props: Props): unknown;
   /** What the resource is, for people: the package schema's description (Markdown). */
   description?: string;
   /**
@@ -171,6 +197,13 @@ export interface Declaration<I extends Record<string, unknown>> {
   ): { body: Record<string, unknown>; state: Props };
   /** How the bulk import plan (txmail-import-plan) finds this kind's objects. */
   listing: Listing;
+  /** Capability: the kind watches an object instead of making one (Watches). */
+  watches?: Watches;
+  /**
+   * The input whose change replaces the object and so renews its one-time secrets (a key's
+   * `rotation`): import's warning about a secret it cannot bring along names it.
+   */
+  renewsSecrets?: keyof I & string;
   /** The id `pulumi import` takes for this kind (importId.ts); default: the object's uuid. */
   importId?: ImportIdForm;
 }

@@ -1,7 +1,8 @@
 // One generic provider, driven by a Declaration: every resource gets the same semantics. The
 // operations live one a file in ./operations (check, diff, create and adopt, read, update, delete,
 // the twin sweep and conflict recovery), each taking the kind's context, so the dynamic face (this
-// Provider, through provider/runtime.ts) and the native face call the same code.
+// Provider, through provider/runtime.ts) and the native face call the same code. A capability the
+// declaration opts into brings its own operations in place of generic ones (`watches`: watch.ts).
 import type { Api } from "./api";
 import type { Connection } from "./connection";
 import {
@@ -14,6 +15,8 @@ import {
   kindContext,
   read,
   update,
+  type OwnOperations,
+  watching,
 } from "./operations";
 import type { Props, Declaration } from "./declaration";
 
@@ -33,18 +36,23 @@ export function makeProvider<I extends Record<string, unknown>>(
   apiFor: (conn: Connection) => Api,
 ): Provider {
   const k = kindContext(declaration, apiFor);
+  const generic: OwnOperations = {
+    create: (inputs) => create(k, inputs),
+    delete: (id, props) => deleteObject(k, id, props),
+  };
+  const own = declaration.watches ? watching(k, declaration.watches) : generic;
   return {
     // What the engine says of the state's object for this resource, for a replacement's create
     // (stateObjects.ts).
     check: (olds, news) => {
       k.stateObjects.sawOldInputs(news.__urn, olds);
-      return check(k, olds, news);
+      return check(k, olds, news, own.refusals);
     },
     diff: (id, olds, news) => {
       k.stateObjects.sawStateId(news.__urn, id);
       return diff(k, olds, news);
     },
-    create: (inputs) => create(k, inputs),
+    create: own.create,
     read: (id, props) => read(k, id, props),
     update: (id, olds, news) => {
       k.stateObjects.sawStateId(news.__urn, id);
@@ -52,7 +60,7 @@ export function makeProvider<I extends Record<string, unknown>>(
     },
     delete: (id, props) => {
       k.stateObjects.sawStateId(props.__urn, id); // the native face names the URN; the dynamic face's outputs do not
-      return deleteObject(k, id, props);
+      return own.delete(id, props);
     },
   };
 }

@@ -57,7 +57,7 @@ function oneTimeSecretWarnings(declaration: AnyDeclaration): string[] {
     (output) =>
       `${declaration.kind}: '${output}' is shown by the service only when the object is created, so the imported ` +
       `state holds it empty. To have one under management, replace the object: \`pulumi up --replace <urn>\`` +
-      (declaration.kind.endsWith("ApiKey") ? " (or change its `rotation`)" : "") +
+      (declaration.renewsSecrets ? ` (or change its \`${declaration.renewsSecrets}\`)` : "") +
       `, then move its users to the new ${output}.`,
   );
 }

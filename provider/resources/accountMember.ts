@@ -18,6 +18,8 @@ const inputs = z.object({
 
 export const accountMember = {
   kind: "AccountMember",
+  // The display name when the program gives one, else the email (the record carries neither).
+  title: (p) => p.name ?? p.email,
   description:
     "A person who may log in to the account (a sub account: give its `connection`, or declare members in a " +
     "`Tenant`). The service has no update: any change replaces the membership; keeping the email means the old " +
@@ -45,6 +47,7 @@ export const accountMember = {
     normalize: (email) => email.trim().toLowerCase(),
   }),
   listing: {
+    listed: false,
     unlisted: (count) =>
       `${count} member(s) not listed: the service's member record carries no email, which the resource needs; ` +
       "import one with its email in the id (`pulumi import txmail:index:AccountMember <name> <email>/<userId>`)",

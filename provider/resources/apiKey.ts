@@ -10,6 +10,7 @@ const inputs = z.object({ label: KeyLabel, scopes: Scopes, ipAllowList: AllowLis
 
 export const apiKey = {
   kind: "ApiKey",
+  title: (p) => p.label,
   description:
     "An API key of the account. Its `secretKey` is returned once by the service and kept as a Pulumi secret.",
   sdk: { outputs: ["secretKey", "publicKey", "accountId", "createdAt", "lastUsedAt"] },
@@ -17,11 +18,12 @@ export const apiKey = {
   apiFields: ["label", "scopes", "ipAllowList"],
   createForm: CreateApiKeyForm,
   replaceOn: ["rotation"],
+  renewsSecrets: "rotation",
   createOnly: {
     /** The key itself (a Pulumi secret). Empty for an adopted key: its secret cannot be retrieved. */
     secretKey: "secret_key",
   },
-  listing: { title: (r) => String(r.label) },
+  listing: { listed: true },
   record: ApiKey,
   created: ApiKeyWithSecret,
   collectionPath: (c) => paths.apiKeys(c.accountId),

@@ -7,7 +7,7 @@ import { isNotFound } from "../core/api";
 import type { Declaration } from "../core/declaration";
 import { keysToCamel } from "../core/casing";
 import { Uuid } from "../api/common";
-import { DnsRecordOutput, dnsRecordsOf, waitForDns } from "./dnsCheck";
+import { DnsRecordOutput, dnsRecordsOf, waitForDns } from "../dns";
 
 /**
  * A program's explicit `null` (a YAML or JSON tenants file, plain JavaScript) means "not set": it is
@@ -60,6 +60,7 @@ const inputs = z.object({
 
 export const domain = {
   kind: "Domain",
+  title: (p) => p.domain,
   description: "A sending domain. Its `dnsRecords` output is ready to feed a DNS provider.",
   sdk: { outputs: ["dnsRecords", "dnsValid", "lastDnsCheckAt", "rotationReady", "accountId"] },
   inputs,
@@ -96,7 +97,7 @@ export const domain = {
         : { problem: "must be a domain name such as mail.example.com" };
     },
   },
-  listing: { title: (r) => String(r.domain) },
+  listing: { listed: true },
   record: Domain,
   created: Domain,
   collectionPath: (c) => paths.domains(c.accountId),

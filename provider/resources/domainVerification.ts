@@ -2,23 +2,15 @@
 // a Domain outputs its `dnsRecords`, the program publishes them with its DNS provider's resources,
 // and a DomainVerification that depends on those records waits, within a timeout, until the
 // service's check sees them. Resources that need a verified domain (sending keys, routes) then
-// depend on it. It makes no object at the service (provider/api/kinds.ts `watches`): create reads
-// the domain and checks its DNS, read checks again (so `pulumi refresh` notices a record removed
-// later), delete sends nothing.
+// depend on it. It makes no object at the service: it declares the `watches` capability (so does
+// provider/api/kinds.ts), whose create reads the domain and checks its DNS; read checks again (so
+// `pulumi refresh` notices a record removed later), delete sends nothing.
 import { z } from "zod";
 import { CreateDomain, Domain, paths } from "../api";
 import { documentedEnum } from "../api/common";
 import { domain } from "./domain";
 import type { Ctx, Declaration, Props } from "../core/declaration";
-import {
-  type DnsRecordOut,
-  DnsRecordOutput,
-  type Wanted,
-  checkOnce,
-  dnsRecordsOf,
-  unseen,
-  waitForDns,
-} from "./dnsCheck";
+import { type DnsRecordOut, DnsRecordOutput, type Wanted, checkOnce, dnsRecordsOf, unseen, waitForDns } from "../dns";
 
 const MAX_TIMEOUT_SECONDS = 3600;
 
@@ -61,6 +53,7 @@ const withVerdict = (record: Record<string, unknown>, props: Props) => ({
 
 export const domainVerification = {
   kind: "DomainVerification",
+  title: (p) => p.domain,
   description:
     "Waits until the service sees a domain's DNS records, so one `pulumi up` can create a Domain, publish its " +
     "`dnsRecords` with a DNS provider's resources (make this resource depend on them) and go on with what needs a " +
@@ -84,7 +77,13 @@ export const domainVerification = {
   // `reconcile`); a different timeout changes nothing once verified.
   replaceOn: ["domain"],
   stateFields: ["recordsToVerify"],
-  listing: { unlisted: (count) => `${count} domain verification(s): not objects at the service` },
+  listing: { listed: false, unlisted: (count) => `${count} domain verification(s): not objects at the service` },
+  watches: {
+    missing: (p, accountId) =>
+      `domain ${JSON.stringify(String(p.domain ?? ""))} is not a domain of account ${accountId} (the account of ` +
+      "this resource's key). Name a domain that exists — a Domain resource's `domain` output — and give this " +
+      "resource the same connection as that Domain (a tenant's domain needs the tenant's key).",
+  },
   // Imported by the domain's name, exactly as a Domain is: the read then checks its DNS.
   importId: domain.importId,
   record: Domain,

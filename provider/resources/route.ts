@@ -28,6 +28,7 @@ const domainOf = (p: Record<string, unknown>) => recipientDomain(p) ?? "{domain}
 
 export const route = {
   kind: "Route",
+  title: (p) => p.name,
   description: "An inbound route. `secret` signs its requests (a Pulumi secret, returned once at creation).",
   sdk: { outputs: ["secret", "successCount", "errorCount", "errorsSinceLastSuccess", "lastRequestAt"] },
   inputs,
@@ -38,7 +39,7 @@ export const route = {
     /** Signs the route's requests (a Pulumi secret, returned once at creation; empty when adopted). */
     secret: "secret",
   },
-  listing: { title: (r) => String(r.name) },
+  listing: { listed: true },
   record: Route,
   created: RouteWithSecret,
   collectionPath: (c) => paths.routes(c.accountId),

@@ -26,6 +26,7 @@ const inputs = z.object({
 
 export const smtpCredential = {
   kind: "SmtpCredential",
+  title: (p) => p.name,
   description:
     "SMTP credentials. The service cannot update them: any change replaces the credential (the new one is created " +
     "before the old one is deleted). `password` is a Pulumi secret, returned once.",
@@ -40,7 +41,7 @@ export const smtpCredential = {
     password: "password",
   },
   validate: scopedDomains,
-  listing: { title: (r) => String(r.name) },
+  listing: { listed: true },
   record: SmtpCredential,
   created: SmtpCredentialWithPassword,
   collectionPath: (c) => paths.smtpCredentials(c.accountId),

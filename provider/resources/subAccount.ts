@@ -31,6 +31,7 @@ const inputs = z.object({
 
 export const subAccount = {
   kind: "SubAccount",
+  title: (p) => p.name,
   description: "A child account under the parent's billing. Deleting it is the service's soft delete.",
   sdk: { outputs: ["status", "parentAccountId", "domainCount", "memberCount", "createdAt", "lastActivityAt"] },
   inputs,
@@ -39,7 +40,7 @@ export const subAccount = {
   stateFields: ["suspended"],
   replaceOn: [],
   // A deleted sub account is the service's soft delete: no object to import.
-  listing: { title: (r) => String(r.name), live: (r) => r.status !== "deleted" },
+  listing: { listed: true, live: (r) => r.status !== "deleted" },
   record: SubAccount,
   created: SubAccount,
   collectionPath: (c) => paths.subAccounts(c.accountId),

@@ -26,6 +26,7 @@ const inputs = z.object({
 
 export const subAccountApiKey = {
   kind: "SubAccountApiKey",
+  title: (p) => p.label,
   description:
     "An API key that authenticates as a sub account, created with the parent's credentials (the sub account's " +
     "own keys cannot manage these). Use its `secretKey` as the tenant's bootstrap key.",
@@ -34,6 +35,7 @@ export const subAccountApiKey = {
   apiFields: ["label", "scopes", "ipAllowList"],
   createForm: CreateApiKeyForm,
   replaceOn: ["subAccountId", "rotation"],
+  renewsSecrets: "rotation",
   createOnly: {
     /** The key itself (a Pulumi secret). Empty for an adopted key: its secret cannot be retrieved. */
     secretKey: "secret_key",
@@ -46,7 +48,7 @@ export const subAccountApiKey = {
     idOf: (r) => r.id,
     firstProblem: (sub) => (Uuid.safeParse(sub).success ? undefined : `'${sub}' is not a sub account id`),
   }),
-  listing: { title: (r) => String(r.label), subAccountInput: "subAccountId" },
+  listing: { listed: true, subAccountInput: "subAccountId" },
   record: ApiKey,
   created: ApiKeyWithSecret,
   collectionPath: (c, p) => paths.subAccountApiKeys(c.accountId, String(p.subAccountId)),

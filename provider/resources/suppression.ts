@@ -50,6 +50,7 @@ async function findById({ api, conn }: Parameters<NonNullable<Declaration<never>
 
 export const suppression = {
   kind: "Suppression",
+  title: (p) => p.email ?? p.domain,
   description:
     "An address the account must never mail. Any change replaces it (delete first when email and domain stay). " +
     "After `expiresAt` the service drops it: `pulumi refresh` removes it from state and the next `pulumi up` " +
@@ -80,6 +81,7 @@ export const suppression = {
     return [];
   },
   listing: {
+    listed: true,
     title: (r) => `suppression-${String(r.email)}${r.domain ? `-${String(r.domain)}` : ""}`,
     // An expired suppression no longer exists for the service's senders, nor for the provider.
     live: (r, now) => Date.parse(String(r.expires_at)) > now,

@@ -44,6 +44,7 @@ const inputs = z.object({
 
 export const webhook = {
   kind: "Webhook",
+  title: (p) => p.name,
   description: "An event webhook. `secret` signs its deliveries (a Pulumi secret, returned once at creation).",
   sdk: { outputs: ["secret", "successCount", "errorCount"] },
   inputs,
@@ -55,7 +56,7 @@ export const webhook = {
     secret: "secret",
   },
   validate: scopedDomains,
-  listing: { title: (r) => String(r.name) },
+  listing: { listed: true },
   record: Webhook,
   created: WebhookWithSecret,
   collectionPath: (c) => paths.webhooks(c.accountId),

@@ -7,7 +7,7 @@
 // rrset's records, with `changetype: "DELETE"` removes it. Names are absolute (trailing dot); a
 // record's `content` is in zone-file presentation: a CNAME target absolute, TXT text as quoted
 // character-strings of at most 255 bytes each (a DKIM key is longer than one).
-import { txtStrings, txtText } from "../../provider/api/dnsText";
+import { txtStrings, txtText } from "../../provider/dns/txt";
 import { isUnknown } from "../../provider/core/unknowns";
 import { isSecretValue } from "../../provider/core/secretMarks";
 
@@ -79,8 +79,8 @@ const absolute = (name: string) => `${canonicalName(name)}.`;
 /** A value as compared: a CNAME target is a name (case and trailing dot do not matter); TXT text is exact. */
 const canonicalValue = (type: string, value: string) => (type === "CNAME" ? canonicalName(value) : value);
 
-/** TXT text as PowerDNS content, and back (provider/api/dnsText.ts). */
-export { txtStrings as txtContent, txtText } from "../../provider/api/dnsText";
+/** TXT text as PowerDNS content, and back (provider/dns/txt.ts). */
+export { txtStrings as txtContent, txtText } from "../../provider/dns/txt";
 
 const contentOf = (type: RecordType, value: string) => (type === "TXT" ? txtStrings(value) : absolute(value));
 const valueOf = (type: RecordType, content: string) => (type === "TXT" ? txtText(content) : canonicalName(content));

@@ -49,6 +49,8 @@ const RULES: Array<[string, string[]]> = [
   ["policy", ["provider/api"]],
   ["provider/client", ["provider/api"]],
   ["provider/core", ["provider/api", "provider/client"]],
+  // DNS records, shared by the provider's resources and the fleet: above the generic provider, below both.
+  ["provider/dns", ["provider/api", "provider/client", "provider/core"]],
   // The fleet command is a face: it drives the SDK's Tenant component and nothing above it. Its
   // drift inventory asks the policy pack's rules what they would refuse in a hand-made object.
   ["fleet", ["sdk", "provider", "policy"]],

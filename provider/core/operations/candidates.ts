@@ -9,6 +9,7 @@ import type { Attempt } from "./answer";
 import { keptAlike } from "./createForm";
 import { keyFields, reportedFields } from "./createKey";
 import { reportLeftovers } from "../leftovers";
+import { listedTitle } from "./names";
 
 /** The service's idempotency record lifetime (docs/contract/idempotency.md#rule-5). */
 export const RECORD_LIFETIME_MS = 24 * 3600_000;
@@ -33,8 +34,8 @@ async function candidates(attempt: Attempt, look: Look): Promise<Record<string, 
   const { k, ctx, inputs, body, collection } = attempt;
   const { declaration } = k;
   const { listing } = declaration;
-  const titleOf = "title" in listing ? listing.title : undefined;
-  const live = "title" in listing ? listing.live : undefined;
+  const titleOf = listing.listed ? listedTitle(declaration, listing) : undefined;
+  const live = listing.listed ? listing.live : undefined;
   const reported = new Set(reportedFields(declaration));
   const compared = look.fields.filter((f) => reported.has(f) && inputs[f] !== undefined);
   await settleOthers(collection);
@@ -62,8 +63,9 @@ async function candidates(attempt: Attempt, look: Look): Promise<Record<string, 
  * among them) is no likely leftover of this resource.
  */
 export function sameNamed(attempt: Attempt, found: readonly Record<string, unknown>[]): Record<string, unknown>[] {
-  const { listing } = attempt.k.declaration;
-  const titleOf = "title" in listing ? listing.title : undefined;
+  const { declaration } = attempt.k;
+  const { listing } = declaration;
+  const titleOf = listing.listed ? listedTitle(declaration, listing) : undefined;
   return found.filter((r) => titleOf === undefined || titleOf(r) === titleOf(attempt.body));
 }
 
@@ -81,7 +83,8 @@ export function strays(attempt: Attempt, started: number, madeId: string): Promi
 export function reportCandidates(attempt: Attempt, found: readonly Record<string, unknown>[], why: string): void {
   const { k, ctx, inputs } = attempt;
   const { declaration } = k;
-  const titleOf = "title" in declaration.listing ? declaration.listing.title : undefined;
+  const { listing } = declaration;
+  const titleOf = listing.listed ? listedTitle(declaration, listing) : undefined;
   // The state's own object (a replacement's diff named it) is the resource's, never a leftover.
   const stateIds = typeof inputs.__urn === "string" ? k.stateObjects.stateObjectOf(inputs.__urn).ids : new Set();
   const fresh = found.filter((record) => !attempt.reported.has(k.idOf(record)) && !stateIds.has(k.idOf(record)));

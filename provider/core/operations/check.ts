@@ -39,10 +39,14 @@ const CommonInputs = z.object({
   __replaceOnChanges: z.array(z.string()).optional(),
 });
 
+/** Rules a capability adds for the inputs every kind takes (operations/watch.ts: no `adoptId`). */
+export type CommonRefusals = (k: KindContext, news: Props) => CheckFailure[];
+
 export async function check(
   k: KindContext,
   olds: Props,
   news: Props,
+  refusals: CommonRefusals = () => [],
 ): Promise<{ inputs?: Props; failures?: CheckFailure[] }> {
   const own: Record<string, unknown> = {};
   const unknown: Record<string, unknown> = {};
@@ -65,11 +69,7 @@ export async function check(
     __replaceOnChanges: news.__replaceOnChanges,
   });
   if (!common.success) failures.push(...toFailures(common.error));
-  if (k.watches && news.adoptId !== undefined)
-    failures.push({
-      property: "adoptId",
-      reason: `adoptId: a ${k.declaration.kind} makes no object at the service: there is nothing to adopt`,
-    });
+  failures.push(...refusals(k, news));
   if (failures.length > 0) return { failures };
   // The connection this resource would use, wherever each field comes from: a preview that
   // passes is an up that can reach the service (issue: a bad txmail:accountId used to pass).

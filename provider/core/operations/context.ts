@@ -2,7 +2,6 @@
 // how to reach the service, and the views of its fields the operations keep asking for. Each face
 // (the dynamic provider, the native provider) builds one context per kind and hands it to the
 // operations in this folder, so both run the same code.
-import { KIND_FACTS, type KindFacts } from "../../api/kinds";
 import type { Api } from "../api";
 import { keysToCamel } from "../casing";
 import { type Connection, resolveConnection } from "../connection";
@@ -22,11 +21,6 @@ export interface KindContext {
   readonly localFields: readonly string[];
   /** Write-only secret inputs: state keeps only their digest. */
   readonly writeOnly: ReadonlySet<string>;
-  /**
-   * The kind makes no object at the service: it watches the object its `itemPath` names
-   * (provider/api/kinds.ts `watches`). Create reads that object and reconciles; delete sends nothing.
-   */
-  readonly watches: boolean;
   /** What this run's engine calls said of each resource's object in the state (stateObjects.ts). */
   readonly stateObjects: StateObjects;
 }
@@ -47,7 +41,6 @@ export function kindContext<I extends Record<string, unknown>>(
       ...(declaration.stateFields ?? []),
     ],
     writeOnly,
-    watches: (KIND_FACTS[declaration.kind] as KindFacts | undefined)?.watches !== undefined,
     stateObjects: new StateObjects(),
   };
 }

@@ -22,7 +22,6 @@ import { exists, proveEarlierAttempt } from "./proof";
 import { withScopeHint } from "./scopeHint";
 import { keptSecrets, secretsFrom, stateOf, stored, withState } from "./state";
 import { updateRemote } from "./update";
-import { watch } from "./watch";
 
 /**
  * How many derived idempotency keys one create may walk through. Every earlier attempt of the same
@@ -37,7 +36,6 @@ type Created = { id: string; outs: Props };
 
 export async function create(k: KindContext, inputs: Props): Promise<Created> {
   const { declaration } = k;
-  if (k.watches) return watch(k, inputs);
   const urn = inputs.__urn;
   const replaced = new Replaced(k.stateObjects, urn);
   if (inputs.adoptId && !replaced.adopted(inputs.adoptId)) return adopt(k, inputs);
@@ -45,11 +43,11 @@ export async function create(k: KindContext, inputs: Props): Promise<Created> {
     throw new Error(`${declaration.kind}: missing resource identity; create it through the pulumi-txmail SDK classes.`);
   if (inputs.adoptId)
     progress(
-      `${what(declaration.kind, inputs)}: replaced by a new object: \`adoptId: "${String(inputs.adoptId)}"\` names ` +
+      `${what(declaration, inputs)}: replaced by a new object: \`adoptId: "${String(inputs.adoptId)}"\` names ` +
         `the object this resource adopted, which is the one being replaced.`,
       urn,
     );
-  requireSavedSalt(inputs.__stackSalt, what(declaration.kind, inputs));
+  requireSavedSalt(inputs.__stackSalt, what(declaration, inputs));
   const ctx = connect(k, inputs);
   const path = declaration.collectionPath(ctx.conn, inputs);
   const attempt: Attempt = {
@@ -172,7 +170,7 @@ class Replaced {
     const { k, inputs } = attempt;
     return Object.assign(
       new Error(
-        `${what(k.declaration.kind, inputs)}: not replaced: the object being replaced (${holder ?? this.steppedPast}) still ` +
+        `${what(k.declaration, inputs)}: not replaced: the object being replaced (${holder ?? this.steppedPast}) still ` +
           `holds what the service keeps unique, and a replacement creates the new object before it deletes the ` +
           `old one. Add the resource option \`deleteBeforeReplace: true\` to replace it (the old object is ` +
           `deleted first), or change the name. Nothing was deleted. (Service message: ${(err as Error).message})`,
@@ -196,7 +194,7 @@ async function takeOver(attempt: Attempt, replayed: Record<string, unknown>): Pr
   ).catch(() => replayed);
   const converged = await updateRemote(k, { ...inputs, ...k.outputsOf(live) }, inputs, id);
   progress(
-    `${what(k.declaration.kind, inputs, id)}: taken over: an earlier run created it with other values and did not ` +
+    `${what(k.declaration, inputs, id)}: taken over: an earlier run created it with other values and did not ` +
       `record it, and the service answered this resource's own idempotency key with it.`,
     inputs.__urn,
   );
@@ -251,13 +249,13 @@ async function nameTaken(
   // then drops the resource still has the object named, with its DELETE line.
   if (appeared) reportStrays(attempt, [record]);
   // The object's own id: `adoptId` means the object it names, whoever re-makes one under the name.
-  const adoptId = record ? k.idOf(record) : declaration.findExisting ? "<its id>" : (nameOf(inputs) ?? "");
+  const adoptId = record ? k.idOf(record) : declaration.findExisting ? "<its id>" : (nameOf(declaration, inputs) ?? "");
   const said =
     err === undefined
       ? "The service replayed this resource's earlier creation, which is gone; another object is in its place."
       : `Service message: ${(err as Error).message}`;
   return new Error(
-    `${what(declaration.kind, inputs)}: already exists in account ${ctx.conn.accountId}${made}, and the provider ` +
+    `${what(declaration, inputs)}: already exists in account ${ctx.conn.accountId}${made}, and the provider ` +
       `takes over only objects it can prove are this stack's.${recent} If it is yours to manage, add ` +
       `\`adoptId: "${adoptId}"\` to the resource; otherwise choose another name. (${said})`,
   );
@@ -269,7 +267,7 @@ function refused(attempt: Attempt, err: unknown): unknown {
   if (!isConflict(err) || !declaration.conflictHint) return err;
   return Object.assign(
     new Error(
-      `${what(declaration.kind, attempt.inputs)}: ${declaration.conflictHint(attempt.inputs)} (Service message: ${(err as Error).message})`,
+      `${what(declaration, attempt.inputs)}: ${declaration.conflictHint(attempt.inputs)} (Service message: ${(err as Error).message})`,
     ),
     { category: "conflict" },
   );
@@ -279,7 +277,7 @@ function refused(attempt: Attempt, err: unknown): unknown {
 function outOfKeys(k: KindContext, inputs: Props, storedFailure: unknown): Error {
   if (storedFailure !== undefined) {
     return new Error(
-      `${what(k.declaration.kind, inputs)}: the service answered each of ${MAX_GENERATIONS} derived idempotency keys with a stored ` +
+      `${what(k.declaration, inputs)}: the service answered each of ${MAX_GENERATIONS} derived idempotency keys with a stored ` +
         `outcome of an earlier attempt (kept for 24 h); giving up. The last one: ${(storedFailure as Error).message}`,
     );
   }

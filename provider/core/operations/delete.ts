@@ -9,12 +9,11 @@ import { what } from "./names";
 import { withScopeHint } from "./scopeHint";
 
 export async function deleteObject(k: KindContext, id: string, props: Props): Promise<void> {
-  if (k.watches) return; // it made nothing at the service
   if (k.stateObjects.wasRecordedByCreate(id)) {
     // The engine deletes a replaced object after its replacement's create. A create of this run
     // returned this very id (stateObjects.ts): deleting it would leave the resource no object.
     progress(
-      `${what(k.declaration.kind, props, id)}: not deleted, and not replaced: the replacement's create got this same ` +
+      `${what(k.declaration, props, id)}: not deleted, and not replaced: the replacement's create got this same ` +
         `object back — the service answers a resource's idempotency key with the object it made for 24 h, and a ` +
         `targeted replacement (\`--replace\`, \`replaceWith\`, \`deletedWith\`) gives the provider no way to tell ` +
         `it from a rerun. It stays the resource's object. To replace it now, change a field that forces a ` +
@@ -30,6 +29,6 @@ export async function deleteObject(k: KindContext, id: string, props: Props): Pr
     await withScopeHint(k, "delete", props, () => api.delete(k.declaration.itemPath(conn, props, id)));
   } catch (err) {
     if (!isNotFound(err))
-      throw new Error(`${what(k.declaration.kind, props, id)}: ${(err as Error).message}`, { cause: err });
+      throw new Error(`${what(k.declaration, props, id)}: ${(err as Error).message}`, { cause: err });
   }
 }

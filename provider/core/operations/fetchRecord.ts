@@ -74,7 +74,7 @@ export async function stillThere(k: KindContext, ctx: Ctx, props: Props, id: str
   const found = await withScopeHint(k, "read", props, () => identify(k, ctx, props, id));
   if (found.kind === "another") {
     progress(
-      `${what(k.declaration.kind, props, id)}: gone already; another ${k.declaration.kind} is in its place (` +
+      `${what(k.declaration, props, id)}: gone already; another ${k.declaration.kind} is in its place (` +
         `${found.id}${createdOf(found.record)}), which this stack did not make: it was not deleted.`,
       props.__urn,
       "WARNING",
@@ -89,7 +89,7 @@ export async function requireThisObject(k: KindContext, ctx: Ctx, props: Props, 
   const found = await withScopeHint(k, "read", props, () => identify(k, ctx, props, id));
   if (found.kind === "another") {
     throw new Error(
-      `${what(k.declaration.kind, props, id)}: not updated: this stack's object is gone, and another ` +
+      `${what(k.declaration, props, id)}: not updated: this stack's object is gone, and another ` +
         `${k.declaration.kind} is in its place (${found.id}${createdOf(found.record)}), which this stack did not ` +
         `make; it was not changed. Run \`pulumi refresh\` to drop the gone object from state; the next ` +
         `\`pulumi up\` then names the other one and how to adopt it.`,

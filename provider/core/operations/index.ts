@@ -1,10 +1,11 @@
 // The generic provider's operations, one file each, all taking a kind's context (context.ts): what
 // both faces (sdk's dynamic provider via provider/runtime.ts, and the native provider) call.
 export { type KindContext, collectionOf, connect, kindContext } from "./context";
-export { type CheckFailure, check, toFailures } from "./check";
+export { type CheckFailure, type CommonRefusals, check, toFailures } from "./check";
 export { type DiffResult, diff } from "./diff";
 export { create } from "./create";
 export { adopt } from "./adopt";
 export { read } from "./read";
 export { update } from "./update";
 export { deleteObject } from "./delete";
+export { type OwnOperations, watching } from "./watch";

@@ -143,5 +143,5 @@ export async function exists(attempt: Attempt, id: string, made: Record<string, 
   if (found.kind === "another") attempt.displacedBy = found.record;
   const record = found.kind === "this" ? found.record : undefined;
   const { listing } = k.declaration;
-  return record !== undefined && (!("live" in listing) || !listing.live || listing.live(record, Date.now()));
+  return record !== undefined && (!listing.listed || !listing.live || listing.live(record, Date.now()));
 }

@@ -14,7 +14,7 @@ export async function read(k: KindContext, id: string, props: Props = {}): Promi
   const found = await withScopeHint(k, "read", props, () => identify(k, ctx, props, id));
   if (found.kind === "another") {
     progress(
-      `${what(k.declaration.kind, props, id)}: gone; another ${k.declaration.kind} is in its place (${found.id}` +
+      `${what(k.declaration, props, id)}: gone; another ${k.declaration.kind} is in its place (${found.id}` +
         `${createdOf(found.record)}), which this stack did not make: it is not read as this one.`,
       props.__urn,
     );

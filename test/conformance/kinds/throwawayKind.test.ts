@@ -109,13 +109,14 @@ const inputs = z.object({
 
 export const tag = {
   kind: "Tag",
+  title: (p) => p.name,
   description: "A tag of the account: a name and a value.",
   sdk: { outputs: ["createdAt"] },
   inputs,
   apiFields: ["name", "value"],
   createForm: CreateTagForm,
   replaceOn: [],
-  listing: { title: (r) => String(r.name) },
+  listing: { listed: true },
   record: Tag,
   created: Tag,
   collectionPath: (c) => paths.tags(c.accountId),

@@ -1,4 +1,4 @@
-import { backoffDelay } from "../../../provider/client/backoff";
+import { backoffDelay } from "../../../provider/client/retry";
 
 const opts = { baseDelayMs: 250, maxDelayMs: 10_000 };
 

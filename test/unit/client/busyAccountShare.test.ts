@@ -7,7 +7,7 @@
 // bench/busyAccount.ts measures on real HTTP — without starving it, and with its 429s in storms
 // that pause the whole pace rather than one per request.
 import type { Clock } from "../../../provider/client/clock";
-import { DEFAULT_RATE_LIMIT, TokenBucket } from "../../../provider/client/tokenBucket";
+import { DEFAULT_RATE_LIMIT, TokenBucket } from "../../../provider/client/pace";
 import { RateLimiter } from "../../../emulator/rateLimit";
 
 /** Virtual time: sleepers wake in time order when the simulation runs. */

@@ -7,7 +7,7 @@ import { ApiKey, ApiKeyWithSecret, MessageResponse, Route } from "../../../provi
 import { FakeClock } from "../../../provider/client/clock";
 import { TxmailApiError, createClient, type LogEntry, type TxmailClientOptions } from "../../../provider/client";
 import { clearSecretsForTests } from "../../../provider/client/redact";
-import { resetSharedBucketsForTests } from "../../../provider/client/tokenBucket";
+import { resetSharedBucketsForTests } from "../../../provider/client/pace";
 import { routeRecord } from "../../fixtures/records";
 
 const ORIGIN = "https://api.test.invalid";

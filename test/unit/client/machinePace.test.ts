@@ -1,4 +1,4 @@
-// The account's pace shared through a file (provider/client/machinePace.ts): two buckets on one file
+// The account's pace shared through a file (provider/client/pace/machinePace.ts): two buckets on one file
 // stand for two processes (each FilePaceStore reads and rewrites the file under the lock, exactly as
 // another process would). The real two-process proof against the emulator is in
 // test/conformance/client/machinePace.emulator.test.ts.
@@ -6,8 +6,14 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { FakeClock } from "../../../provider/client/clock";
-import { FilePaceStore, STALE_LOCK_MS, machinePaceStore } from "../../../provider/client/machinePace";
-import { TokenBucket, resetSharedBucketsForTests, sharedBucket } from "../../../provider/client/tokenBucket";
+import {
+  FilePaceStore,
+  STALE_LOCK_MS,
+  machinePaceStore,
+  TokenBucket,
+  resetSharedBucketsForTests,
+  sharedBucket,
+} from "../../../provider/client/pace";
 
 let dir: string;
 beforeEach(() => {

@@ -1,4 +1,4 @@
-import { PaceCurve } from "../../../provider/client/paceCurve";
+import { PaceCurve } from "../../../provider/client/pace";
 
 /** Midpoint-rule integral of the curve's rate, in tokens (rate in requests/s, time in ms). */
 function numericAccrued(c: PaceCurve, a: number, b: number, steps = 20_000): number {

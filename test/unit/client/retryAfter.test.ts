@@ -1,4 +1,4 @@
-import { parsePositiveIntegerSeconds, parseRetryAfter } from "../../../provider/client/retryAfter";
+import { parsePositiveIntegerSeconds, parseRetryAfter } from "../../../provider/client/retry";
 
 const NOW = Date.parse("2025-01-01T00:00:00Z");
 

@@ -1,4 +1,4 @@
-import { classifyNetworkError, classifyResponse, retrySafety } from "../../../provider/client/retryPolicy";
+import { classifyNetworkError, classifyResponse, retrySafety } from "../../../provider/client/retry";
 
 const NOW = Date.parse("2025-01-01T00:00:00Z");
 const cls = (status: number, headers: Record<string, string> = {}, hadIdempotencyKey = true) =>

@@ -1,7 +1,12 @@
 import type { Clock } from "../../../provider/client/clock";
 import { FakeClock } from "../../../provider/client/clock";
-import { MemoryPaceStore, type PaceState } from "../../../provider/client/paceStore";
-import { TokenBucket, resetSharedBucketsForTests, sharedBucket } from "../../../provider/client/tokenBucket";
+import {
+  MemoryPaceStore,
+  type PaceState,
+  TokenBucket,
+  resetSharedBucketsForTests,
+  sharedBucket,
+} from "../../../provider/client/pace";
 
 /** A clock whose sleepers wake only when the test advances time (to interleave concurrent waiters). */
 class ManualClock implements Clock {

@@ -111,7 +111,8 @@ const inputs = z.object({
 const declaration: Declaration<z.infer<typeof inputs>> = {
   kind: "Widget" as Kind, // made up: no kind of the list
   sdk: { outputs: [] },
-  listing: { title: (r) => String(r.name) },
+  title: (p) => p.name,
+  listing: { listed: true },
   inputs,
   apiFields: ["name", "size", "color"],
   replaceOn: ["color", "rotation"],
@@ -404,5 +405,50 @@ describe("create answered 409 for a secret-bearing object (replay window passed)
     const { id, outs } = await provider.create({ name: "k", size: 2, __urn: urn });
     expect(api.records.has(id)).toBe(true);
     expect(outs.secret).toBe(`s3cret-${id}`);
+  });
+});
+
+// A capability is the declaration's, not the kind's: a made-up kind that declares `watches` gets the
+// watcher's operations from the factory, and nothing in the generic operations asks for a kind.
+describe("the watches capability", () => {
+  const watcher: Declaration<z.infer<typeof inputs>> = {
+    ...declaration,
+    // The watched object is named by the inputs (as a DomainVerification names its domain).
+    itemPath: (_c, p, id) => `/widgets/${String(p.name ?? id)}`,
+    watches: { missing: (p, accountId) => `no widget '${String(p.name)}' in ${accountId}.` },
+  };
+  const watching = () => {
+    process.env.TXMAIL_API_KEY = "test-sk-key";
+    process.env.TXMAIL_ACCOUNT_ID = ACCOUNT;
+    const api = new FakeApi();
+    return { api, provider: makeProvider(watcher, () => api) };
+  };
+  const watched = { id: "w1", name: "w1", size: 1, color: "red", hits: 0, created_at: "2026-01-01T00:00:00Z" };
+
+  it("creates by reading the watched object, sending nothing that makes one", async () => {
+    const { api, provider } = watching();
+    api.records.set("w1", { ...watched });
+    const { id } = await provider.create({ name: "w1", size: 1, __urn: urn });
+    expect(id).toBe("w1");
+    expect(api.calls.filter((c) => !c.startsWith("GET "))).toEqual([]);
+  });
+
+  it("says the capability's words when the watched object is missing", async () => {
+    const { provider } = watching();
+    await expect(provider.create({ name: "nope", size: 1, __urn: urn })).rejects.toThrow(
+      `Widget: no widget 'nope' in ${ACCOUNT}. Nothing was changed.`,
+    );
+  });
+
+  it("deletes nothing and refuses adoptId", async () => {
+    const { api, provider } = watching();
+    api.records.set("w1", { ...watched });
+    await provider.delete("w1", { name: "w1", size: 1 });
+    expect(api.calls).toEqual([]);
+    expect(api.records.has("w1")).toBe(true);
+    const { failures } = await provider.check({}, { name: "w1", size: 1, adoptId: "w1" });
+    expect(failures).toEqual([
+      { property: "adoptId", reason: "adoptId: a Widget makes no object at the service: there is nothing to adopt" },
+    ]);
   });
 });

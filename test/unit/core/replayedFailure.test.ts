@@ -65,7 +65,8 @@ const Gadget = z.object({ id: z.string(), name: z.string(), created_at: z.string
 const declaration: Declaration<{ name: string }> = {
   kind: "Gadget" as Kind, // made up: no kind of the list
   sdk: { outputs: [] },
-  listing: { title: (r) => String(r.name) },
+  title: (p) => p.name,
+  listing: { listed: true },
   inputs: z.object({ name: z.string() }),
   apiFields: ["name"],
   replaceOn: [],

@@ -14,7 +14,8 @@ import { TypeRegistry } from "../../../native/schema/typeRegistry";
 const gadget: AnyDeclaration = {
   kind: "Gadget" as Kind, // made up: no kind of the list
   sdk: { outputs: [] },
-  listing: { title: (r) => String(r.name) },
+  title: (p) => p.name,
+  listing: { listed: true },
   description: "A gadget.",
   inputs: z.object({
     name: z.string().min(1).describe("The gadget's name."),

@@ -8,7 +8,7 @@
 // budget (10 minutes by default) bounds them instead, together with time spent in the account's
 // client-side pace. Keeping the two apart means a 429 storm cannot eat the failure budget and a
 // failure cannot cut a busy wait short.
-import type { RetryOptions } from "./options";
+import type { RetryOptions } from "../options";
 
 export type WaitCause = "failure" | "busy";
 

@@ -1,47 +1,14 @@
-// A domain's DNS as the service sees it, and the one wait loop that asks it to look again: shared
-// by Domain (`waitForVerificationSeconds`, inside its create) and DomainVerification (its own
-// resource, after the program has published the records). `check-dns` is a one-shot action (never
-// retried by the client) that answers from the service's 60-second cache when asked sooner
-// (docs/contract/endpoints/domains.md), so the loop asks once, then once per cache period.
-import { z } from "zod";
-import { DnsRecord, Domain, paths } from "../api";
-import { isNotFound } from "../core/api";
+// Asking the service to check a domain's DNS: the one request (also txmail-fleet dns --check-dns's),
+// its outcome, and the one wait loop that asks again — shared by Domain (`waitForVerificationSeconds`,
+// inside its create) and DomainVerification (its own resource, after the program has published the
+// records). `check-dns` is a one-shot action (never retried by the client) that answers from the
+// service's 60-second cache when asked sooner (docs/contract/endpoints/domains.md), so the loop asks
+// once, then once per cache period.
+import { Domain, paths } from "../api";
+import { type Api, isNotFound } from "../core/api";
 import type { Ctx } from "../core/declaration";
 import { progress } from "../core/progress";
-
-/** A DNS record as the `dnsRecords` outputs give it: the service's record, with `content` as `value`. */
-export const DnsRecordOutput = z
-  .object({
-    type: DnsRecord.shape.type,
-    host: DnsRecord.shape.host,
-    value: DnsRecord.shape.content,
-    required: DnsRecord.shape.required,
-    propagated: DnsRecord.shape.propagated,
-    label: DnsRecord.shape.label,
-  })
-  .describe("A DNS record to publish for the domain, and whether the service's last check saw it.");
-
-export type DnsRecordOut = z.infer<typeof DnsRecordOutput>;
-
-/** The service record's `dns_records` as outputs. */
-export function dnsRecordsOf(record: Record<string, unknown>): DnsRecordOut[] {
-  return ((record.dns_records ?? []) as Array<Record<string, unknown>>).map((d) => ({
-    type: String(d.type),
-    host: String(d.host),
-    value: String(d.content),
-    required: d.required === true,
-    propagated: d.propagated === true,
-    ...(d.label !== undefined && d.label !== null ? { label: String(d.label) } : {}),
-  }));
-}
-
-/** Which records must be seen: those the service requires for sending, or every record it lists. */
-export type Wanted = "required" | "all";
-
-/** The records of `wanted` the service's last check did not see. */
-export function unseen(record: Record<string, unknown>, wanted: Wanted): DnsRecordOut[] {
-  return dnsRecordsOf(record).filter((d) => (wanted === "all" || d.required) && !d.propagated);
-}
+import { CHECK_CACHE_MS, type Wanted, unseen } from "./records";
 
 /**
  * How long the service's answer stays cached: the next check that can see a change. The service's
@@ -51,18 +18,25 @@ export function unseen(record: Record<string, unknown>, wanted: Wanted): DnsReco
 export function checkIntervalMs(): number {
   // TXMAIL_DNS_POLL_MS: this setting's name before 0.2.0.
   const set = Number(process.env.TXMAIL_DNS_CHECK_INTERVAL_MS ?? process.env.TXMAIL_DNS_POLL_MS);
-  return Number.isFinite(set) && set >= 100 ? set : 60_000;
+  return Number.isFinite(set) && set >= 100 ? set : CHECK_CACHE_MS;
 }
 
 /** One check's outcome: the domain as the service now reports it, or why it could not check. */
 export type Checked =
   { kind: "seen"; record: Record<string, unknown> } | { kind: "unavailable"; reason: string } | { kind: "gone" };
 
-/** Asks the service to check the domain's DNS: one attempt (the contract declares check-dns not retry-safe). */
+/**
+ * Asks the service to check the domain's DNS (`accountId`'s domain `name`): one attempt, as the
+ * contract declares check-dns not retry-safe. The domain as the service now reports it.
+ */
+export async function requestCheck(api: Pick<Api, "post">, accountId: string, name: string): Promise<Domain> {
+  return (await api.post(paths.domainCheckDns(accountId, name), undefined, Domain)).data;
+}
+
+/** One check, its failures told apart: the domain gone, or no answer this time (ask again later). */
 export async function checkOnce({ api, conn }: Ctx, name: string): Promise<Checked> {
   try {
-    const { data } = await api.post(paths.domainCheckDns(conn.accountId, name), undefined, Domain);
-    return { kind: "seen", record: data };
+    return { kind: "seen", record: await requestCheck(api, conn.accountId, name) };
   } catch (err) {
     if (isNotFound(err)) return { kind: "gone" };
     const status = (err as { status?: number }).status;

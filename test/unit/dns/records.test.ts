@@ -1,7 +1,7 @@
-// Which records a verification waits for (provider/resources/dnsCheck.ts): `required` — what the
-// service requires for sending — or `all`, the optional ones too; and the verdict a verification
-// records from the service's answer.
-import { dnsRecordsOf, unseen } from "../../../provider/resources/dnsCheck";
+// Which records a verification waits for (provider/dns/records.ts): `required` — what the
+// service requires for sending — or `all`, the optional ones too; the verdict a verification
+// records from the service's answer; and the same records as txmail-fleet dns reports them.
+import { dnsRecordsOf, reportedRecords, unseen, unseenOf } from "../../../provider/dns";
 import { domainVerification } from "../../../provider/resources/domainVerification";
 
 const record = (seen: Record<string, boolean>) => ({
@@ -41,5 +41,21 @@ describe("the records a verification waits for", () => {
     expect(verdict({ ...sendingOnly, verified: true })).toBe(true);
     expect(verdict(sendingOnly)).toBe(true); // a bare record: its required records seen
     expect(verdict(record({ DKIM: true }))).toBe(false);
+  });
+
+  it("reports every field of a record, in the report's order, a missing label as null", () => {
+    const noLabel = { ...sendingOnly, dns_records: [{ ...sendingOnly.dns_records[0]!, label: undefined }] };
+    expect(reportedRecords(noLabel).map((r) => Object.keys(r))).toEqual([
+      ["label", "type", "host", "value", "required", "propagated"],
+    ]);
+    expect(reportedRecords(noLabel)[0]!.label).toBeNull();
+  });
+
+  it("finds the same unseen records in a report as in the service's record", () => {
+    const partly = record({ DKIM: true });
+    for (const wanted of ["required", "all"] as const)
+      expect(unseenOf(reportedRecords(partly), wanted).map((r) => r.host)).toEqual(
+        unseen(partly, wanted).map((r) => r.host),
+      );
   });
 });

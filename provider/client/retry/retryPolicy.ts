@@ -1,10 +1,10 @@
 // Which requests may be retried, and which outcomes are worth retrying — exactly the retry-safety
 // rules of the API (docs/contract/retries.md). Pure functions, so the whole table is unit-tested.
-import { endpointOf, type HttpMethod, type RetryClass } from "../api/endpoints";
-import { categoryForStatus, type ErrorCategory } from "./errors";
+import { endpointOf, type HttpMethod, type RetryClass } from "../../api/endpoints";
+import { categoryForStatus, type ErrorCategory } from "../errors";
 import { parsePositiveIntegerSeconds, parseRetryAfter } from "./retryAfter";
 
-export type { HttpMethod } from "../api/endpoints";
+export type { HttpMethod } from "../../api/endpoints";
 
 /** Response headers as undici delivers them (lower-case names). */
 export type HeaderBag = Record<string, string | string[] | undefined>;

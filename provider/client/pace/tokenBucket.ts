@@ -11,7 +11,7 @@
 // pace; from the end of the pause the pace doubles every few hundred ms back to the ceiling
 // (paceCurve.ts says why). Waiters that booked a slot before the penalty notice it when they wake and
 // re-book behind the pause, so the storm is absorbed instead of repeated.
-import { systemClock, type Clock } from "./clock";
+import { systemClock, type Clock } from "../clock";
 import { PaceCurve } from "./paceCurve";
 import { machinePaceStore } from "./machinePace";
 import { MemoryPaceStore, type PaceState, type PaceStore } from "./paceStore";
