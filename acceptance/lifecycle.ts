@@ -1,7 +1,10 @@
 // Every kind's lifecycle through the real engine, on one face: create; refresh with nothing to change
 // (every object read back as state holds it); update in place where the kind allows; forget and import
-// every object by the id a user types, then preview with nothing to change; replace; destroy. The runner sets each step's values as stack config; both
-// programs (programs/typescript, programs/yaml) only read them, so the two faces walk the same steps.
+// every object by the id a user types, then preview with nothing to change; replace; destroy. The
+// runner sets each step's values as stack config; both programs (programs/typescript, programs/yaml)
+// only read them, so the two faces walk the same steps. Kinds with steps of their own are written
+// out below and in both programs; every other managed kind is derived from its example and its
+// declaration (derived.ts), and the runner adds its resource to both programs.
 import { stripVTControlCharacters } from "node:util";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -12,12 +15,16 @@ import { type RunStack, createStack } from "./engine";
 import type { Check } from "./report";
 import type { ObjectKind } from "../provider/api/kinds";
 import type { Face } from "../sdk/nodejs/internal/face";
+import { type DerivedChange, type DerivedResource, derivedKinds, derivedResource, resourceNameOf } from "./derived";
 
 /**
- * Each kind's resource in both programs (programs/typescript, programs/yaml): one per kind. A kind
- * of the list (provider/api/kinds.ts) compiles without one, so a new kind builds and is tested from
- * its five files; the checklist test (test/unit/kinds/checklist.test.ts) fails while a kind has no
- * name here or a program lacks its resource.
+ * The kinds with hand-written steps, by their resource's name in both programs (programs/typescript,
+ * programs/yaml): the kinds of the parent account (the sweep finds their objects by name), and
+ * those whose steps say more than a derivation can (a key's rotation, a route whose recipient follows
+ * the domain, a member's role) or that are imported by another id than theirs. Every other managed
+ * kind is walked from its example (derived.ts, DERIVED_KINDS), so a new one needs no line here; the
+ * checklist test (test/unit/kinds/checklist.test.ts) fails while an object kind is in neither list,
+ * or a program lacks a resource named here.
  */
 export const RESOURCE_NAMES = {
   SubAccount: "tenant",
@@ -25,17 +32,20 @@ export const RESOURCE_NAMES = {
   ApiKey: "ci",
   Domain: "domain",
   Route: "route",
-  Webhook: "webhook",
-  SmtpCredential: "smtp",
   AccountMember: "member",
   Suppression: "suppression",
 } as const satisfies Partial<Record<ObjectKind, string>>;
+/** The kinds walked from their example (derived.ts): every managed kind without steps above. */
+export const DERIVED_KINDS = derivedKinds(Object.keys(RESOURCE_NAMES));
 type ResourceName = (typeof RESOURCE_NAMES)[keyof typeof RESOURCE_NAMES];
 /** The programs' resources of the kinds, by name. */
 const RESOURCES = Object.values(RESOURCE_NAMES) as ResourceName[];
-/** Step 2 updates these in place; step 3 replaces these (and updates the route, whose recipient follows the domain). */
-const UPDATED: ResourceName[] = ["tenant", "bootstrap", "ci", "domain", "route", "webhook"];
-const REPLACED: ResourceName[] = ["bootstrap", "ci", "domain", "smtp", "member", "suppression"];
+/**
+ * Of the hand-written kinds, step 2 updates these in place; step 3 replaces these (and updates the
+ * route, whose recipient follows the domain). A derived kind says which it is (derived.ts).
+ */
+const UPDATED: ResourceName[] = ["tenant", "bootstrap", "ci", "domain", "route"];
+const REPLACED: ResourceName[] = ["bootstrap", "ci", "domain", "member", "suppression"];
 /** Values a program leaves unset when they are "": [resource, property, value key]. */
 const OPTIONAL: Array<[ResourceName, string, string]> = [
   ["bootstrap", "rotation", "rotation"],
@@ -59,7 +69,11 @@ export interface FaceRun {
 const programOf = (face: Face) =>
   path.join(REPO_ROOT, "acceptance", "programs", face === "dynamic" ? "typescript" : "yaml");
 
-/** The program's values at a step (1 create, 2 update in place, 3 replace). */
+/** The derived kinds' resources at a step (1 create, 2 update in place, 3 replace). */
+export const derivedAt = (step: 1 | 2 | 3, run: FaceRun): DerivedResource[] =>
+  DERIVED_KINDS.map((kind) => derivedResource(kind, run.prefix, step));
+
+/** The hand-written kinds' values at a step (1 create, 2 update in place, 3 replace). */
 export function valuesAt(step: 1 | 2 | 3, run: FaceRun): Record<string, string> {
   const p = run.prefix;
   const updated = step >= 2;
@@ -72,10 +86,6 @@ export function valuesAt(step: 1 | 2 | 3, run: FaceRun): Record<string, string> 
     domainName: replaced ? `mail2.${p}.example.com` : `mail.${p}.example.com`,
     tracking: updated ? "track2" : "track",
     routeName: updated ? `${p}-helpdesk` : `${p}-inbound`,
-    webhookName: `${p}-events`,
-    onDelivered: String(updated),
-    smtpName: `${p}-relay`,
-    sandbox: String(replaced),
     memberEmail: `${p}-dev@example.com`,
     memberRole: replaced ? "Analyst" : "Developer",
     suppressionEmail: `${p}-gone@example.com`,
@@ -117,6 +127,8 @@ export class Lifecycle {
   readonly checks: Check[] = [];
   private t?: RunStack;
   private outputs: Record<string, string> = {};
+  /** The derived kinds' ids, by resource name (the programs' `derivedIds` output). */
+  private derivedIds: Record<string, string> = {};
 
   constructor(private readonly run: FaceRun) {}
 
@@ -127,10 +139,13 @@ export class Lifecycle {
 
   private async setValues(step: 1 | 2 | 3): Promise<void> {
     const values = valuesAt(step, this.run);
+    const derived = derivedAt(step, this.run);
     const config: ConfigMap = {};
     for (const [k, v] of Object.entries(values)) {
       if (this.run.face === "dynamic" || !OPTIONAL.some(([, , key]) => key === k)) config[k] = { value: v };
     }
+    // The TypeScript program makes the derived kinds' resources from this list.
+    if (this.run.face === "dynamic") config.derived = { value: JSON.stringify(derived) };
     await this.t!.stack.setAllConfig(config);
     if (this.run.face === "native") {
       this.editProgram((program) => {
@@ -138,6 +153,14 @@ export class Lifecycle {
           const at = ["resources", resource, "properties", property];
           if (values[key]) program.setIn(at, values[key]);
           else program.deleteIn(at);
+        }
+        // The derived kinds' resources, written in as literals: Pulumi YAML cannot loop over a list.
+        // Only their type, properties and provider: an `import` option set meanwhile stays.
+        for (const r of derived) {
+          program.setIn(["resources", r.name, "type"], `txmail:${r.kind}`);
+          program.setIn(["resources", r.name, "properties"], program.createNode(r.properties));
+          program.setIn(["resources", r.name, "options", "provider"], "${workspace}");
+          program.setIn(["outputs", "derivedIds", r.name], `\${${r.name}.id}`);
         }
       });
     }
@@ -157,7 +180,7 @@ export class Lifecycle {
       return;
     }
     this.editProgram((program) => {
-      for (const name of RESOURCES) {
+      for (const name of this.names()) {
         if (ids[name]) program.setIn(["resources", name, "options", "import"], ids[name]);
         else program.deleteIn(["resources", name, "options", "import"]);
       }
@@ -168,17 +191,19 @@ export class Lifecycle {
    * The id a user types to import each object: `pulumi import` syntax on the native face, `adoptId`
    * on the dynamic face (a key and a member by their own id there).
    */
-  private importIds(values: Record<string, string>): Record<ResourceName, string> {
+  private importIds(values: Record<string, string>): Record<string, string> {
     const o = this.outputs;
     const native = this.run.face === "native";
     return {
+      // A derived kind is imported by its uuid (derived.ts refuses a kind that is not).
+      ...Object.fromEntries(
+        DERIVED_KINDS.map((kind) => [resourceNameOf(kind), this.derivedIds[resourceNameOf(kind)]!]),
+      ),
       tenant: o.tenantId!,
       bootstrap: native ? `${o.tenantId}/${o.bootstrapId}` : o.bootstrapId!,
       ci: o.ciId!,
       domain: values.domainName!,
       route: o.routeId!,
-      webhook: o.webhookId!,
-      smtp: o.smtpId!,
       member: native ? `${values.memberEmail}/${o.memberId}` : o.memberId!,
       suppression: o.suppressionId!,
     };
@@ -186,7 +211,9 @@ export class Lifecycle {
 
   private async up(step: string, want: Record<string, number>): Promise<boolean> {
     const up = await this.t!.stack.up({ color: "never" });
-    this.outputs = Object.fromEntries(Object.entries(up.outputs).map(([k, v]) => [k, String(v.value)]));
+    const { derivedIds, ...outputs } = up.outputs;
+    this.outputs = Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, String(v.value)]));
+    this.derivedIds = (derivedIds?.value ?? {}) as Record<string, string>;
     const ops = up.summary.resourceChanges;
     const expected = want.create ? `create ≥ ${want.create}` : changed(want as OpMap);
     return this.check(step, exactly(ops, want), `${changed(ops) || "no changes"} (expected ${expected})`);
@@ -207,7 +234,7 @@ export class Lifecycle {
   /** Removes the kinds' resources from state (not from the service), as before adopting them. */
   private async forget(): Promise<void> {
     const deployment = await this.t!.stack.exportStack();
-    const names = new Set<string>(RESOURCES);
+    const names = new Set<string>(this.names());
     const state = deployment.deployment as { resources: Array<{ urn: string; type: string }> };
     state.resources = state.resources.filter(
       (r) => r.type.startsWith("pulumi:") || !names.has(r.urn.split("::").pop()!),
@@ -229,9 +256,15 @@ export class Lifecycle {
     this.t = await createStack(programOf(r.face), r.prefix, config);
   }
 
+  /** Every resource of the kinds, hand-written and derived, by name. */
+  private names(): string[] {
+    return [...RESOURCES, ...DERIVED_KINDS.map(resourceNameOf)];
+  }
+
   /** Walks every step; a failed step ends the walk, and the stack is destroyed in any case. */
   async walk(options: { steps: "full" | "read" } = { steps: "full" }): Promise<void> {
-    const n = RESOURCES.length;
+    const n = this.names().length;
+    const derivedChanges = (change: DerivedChange) => derivedAt(1, this.run).filter((r) => r.change === change).length;
     await this.start();
     try {
       await this.setValues(1);
@@ -242,7 +275,7 @@ export class Lifecycle {
         return;
       }
       await this.setValues(2);
-      if (!(await this.up("update in place", { update: UPDATED.length }))) return;
+      if (!(await this.up("update in place", { update: UPDATED.length + derivedChanges("update") }))) return;
       await this.forget();
       await this.setImportIds(this.importIds(valuesAt(2, this.run)));
       // The native face imports (`import` option); the dynamic face adopts (a create that reads).
@@ -251,7 +284,7 @@ export class Lifecycle {
       if (!(await this.unchanged("after import", "preview"))) return;
       await this.setImportIds({});
       await this.setValues(3);
-      await this.up("replace", { replace: REPLACED.length, update: 1 });
+      await this.up("replace", { replace: REPLACED.length + derivedChanges("replace"), update: 1 });
     } catch (e) {
       this.check("engine", false, engineError(e));
     } finally {

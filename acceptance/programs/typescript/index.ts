@@ -2,7 +2,8 @@
 // config, set by the runner step by step (acceptance/lifecycle.ts), so this program and its YAML twin
 // (../yaml/Pulumi.yaml) describe the same objects. Sub accounts and API keys live in the account
 // the environment names; everything else in the run's own sub account, through the `workspace`
-// provider.
+// provider. The kinds with steps of their own are written out here; every other kind's resource
+// comes from the list the runner derives from its example (acceptance/derived.ts).
 import * as pulumi from "@pulumi/pulumi";
 import * as txmail from "pulumi-txmail";
 
@@ -56,22 +57,6 @@ const route = new txmail.Route(
   },
   opts(workspace),
 );
-const webhook = new txmail.Webhook(
-  "webhook",
-  {
-    ...adopt("webhook"),
-    name: cfg.require("webhookName"),
-    url: "https://example.com/hooks",
-    onBounced: true,
-    onDelivered: cfg.requireBoolean("onDelivered"),
-  },
-  opts(workspace),
-);
-const smtp = new txmail.SmtpCredential(
-  "smtp",
-  { ...adopt("smtp"), name: cfg.require("smtpName"), sandbox: cfg.requireBoolean("sandbox") },
-  opts(workspace),
-);
 const member = new txmail.AccountMember(
   "member",
   { ...adopt("member"), email: cfg.require("memberEmail"), role: cfg.require("memberRole") as txmail.MemberRole },
@@ -88,12 +73,26 @@ const suppression = new txmail.Suppression(
   opts(workspace),
 );
 
+// The derived kinds: each a resource of its kind's class, in the run's sub account, with the
+// properties of the step.
+type Derived = { kind: string; name: string; properties: Record<string, unknown> };
+type KindClass = new (
+  name: string,
+  args: Record<string, unknown>,
+  opts: pulumi.CustomResourceOptions,
+) => pulumi.CustomResource;
+const derived: Derived[] = JSON.parse(cfg.get("derived") ?? "[]");
+const classes = txmail as unknown as Record<string, KindClass>;
+const made = derived.map(({ kind, name, properties }) => {
+  const resource = new classes[kind]!(name, { ...adopt(name), ...properties }, opts(workspace));
+  return [name, resource.id] as const;
+});
+
 export const tenantId = tenant.id;
 export const bootstrapId = bootstrap.id;
 export const ciId = ci.id;
 export const domainId = domain.id;
 export const routeId = route.id;
-export const webhookId = webhook.id;
-export const smtpId = smtp.id;
 export const memberId = member.id;
 export const suppressionId = suppression.id;
+export const derivedIds = Object.fromEntries(made);

@@ -3,8 +3,9 @@
 // with a name and a value — written as exactly the five files the checklist lists, then the
 // generators the checklist names, then the copy's type-check, then a test of the new kind written
 // into the copy (its contract, its emulator handler and dump section, its create/read/update/delete
-// through the generic provider, the policy pack's scopes for it, its SDK class). Nothing else of the
-// tree is edited: what a kind needs besides its five files is derived.
+// through the generic provider, the policy pack's scopes for it, its SDK class, its place among the
+// acceptance run's derived kinds). Nothing else of the tree is edited: what a kind needs besides its
+// five files is derived.
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -156,6 +157,7 @@ import { scopesNeededByKey } from "../policy/lib/managed";
 import { dynamicTypeToken } from "../provider/api/typeTokens";
 import * as sdk from "../sdk/nodejs";
 import * as fields from "../sdk/nodejs/generated/fields";
+import { DERIVED_KINDS, RESOURCE_NAMES } from "../acceptance/lifecycle";
 
 let emu: RunningEmulator;
 beforeAll(async () => {
@@ -198,6 +200,14 @@ test("the generic provider creates, reads, updates and deletes a tag at the emul
 test("the policy pack knows the scopes a key needs to manage a tag", () => {
   const resource = { type: dynamicTypeToken("Tag"), props: {}, propertyDependencies: { connection: [{ urn: "key" }] } };
   expect([...(scopesNeededByKey([resource as never]).get("key") as Set<string>)]).toEqual(["accounts:read", "accounts:write"]);
+});
+
+// Only the list: deriving the resource reads the example's Pulumi YAML form, which the Go example
+// generator writes (\`npm run gen:examples\`, not run in the copy); in the tree the checklist test
+// derives every derived kind's resource at each step.
+test("the acceptance run walks the kind as a derived one, with no steps written for it", () => {
+  expect(DERIVED_KINDS).toContain("Tag");
+  expect(Object.keys(RESOURCE_NAMES)).not.toContain("Tag");
 });
 
 test("the SDK has its class, registering its inputs and the outputs it exposes", () => {

@@ -3,9 +3,6 @@
 // call) against the emulator on loopback. A state key the schema does not declare, a declared
 // always-set output that is missing, or a value of another type fails here — so the generator's
 // reading of the declarations (outputsOf, createOnly, stateOf) cannot drift from the provider's.
-import * as fs from "node:fs";
-import * as path from "node:path";
-import * as YAML from "yaml";
 import { closeSharedDispatchers } from "../../../provider/client";
 import { apiFor } from "../../../provider/core/clientApi";
 import { makeProvider } from "../../../provider/core/factory";
@@ -16,7 +13,7 @@ import { packageSchema } from "../../../native/schema/packageSchema";
 import type { PropertySpec } from "../../../native/schema/pulumiSchema";
 import { startEmulator, type RunningEmulator } from "../../../emulator/server";
 import { controlClient } from "../../../support/control";
-import { REPO_ROOT } from "../../../support/root";
+import { type ExampleResource, REFERENCE, exampleOf } from "../../../support/examples";
 
 const schema = packageSchema();
 let emu: RunningEmulator;
@@ -47,36 +44,30 @@ async function create(kind: string, program: Props): Promise<{ id: string; outs:
 const VERIFIED = "verified.schema.example.com";
 
 /**
- * A kind's resource as its one example (docs/examples/<Kind>, its Pulumi YAML form) declares it: its
- * properties, each `${other.output}` filled in by creating `other` first. So a new kind is checked
- * with no line here.
+ * A kind's resource as its one example (docs/examples/<Kind>, read by support/examples.ts) declares
+ * it: its properties, each `${other.output}` filled in by creating `other` first. So a new kind is
+ * checked with no line here.
  */
 async function fromExample(kind: Kind): Promise<Props> {
-  const file = path.join(REPO_ROOT, "docs", "examples", kind, "Pulumi.yaml");
-  const { resources } = YAML.parse(fs.readFileSync(file, "utf8")) as {
-    resources: Record<string, { type: string; properties?: Props }>;
-  };
+  const { resources, own } = exampleOf(kind);
   const made = new Map<string, Props>();
   const resolve = async (value: unknown): Promise<unknown> => {
     if (Array.isArray(value)) return Promise.all(value.map(resolve));
-    if (value instanceof Date) return value.toISOString();
-    const ref = typeof value === "string" ? /^\$\{(\w+)\.(\w+)\}$/.exec(value) : null;
+    const ref = typeof value === "string" ? REFERENCE.exec(value) : null;
     if (!ref) return value;
     const [, name, output] = ref;
     if (!made.has(name!)) made.set(name!, await instantiate(resources[name!]!));
     return made.get(name!)![output!];
   };
-  const propsOf = async (r: { properties?: Props }) =>
+  const propsOf = async (r: ExampleResource) =>
     Object.fromEntries(
       await Promise.all(Object.entries(r.properties ?? {}).map(async ([k, v]) => [k, await resolve(v)] as const)),
     );
-  const instantiate = async (r: { type: string; properties?: Props }) => {
+  const instantiate = async (r: ExampleResource) => {
     const { id, outs } = await create(r.type.split(":").pop()!, await propsOf(r));
     return { ...outs, id };
   };
-  const own = Object.values(resources).find((r) => [`txmail:${kind}`, `txmail:index:${kind}`].includes(r.type));
-  if (!own) throw new Error(`${file}: no resource of the kind ${kind}`);
-  return propsOf(own);
+  return propsOf(resources[own]!);
 }
 
 /**

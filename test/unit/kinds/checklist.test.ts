@@ -4,8 +4,8 @@
 // to write — the declaration, the provider module, the SDK class and its generated fields, the
 // native schema and the generated SDKs, the policy pack's tokens, the import plan, the reference
 // docs and their examples, the emulator's endpoints and dump, the scopes the policy pack expects,
-// and the acceptance run (both its programs, the operations its report knows, what it counts as
-// created and what its sweep deletes).
+// and the acceptance run (its kinds, hand-written in both programs or derived from their example, the
+// operations its report knows, what it counts as created and what its sweep deletes).
 import * as fs from "node:fs";
 import * as path from "node:path";
 import {
@@ -32,7 +32,10 @@ import * as generatedFields from "../../../sdk/nodejs/generated/fields";
 import { REPO_ROOT } from "../../../support/root";
 import { objectsOf } from "../../../support/control";
 import * as YAML from "yaml";
-import { RESOURCE_NAMES } from "../../../acceptance/lifecycle";
+import { DERIVED_KINDS, RESOURCE_NAMES } from "../../../acceptance/lifecycle";
+import { derivedResource } from "../../../acceptance/derived";
+import { makeProvider } from "../../../provider/core/factory";
+import { apiFor } from "../../../provider/core/clientApi";
 import { createdByKind } from "../../../acceptance/main";
 import { operationOf } from "../../../acceptance/operations";
 import { DELETION_ORDER } from "../../../acceptance/sweep";
@@ -222,23 +225,60 @@ describe("the emulator", () => {
   });
 });
 
-/** The programs' resource names, by kind (a kind without one is reported missing below). */
+/** The programs' resource names of the kinds with hand-written steps, by kind. */
 const NAMES: Partial<Record<ObjectKind, string>> = RESOURCE_NAMES;
+const handWritten = (Object.keys(NAMES) as ObjectKind[]).filter((kind) => OBJECT_KINDS.includes(kind));
 
 describe("the acceptance run", () => {
-  it("declares one resource of every kind, under its lifecycle name, in both programs", () => {
+  it("walks every kind: with hand-written steps, or derived (every managed kind without them)", () => {
+    expect(
+      missingIn(
+        "acceptance/lifecycle.ts",
+        "steps or derivation for",
+        (kind) => kind in NAMES !== DERIVED_KINDS.includes(kind),
+      ),
+    ).toEqual([]);
+  });
+
+  it("declares each hand-written kind's resource, under its lifecycle name, in both programs", () => {
     const yamlFile = "acceptance/programs/yaml/Pulumi.yaml";
     const yamlResources = (YAML.parse(read(yamlFile)) as { resources: Record<string, { type: string }> }).resources;
     const tsFile = "acceptance/programs/typescript/index.ts";
     const ts = read(tsFile);
+    const lacking = (file: string, has: (kind: ObjectKind) => boolean) =>
+      handWritten.filter((kind) => !has(kind)).map((kind) => `${file}: no resource of the kind ${kind}`);
     expect([
-      ...missingIn(yamlFile, "resource of the kind", (kind) =>
-        [`txmail:${kind}`, `txmail:index:${kind}`].includes(yamlResources[NAMES[kind] ?? ""]?.type ?? ""),
+      ...lacking(yamlFile, (kind) =>
+        [`txmail:${kind}`, `txmail:index:${kind}`].includes(yamlResources[NAMES[kind]!]?.type ?? ""),
       ),
-      ...missingIn(tsFile, "resource of the kind", (kind) =>
-        new RegExp(`new txmail\\.${kind}\\(\\s*"${NAMES[kind]}"`).test(ts),
-      ),
+      ...lacking(tsFile, (kind) => new RegExp(`new txmail\\.${kind}\\(\\s*"${NAMES[kind]}"`).test(ts)),
     ]).toEqual([]);
+  });
+
+  it.each(DERIVED_KINDS)("derives %s's resource from its example, changed at the step it says", async (kind) => {
+    const steps = ([1, 2, 3] as const).map((step) => derivedResource(kind, "txacc-20260101-abcdef-ts", step));
+    expect(Object.values(NAMES)).not.toContain(steps[0]!.name);
+    // What the lifecycle counts is what the provider's own diff makes of the steps' values: step 2
+    // updates the kind in place, or step 3 replaces it, or neither changes it.
+    const provider = makeProvider(declarations[kind], apiFor);
+    // Check wants a connection it could reach the service with; nothing here is sent.
+    const connection = {
+      apiKey: "key",
+      accountId: "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+      baseUrl: "http://127.0.0.1:9",
+    };
+    const checked = await Promise.all(steps.map((r) => provider.check({}, { ...r.properties, connection })));
+    expect(checked.flatMap((c) => c.failures ?? [])).toEqual([]);
+    const inputs = checked.map((c) => c.inputs!);
+    const outcome = async (i: number) => {
+      const d = await provider.diff("id", inputs[i]!, inputs[i + 1]!);
+      return (d.replaces ?? []).length > 0 ? "replace" : d.changes ? "update" : "same";
+    };
+    const { change } = steps[0]!;
+    expect([await outcome(0), await outcome(1)]).toEqual([
+      change === "update" ? "update" : "same",
+      change === "replace" ? "replace" : "same",
+    ]);
   });
 
   it("knows each kind's list, create and delete in its operations table", () => {
