@@ -264,7 +264,7 @@ export async function adopt(k: KindContext, props: Props): Promise<Created> {
     );
   }
   // Updatable differences converge to the program's values, as a later update would.
-  const adopted = await updateRemote(k, { ...props, ...live }, props, k.idOf(record));
+  const adopted = await updateRemote(k, { conn, api }, { ...props, ...live }, props, k.idOf(record));
   holdHere(collectionOf(k, conn, props), k.idOf(record));
   // The service shows one-time secrets only at creation: an adopted object's are unknown ("").
   const unknownSecrets = keptSecrets(k, {});
@@ -288,7 +288,7 @@ async function takeOver(attempt: Attempt, replayed: Record<string, unknown>): Pr
   const live = await withScopeHint(k, "read", inputs, () =>
     ctx.api.get(k.declaration.itemPath(ctx.conn, inputs, id), k.declaration.record),
   ).catch(() => replayed);
-  const converged = await updateRemote(k, { ...inputs, ...k.outputsOf(live) }, inputs, id);
+  const converged = await updateRemote(k, ctx, { ...inputs, ...k.outputsOf(live) }, inputs, id);
   progress(
     `${what(k.declaration, inputs, id)}: taken over: an earlier run created it with other values and did not ` +
       `record it, and the service answered this resource's own idempotency key with it.`,
