@@ -3,10 +3,12 @@
 // (their owners, the tenants they hold), with what changed said and, for up and place, written.
 import * as fs from "node:fs";
 import * as path from "node:path";
+import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { isMap, isSeq, LineCounter, parseDocument } from "yaml";
 import { loadTenantsFile } from "../sdk/nodejs/tenantsFile";
 import type { FleetIo, PlacedFleet } from "./command";
 import {
+  type Census,
   type ShardStack,
   censusWorkspace,
   heldBy,
@@ -72,32 +74,16 @@ export async function placeAgainstStacks(opts: FleetOptions, io: FleetIo): Promi
   const adoptId = opts.adopt === "untagged" ? undefined : opts.adopt;
   const ws = await censusWorkspace(workDir, opts.secretsProvider);
   const census = await readStacks(ws, fileShows?.fleetId ?? adoptId ?? recordedId, io.out);
-  let previous = fileShows;
-  let fleetId: string;
-  let adopt: number[] = [];
-  let rebuilt = false;
-  if (!previous) {
-    const origin = originWithoutPlacement([...census.stacks.values()], {
-      fleetId: recordedId,
-      adopt: opts.adopt,
-      newId: newFleetId(),
-      project: opts.project,
-      placementFile,
-    });
-    fleetId = origin.fleetId;
-    if (origin.kind === "rebuild") {
-      rebuilt = true;
-      adopt = origin.adopt;
-      await readTenants(ws, census, origin.shards, opts.parallel);
-      const face = origin.shards.map((s) => census.stacks.get(s)?.face).find((f) => f !== undefined);
-      previous = {
-        ...emptyPlacement(opts.shardSize ?? DEFAULT_SHARD_SIZE, face ?? opts.face ?? DEFAULT_FACE, fleetId),
-        shards: origin.shards,
-      };
-    }
-  } else {
-    fleetId = previous.fleetId ?? newFleetId();
-  }
+  const {
+    previous,
+    fleetId,
+    adopt: adoptedByOrigin,
+    rebuilt,
+  } = await originOf(opts, ws, census, {
+    fileShows,
+    recordedId,
+    placementFile,
+  });
   const ours = [...census.stacks.values()].filter(
     (s) => s.owner === fleetId || (s.owner === undefined && (previous?.shards.includes(s.shard) ?? false)),
   );
@@ -110,24 +96,16 @@ export async function placeAgainstStacks(opts: FleetOptions, io: FleetIo): Promi
       opts.parallel,
     );
   const heldAll = heldBy({ stacks: new Map(ours.map((s) => [s.shard, s])) });
-  // A tenant in two stacks (a move cut short): where the placement puts it; the other copy is taken out.
-  const held = new Map<string, number>();
-  const finishing: PlacementChange["moves"] = [];
-  for (const [tenant, shards] of heldAll) {
-    const placed = previous ? shardOf(previous, tenant) : undefined;
-    const keep = placed !== undefined && shards.includes(placed) ? placed : shards[0]!;
-    held.set(tenant, keep);
-    for (const other of shards) if (other !== keep) finishing.push({ tenant, from: other, to: keep });
-  }
+  const { held, finishing } = oneShardEach(heldAll, previous);
   const fleet = placeFleet(opts, { previous, held: deep ? held : undefined });
   const { change } = fleet;
   change.placement.fleetId = fleetId;
   change.moves.push(...finishing);
   if (previous) checkFace(change.placement.face, ours, placementFile);
   checkMoves(change, heldAll);
-  adopt = [
+  const adopt = [
     ...new Set([
-      ...adopt,
+      ...adoptedByOrigin,
       ...checkOwnership({ ...change.placement, fleetId }, previous?.shards ?? [], census.stacks).adopt,
     ]),
   ];
@@ -136,6 +114,80 @@ export async function placeAgainstStacks(opts: FleetOptions, io: FleetIo): Promi
     rebuilt: rebuilt ? ours.length : undefined,
     idChanged: fileShows?.fleetId !== fleetId,
   });
+  await applyPlacement(opts, io, { ws, census, change, adopt, fleetId, workDir });
+  return fleet;
+}
+
+/**
+ * Where the fleet's placement comes from: the placement file when there is one; else the origin
+ * the backend's stacks show (ownership.ts originWithoutPlacement), rebuilt from the tenants they
+ * hold, with the stacks to adopt.
+ */
+async function originOf(
+  opts: FleetOptions,
+  ws: LocalWorkspace,
+  census: Census,
+  known: { fileShows: Placement | undefined; recordedId: string | undefined; placementFile: string },
+): Promise<{ previous: Placement | undefined; fleetId: string; adopt: number[]; rebuilt: boolean }> {
+  const { fileShows: previous, recordedId, placementFile } = known;
+  if (previous) return { previous, fleetId: previous.fleetId ?? newFleetId(), adopt: [], rebuilt: false };
+  const origin = originWithoutPlacement([...census.stacks.values()], {
+    fleetId: recordedId,
+    adopt: opts.adopt,
+    newId: newFleetId(),
+    project: opts.project,
+    placementFile,
+  });
+  if (origin.kind !== "rebuild") return { previous, fleetId: origin.fleetId, adopt: [], rebuilt: false };
+  await readTenants(ws, census, origin.shards, opts.parallel);
+  const face = origin.shards.map((s) => census.stacks.get(s)?.face).find((f) => f !== undefined);
+  return {
+    previous: {
+      ...emptyPlacement(opts.shardSize ?? DEFAULT_SHARD_SIZE, face ?? opts.face ?? DEFAULT_FACE, origin.fleetId),
+      shards: origin.shards,
+    },
+    fleetId: origin.fleetId,
+    adopt: origin.adopt,
+    rebuilt: true,
+  };
+}
+
+/**
+ * A tenant in two stacks (a move cut short): kept where the placement puts it (else its first
+ * stack), and a move that takes the other copy out.
+ */
+function oneShardEach(
+  heldAll: ReadonlyMap<string, number[]>,
+  previous: Placement | undefined,
+): { held: Map<string, number>; finishing: PlacementChange["moves"] } {
+  const held = new Map<string, number>();
+  const finishing: PlacementChange["moves"] = [];
+  for (const [tenant, shards] of heldAll) {
+    const placed = previous ? shardOf(previous, tenant) : undefined;
+    const keep = placed !== undefined && shards.includes(placed) ? placed : shards[0]!;
+    held.set(tenant, keep);
+    for (const other of shards) if (other !== keep) finishing.push({ tenant, from: other, to: keep });
+  }
+  return { held, finishing };
+}
+
+/**
+ * `up` and `place` tag the adopted stacks, move tenants in the state and record the fleet's id;
+ * another command moves nothing and runs each tenant where its stack holds it.
+ */
+async function applyPlacement(
+  opts: FleetOptions,
+  io: FleetIo,
+  placed: {
+    ws: LocalWorkspace;
+    census: Census;
+    change: PlacementChange;
+    adopt: number[];
+    fleetId: string;
+    workDir: string;
+  },
+): Promise<void> {
+  const { ws, census, change, adopt, fleetId, workDir } = placed;
   if (opts.operation === "up" || opts.operation === "place") {
     for (const shard of adopt) await tagStack(ws, shard, fleetId);
     if (change.moves.length > 0) {
@@ -152,7 +204,6 @@ export async function placeAgainstStacks(opts: FleetOptions, io: FleetIo): Promi
     io.out(`not moved by ${opts.operation} (run 'txmail-fleet place' to move them): run where their stacks hold them`);
     for (const m of change.moves) change.placement.tenants[m.tenant] = m.from;
   }
-  return fleet;
 }
 
 /**

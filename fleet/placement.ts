@@ -71,6 +71,41 @@ export function place(
 ): PlacementChange {
   if (!Number.isInteger(shardSize) || shardSize < 1) throw new RangeError(`shard size must be a positive integer`);
   const present = new Set(tenantNames);
+  const { tenants, renamed, moves, found, renamedFrom } = placeKnown(previous, tenantNames, present, formerNames, held);
+  const removed = removedTenants(previous, present, renamedFrom, held);
+  const shards = new Set(previous.shards);
+  for (const shard of held?.values() ?? []) shards.add(shard);
+  const added = seatNew(tenants, tenantNames, shards, shardSize);
+  return {
+    placement: {
+      face: previous.face,
+      shardSize,
+      shards: [...shards].sort((a, b) => a - b),
+      tenants: sortedByName(tenants),
+      ...(previous.fleetId && { fleetId: previous.fleetId }),
+    },
+    added,
+    removed: removed.sort((a, b) => byName(a.tenant, b.tenant)),
+    renamed,
+    moves,
+    found,
+  };
+}
+
+/**
+ * The tenants that have a shard already: where their stack holds them (a placement file that says
+ * otherwise is honoured by a move), where the placement file puts them, or their former name's.
+ */
+function placeKnown(
+  previous: Placement,
+  tenantNames: readonly string[],
+  present: ReadonlySet<string>,
+  formerNames: ReadonlyMap<string, readonly string[]>,
+  held: ReadonlyMap<string, number> | undefined,
+): Pick<PlacementChange, "renamed" | "moves" | "found"> & {
+  tenants: Record<string, number>;
+  renamedFrom: Set<string>;
+} {
   // Where a tenant's objects are: its stack, when read, else the placement file.
   const at = (tenant: string) => held?.get(tenant) ?? shardOf(previous, tenant);
   const tenants: Record<string, number> = {};
@@ -100,14 +135,35 @@ export function place(
     renamed.push({ from, to: tenant, shard: formerShard });
     renamedFrom.add(from);
   }
+  return { tenants, renamed, moves, found, renamedFrom };
+}
+
+/** The tenants that left the file (and were not renamed), with the shard that holds them. */
+function removedTenants(
+  previous: Placement,
+  present: ReadonlySet<string>,
+  renamedFrom: ReadonlySet<string>,
+  held: ReadonlyMap<string, number> | undefined,
+): PlacementChange["removed"] {
   const removed: PlacementChange["removed"] = [];
   const gone = new Map<string, number>(Object.entries(previous.tenants));
   for (const [tenant, shard] of held ?? []) gone.set(tenant, shard); // the stack's word wins
   for (const [tenant, shard] of gone) {
     if (!present.has(tenant) && !renamedFrom.has(tenant)) removed.push({ tenant, shard });
   }
-  const shards = new Set(previous.shards);
-  for (const shard of held?.values() ?? []) shards.add(shard);
+  return removed;
+}
+
+/**
+ * New tenants, in file order, each to the lowest-numbered shard holding fewer than `shardSize`, else
+ * to a new shard after the last; `tenants` and `shards` gain them.
+ */
+function seatNew(
+  tenants: Record<string, number>,
+  tenantNames: readonly string[],
+  shards: Set<number>,
+  shardSize: number,
+): PlacementChange["added"] {
   const load = new Map<number, number>();
   const seat = (shard: number) => {
     shards.add(shard);
@@ -122,20 +178,7 @@ export function place(
     tenants[tenant] = shard;
     added.push({ tenant, shard });
   }
-  return {
-    placement: {
-      face: previous.face,
-      shardSize,
-      shards: [...shards].sort((a, b) => a - b),
-      tenants: sortedByName(tenants),
-      ...(previous.fleetId && { fleetId: previous.fleetId }),
-    },
-    added,
-    removed: removed.sort((a, b) => byName(a.tenant, b.tenant)),
-    renamed,
-    moves,
-    found,
-  };
+  return added;
 }
 
 /**

@@ -119,34 +119,81 @@ export function moveTenants(
   const source = structuredClone(sourceState);
   const dest = structuredClone(destState);
   const sourceResources = source.deployment.resources ?? [];
-  if ((source.deployment.pending_operations ?? []).length > 0) {
-    throw new ShardStateError(
-      `${where.source} has pending operations (a run was killed): run 'txmail-fleet up --tenant ${tenants[0]}' ` +
-        `(or 'pulumi refresh --stack ${where.source}') first, then move`,
-    );
+  requireNoPendingOperations(source, where.source, tenants);
+  const moving = movingUrns(sourceResources, tenants);
+  const moved = sourceResources.filter((r) => moving.has(r.urn));
+
+  const destResources = (dest.deployment.resources ??= []);
+  const destUrns = new Set(destResources.map((r) => r.urn));
+  const destRoot = rootStackIn(destResources, destUrns, where.dest, project);
+  const providerOf = providersIn({ source: where.source, sourceResources, destResources, destUrns, destRoot, rename });
+  for (const r of moved) {
+    if (destUrns.has(rename(r.urn))) continue; // moved by an earlier, interrupted move
+    const copy = movedCopy(r, moving, rename, destRoot, providerOf);
+    destResources.push(copy);
+    destUrns.add(copy.urn);
   }
 
-  // The tenants' components and every resource under them (children follow their parents in state).
+  detachFromMoved(sourceResources, moving);
+  source.deployment.resources = sourceResources.filter((r) => !moving.has(r.urn));
+
+  // The shards' per-tenant outputs follow, so `txmail-fleet output` finds the tenant in its new
+  // shard before that shard's next up.
+  const sourceRoot = source.deployment.resources.find((r) => r.type === ROOT_STACK_TYPE && !r.parent);
+  moveOutputs(sourceRoot, destRoot, tenants);
+  if (!dest.deployment.secrets_providers && source.deployment.secrets_providers) {
+    // A new stack's state may not name its secrets provider yet: the source's (same passphrase or key).
+    dest.deployment.secrets_providers = source.deployment.secrets_providers;
+  }
+  return { source, dest, moved: moved.length };
+}
+
+/** A killed run's pending operations must be settled before its tenants' state can move. */
+function requireNoPendingOperations(source: ExportedState, stack: string, tenants: readonly string[]): void {
+  if ((source.deployment.pending_operations ?? []).length > 0) {
+    throw new ShardStateError(
+      `${stack} has pending operations (a run was killed): run 'txmail-fleet up --tenant ${tenants[0]}' ` +
+        `(or 'pulumi refresh --stack ${stack}') first, then move`,
+    );
+  }
+}
+
+/** The tenants' components and every resource under them (children follow their parents in state). */
+function movingUrns(sourceResources: readonly StateResource[], tenants: readonly string[]): Set<string> {
   const moving = new Set<string>();
   for (const t of tenants) {
     const component = sourceResources.find((r) => r.type === TENANT_TYPE && nameOf(r.urn) === t);
     if (component) moving.add(component.urn);
   }
   for (const r of sourceResources) if (r.parent && moving.has(r.parent)) moving.add(r.urn);
-  const moved = sourceResources.filter((r) => moving.has(r.urn));
+  return moving;
+}
 
-  const destResources = (dest.deployment.resources ??= []);
-  const destUrns = new Set(destResources.map((r) => r.urn));
-  let destRoot = destResources.find((r) => r.type === ROOT_STACK_TYPE && !r.parent);
-  if (!destRoot) {
-    destRoot = { urn: rootStackUrn(where.dest, project), custom: false, type: ROOT_STACK_TYPE };
-    destResources.unshift(destRoot);
-    destUrns.add(destRoot.urn);
-  }
+/** The destination's root stack resource; made, first in its state, when the stack has none yet. */
+function rootStackIn(resources: StateResource[], urns: Set<string>, stack: string, project: string): StateResource {
+  const existing = resources.find((r) => r.type === ROOT_STACK_TYPE && !r.parent);
+  if (existing) return existing;
+  const root: StateResource = { urn: rootStackUrn(stack, project), custom: false, type: ROOT_STACK_TYPE };
+  resources.unshift(root);
+  urns.add(root.urn);
+  return root;
+}
 
-  // Providers: the destination's of the same URN (same package, version, URL), else a copy.
+/**
+ * Maps a moved resource's provider reference (`urn::id`) to the destination's: the destination's
+ * provider of the same URN (same package, version, URL), else a copy of the source's, added once.
+ */
+function providersIn(move: {
+  source: string;
+  sourceResources: readonly StateResource[];
+  destResources: StateResource[];
+  destUrns: Set<string>;
+  destRoot: StateResource;
+  rename: (urn: string) => string;
+}): (ref: string) => string {
+  const { sourceResources, destResources, destUrns, destRoot, rename } = move;
   const providerRefs = new Map<string, string>();
-  const providerOf = (ref: string): string => {
+  return (ref: string): string => {
     const known = providerRefs.get(ref);
     if (known) return known;
     const cut = ref.lastIndexOf("::");
@@ -159,7 +206,7 @@ export function moveTenants(
     } else {
       const original = sourceResources.find((r) => r.urn === urn && r.id === id);
       if (!original)
-        throw new ShardStateError(`${where.source}: provider ${ref} of a moved resource is not in its state`);
+        throw new ShardStateError(`${move.source}: provider ${ref} of a moved resource is not in its state`);
       const copy = structuredClone(original);
       copy.urn = target;
       copy.parent = destRoot.urn;
@@ -174,32 +221,41 @@ export function moveTenants(
     providerRefs.set(ref, mapped);
     return mapped;
   };
+}
 
-  for (const r of moved) {
-    const copy = structuredClone(r);
-    copy.urn = rename(r.urn);
-    if (destUrns.has(copy.urn)) continue; // moved by an earlier, interrupted move
-    copy.parent = r.parent && moving.has(r.parent) ? rename(r.parent) : destRoot.urn;
-    if (r.provider) copy.provider = providerOf(r.provider);
-    const inMove = (u: string) => moving.has(u);
-    if (r.dependencies) copy.dependencies = r.dependencies.filter(inMove).map(rename);
-    if (r.propertyDependencies) {
-      copy.propertyDependencies = Object.fromEntries(
-        Object.entries(r.propertyDependencies).map(([k, deps]) => [k, deps.filter(inMove).map(rename)]),
-      );
-    }
-    if (r.deletedWith) {
-      if (inMove(r.deletedWith)) copy.deletedWith = rename(r.deletedWith);
-      else delete copy.deletedWith;
-    }
-    if (r.aliases) copy.aliases = r.aliases.map(rename);
-    for (const bag of [copy.inputs, copy.outputs]) if (bag && bag.__urn === r.urn) bag.__urn = copy.urn;
-    destResources.push(copy);
-    destUrns.add(copy.urn);
+/** A moved resource as the destination keeps it: renamed, and pointing only at what moved with it. */
+function movedCopy(
+  r: StateResource,
+  moving: ReadonlySet<string>,
+  rename: (urn: string) => string,
+  destRoot: StateResource,
+  providerOf: (ref: string) => string,
+): StateResource {
+  const copy = structuredClone(r);
+  copy.urn = rename(r.urn);
+  copy.parent = r.parent && moving.has(r.parent) ? rename(r.parent) : destRoot.urn;
+  if (r.provider) copy.provider = providerOf(r.provider);
+  const inMove = (u: string) => moving.has(u);
+  if (r.dependencies) copy.dependencies = r.dependencies.filter(inMove).map(rename);
+  if (r.propertyDependencies) {
+    copy.propertyDependencies = Object.fromEntries(
+      Object.entries(r.propertyDependencies).map(([k, deps]) => [k, deps.filter(inMove).map(rename)]),
+    );
   }
+  if (r.deletedWith) {
+    if (inMove(r.deletedWith)) copy.deletedWith = rename(r.deletedWith);
+    else delete copy.deletedWith;
+  }
+  if (r.aliases) copy.aliases = r.aliases.map(rename);
+  for (const bag of [copy.inputs, copy.outputs]) if (bag && bag.__urn === r.urn) bag.__urn = copy.urn;
+  return copy;
+}
 
-  // What the moved resources depended on outside the move can only have been the source's root
-  // stack or providers; what stays behind must not point at what left.
+/**
+ * What the moved resources depended on outside the move can only have been the source's root stack
+ * or providers; what stays behind must not point at what left.
+ */
+function detachFromMoved(sourceResources: readonly StateResource[], moving: ReadonlySet<string>): void {
   for (const r of sourceResources) {
     if (moving.has(r.urn)) continue;
     if (r.dependencies) r.dependencies = r.dependencies.filter((u) => !moving.has(u));
@@ -208,17 +264,6 @@ export function moveTenants(
         r.propertyDependencies[k] = r.propertyDependencies[k]!.filter((u) => !moving.has(u));
     }
   }
-  source.deployment.resources = sourceResources.filter((r) => !moving.has(r.urn));
-
-  // The shards' per-tenant outputs follow, so `txmail-fleet output` finds the tenant in its new
-  // shard before that shard's next up.
-  const sourceRoot = source.deployment.resources.find((r) => r.type === ROOT_STACK_TYPE && !r.parent);
-  moveOutputs(sourceRoot, destRoot, tenants);
-  if (!dest.deployment.secrets_providers && source.deployment.secrets_providers) {
-    // A new stack's state may not name its secrets provider yet: the source's (same passphrase or key).
-    dest.deployment.secrets_providers = source.deployment.secrets_providers;
-  }
-  return { source, dest, moved: moved.length };
 }
 
 /** Moves the tenants' entries of the shard program's `summary` and `credentials` outputs. */

@@ -112,6 +112,14 @@ export type NativeProvider = Pick<
  * do nothing, so the floor pays exactly the server's costs and the real provider's excess is its own.
  */
 export const serviceOf = (impl: NativeProvider): grpcTypes.UntypedServiceImplementation => ({
+  ...pluginMethods(),
+  ...configMethods(impl),
+  ...resourceMethods(impl),
+  ...otherMethods(),
+});
+
+/** What the plugin is: its version and the package schema. */
+const pluginMethods = (): grpcTypes.UntypedServiceImplementation => ({
   getPluginInfo: handle(() => {
     const info = new plugproto.PluginInfo();
     info.setVersion(PACKAGE_VERSION);
@@ -121,6 +129,10 @@ export const serviceOf = (impl: NativeProvider): grpcTypes.UntypedServiceImpleme
     if (req.getVersion() !== 0) throw new Error(`unsupported schema version ${req.getVersion()}`);
     return new provproto.GetSchemaResponse().setSchema(servedSchema());
   }),
+});
+
+/** The provider's own configuration: checked, diffed and applied. */
+const configMethods = (impl: NativeProvider): grpcTypes.UntypedServiceImplementation => ({
   checkConfig: handle((req: provTypes.CheckRequest) => {
     const { inputs, failures } = impl.checkConfig(fromStruct(req.getOlds()), fromStruct(req.getNews()));
     return checkResponse(inputs, failures);
@@ -138,6 +150,10 @@ export const serviceOf = (impl: NativeProvider): grpcTypes.UntypedServiceImpleme
       .setAcceptoutputs(false)
       .setSupportspreview(false);
   }),
+});
+
+/** The resources' lifecycle, each call answered by `impl`. */
+const resourceMethods = (impl: NativeProvider): grpcTypes.UntypedServiceImplementation => ({
   check: handle(async (req: provTypes.CheckRequest) => {
     const { inputs, failures } = await impl.check(req.getUrn(), fromStruct(req.getOlds()), fromStruct(req.getNews()));
     return checkResponse(inputs ?? fromStruct(req.getNews()), failures);
@@ -169,6 +185,10 @@ export const serviceOf = (impl: NativeProvider): grpcTypes.UntypedServiceImpleme
     await impl.remove(req.getId(), req.getUrn(), fromStruct(req.getProperties()));
     return new emptyproto.Empty();
   }),
+});
+
+/** The rest: nothing to cancel or attach, and the modules loaded on first use (construct, invoke). */
+const otherMethods = (): grpcTypes.UntypedServiceImplementation => ({
   cancel: handle(() => new emptyproto.Empty()),
   attach: handle(() => new emptyproto.Empty()),
   // The Tenant component, built by this process (construct.ts), loaded on the first one: it brings all

@@ -5,7 +5,6 @@ import type { z } from "zod";
 import type { Kind } from "../api/kinds";
 import type { Api } from "./api";
 import type { Connection } from "./connection";
-import type { ImportIdForm } from "./importId";
 
 /** Inputs every resource accepts besides its own (added by the factory). */
 export interface CommonInputs {
@@ -206,6 +205,19 @@ export interface Declaration<I extends Record<string, unknown>> {
   renewsSecrets?: keyof I & string;
   /** The id `pulumi import` takes for this kind (importId.ts); default: the object's uuid. */
   importId?: ImportIdForm;
+}
+
+/**
+ * The id `pulumi import` takes for a kind (Declaration.importId); importId.ts has the forms. Declared
+ * here, with the declaration that holds it, so importId.ts depends on this file and not the reverse.
+ */
+export interface ImportIdForm {
+  /** How the id is written, for messages and docs (e.g. `<subAccountId>/<keyId>`). */
+  syntax: string;
+  /** The import id of a record as the service lists it (what the bulk plan writes). */
+  format(record: Record<string, unknown>): string;
+  /** The object's Pulumi id and the inputs needed to address it, or why the text is not of this form. */
+  parse(text: string): { id: string; props: Props } | { problem: string };
 }
 
 /** How an object addressed by a key that outlives it is told apart from a later one (Declaration.naturalKey). */

@@ -8,16 +8,7 @@
 // account (`pulumi import … --provider <name>=<urn>`): the service serves a sub account's objects
 // only to the sub account's own key, so an account id in the import id alone could not reach them.
 import { Uuid } from "../api/common";
-import type { Props } from "./declaration";
-
-export interface ImportIdForm {
-  /** How the id is written, for messages and docs (e.g. `<subAccountId>/<keyId>`). */
-  syntax: string;
-  /** The import id of a record as the service lists it (what the bulk plan writes). */
-  format(record: Record<string, unknown>): string;
-  /** The object's Pulumi id and the inputs needed to address it, or why the text is not of this form. */
-  parse(text: string): { id: string; props: Props } | { problem: string };
-}
+import type { ImportIdForm, Props } from "./declaration";
 
 const isUuid = (s: string) => Uuid.safeParse(s).success;
 

@@ -6,8 +6,8 @@
 // exactly what check makes of that code: the next `pulumi up` is then a no-op.
 import type { z } from "zod";
 import type { Provider } from "./factory";
-import { type ImportIdForm, parseImportId, uuidImportId } from "./importId";
-import type { AnyDeclaration, Props } from "./declaration";
+import { parseImportId, uuidImportId } from "./importId";
+import type { AnyDeclaration, ImportIdForm, Props } from "./declaration";
 
 export interface Imported {
   /** The Pulumi id, as a create would have recorded it. */

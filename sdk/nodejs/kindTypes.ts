@@ -4,8 +4,9 @@
 // here: `ReshapedOf` is `unknown` for it (the classes are generated: tools/codegen/classes.ts).
 import type { z } from "zod";
 import type { accountMember } from "../../provider/resources/accountMember";
-import type { WebhookEventInput } from "../../provider/resources/webhook";
-import type { WebhookArgs } from "./webhook";
+import type { WebhookEventInput, webhook } from "../../provider/resources/webhook";
+import type { WebhookFields } from "./generated/fields";
+import type { ArgsOf } from "./internal/declared";
 
 /** A DNS record to publish for the domain. */
 export interface DnsRecord {
@@ -17,8 +18,12 @@ export interface DnsRecord {
   label?: string;
 }
 
-/** The ten event flags (all default false). */
-export type WebhookEvents = Pick<WebhookArgs, WebhookEventInput>;
+/**
+ * The ten event flags (all default false). Webhook's arguments as its generated class declares them
+ * (webhook.ts: WebhookArgs), spelled from the same parts: the class imports this file's types, so
+ * importing the class back would tie the two into a circle.
+ */
+export type WebhookEvents = Pick<ArgsOf<typeof webhook, WebhookFields>, WebhookEventInput>;
 
 export type MemberRole = z.output<typeof accountMember.inputs>["role"];
 

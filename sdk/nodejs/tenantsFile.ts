@@ -9,10 +9,7 @@ import type { TenantArgs } from "./tenant";
 
 export type { TenantEntry, TenantsFile } from "./internal/tenantsFileParser";
 
-/** A RunError: a program that lets it escape shows its message once, on the stack, with no stack trace. */
-export class TenantsFileError extends pulumi.RunError {
-  override readonly name = "TenantsFileError";
-}
+export { TenantsFileError } from "./internal/tenantsFileError";
 
 /** Parses and validates a tenants file; throws one error listing every problem with its position. */
 export function loadTenantsFile(file: string): Parser.TenantsFile {

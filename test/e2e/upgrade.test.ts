@@ -10,8 +10,7 @@ import type { Deployment, EngineEvent, OpType } from "@pulumi/pulumi/automation"
 import { startEmulator, type RunningEmulator } from "../../emulator/server";
 import { Route } from "../../provider/api";
 import { closeSharedDispatchers, createClient } from "../../provider/client";
-import { programBody } from "../../provider/core/operations/createForm";
-import { createKey } from "../../provider/core/operations/createKey";
+import { createKey, programBody } from "../../provider/core/operations/createKey";
 import { route as routeDeclaration } from "../../provider/resources/route";
 import { NATIVE_DEFAULT_PROVIDER } from "../../support/plugin";
 import { createTestStack, type Face, REPO_ROOT } from "./harness";

@@ -1,7 +1,7 @@
 // One HTTP exchange: send, read the whole body (bounded), parse JSON. No retries, no validation —
 // those are decisions the client makes from what this returns.
 import type { Dispatcher } from "undici";
-import type { HeaderBag, HttpMethod } from "../retry";
+import type { HeaderBag, HttpMethod } from "../retry/retryPolicy";
 
 /** Responses of this API are small; a body beyond this is a misbehaving server or proxy. */
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;

@@ -3,24 +3,28 @@
 // takes, updates or deletes an object only when it is proven this stack's — the service answered
 // this stack's own key with it. Objects that merely look alike (by name, values or time) are
 // reported as likely leftovers and never touched (candidates.ts, docs/guide/behaviour.md#proof).
-// `adoptId` adopts an existing object instead: the program's word for it.
+// `adoptId` adopts an existing object instead: the program's word for it (adopt, below).
+//
+// One direction of calls: `create` runs named stages in order (checkBeforeSending, firstAttempt,
+// then per key createKey, send and settle), and the stages call leaves (createForm.ts, createKey.ts,
+// answer.ts, proof.ts, candidates.ts, state.ts) that never call back into this file.
 import { isConflict } from "../api";
-import type { Props } from "../declaration";
+import { deepEqual } from "../canonicalJson";
+import type { Ctx, Props } from "../declaration";
 import { requireSavedSalt } from "../freshSalt";
 import { progress } from "../progress";
 import type { StateObjects } from "../stateObjects";
 import { createdSince, holdHere } from "../uncertainCreate";
-import { adopt } from "./adopt";
 import { type Answer, type Attempt, send } from "./answer";
 import { earlierAttempts, reportCandidates, sameNamed, strays } from "./candidates";
 import { type KindContext, collectionOf, connect } from "./context";
 import { canonicalBody } from "./createForm";
 import { createKey } from "./createKey";
-import { finishCreate } from "./finishCreate";
+import { byIdAlone, fetchRecord } from "./fetchRecord";
 import { nameOf, what } from "./names";
 import { exists, proveEarlierAttempt } from "./proof";
 import { withScopeHint } from "./scopeHint";
-import { keptSecrets, secretsFrom, stateOf, stored, withState } from "./state";
+import { keptSecrets, secretsFrom, stateOf, stored, withState, withoutCreateOnly } from "./state";
 import { updateRemote } from "./update";
 
 /**
@@ -35,10 +39,32 @@ const MAX_GENERATIONS = 32;
 type Created = { id: string; outs: Props };
 
 export async function create(k: KindContext, inputs: Props): Promise<Created> {
+  const replaced = new Replaced(k.stateObjects, inputs.__urn);
+  if (inputs.adoptId && !replaced.adopted(inputs.adoptId)) return adopt(k, inputs);
+  const urn = checkBeforeSending(k, inputs);
+  const attempt = firstAttempt(k, inputs);
+  const post = { urn, accountId: attempt.ctx.conn.accountId, path: attempt.path };
+  let storedFailure: unknown; // the last key's answer, when it was a stored failure
+  for (let generation = 0; generation < MAX_GENERATIONS; generation++) {
+    const key = createKey(k.declaration, inputs, post, generation);
+    const started = Date.now();
+    const answer: Answer = await send(attempt, attempt.body, key);
+    if (answer.kind === "storedFailure") {
+      // E.g. a 403 before a scope was added to the key: it created nothing, so the next key
+      // cannot duplicate anything, and its answer is today's.
+      storedFailure = answer.error;
+      continue;
+    }
+    const created = await settle(attempt, answer, key, started, replaced);
+    if (created) return created;
+  }
+  throw outOfKeys(k, inputs, storedFailure);
+}
+
+/** What must hold before anything is sent; the resource's URN, which every key stands for. */
+function checkBeforeSending(k: KindContext, inputs: Props): string {
   const { declaration } = k;
   const urn = inputs.__urn;
-  const replaced = new Replaced(k.stateObjects, urn);
-  if (inputs.adoptId && !replaced.adopted(inputs.adoptId)) return adopt(k, inputs);
   if (!urn)
     throw new Error(`${declaration.kind}: missing resource identity; create it through the pulumi-txmail SDK classes.`);
   if (inputs.adoptId)
@@ -48,72 +74,99 @@ export async function create(k: KindContext, inputs: Props): Promise<Created> {
       urn,
     );
   requireSavedSalt(inputs.__stackSalt, what(declaration, inputs));
+  return urn;
+}
+
+/** The POST every key of this create sends, and what its stages share. */
+function firstAttempt(k: KindContext, inputs: Props): Attempt {
   const ctx = connect(k, inputs);
-  const path = declaration.collectionPath(ctx.conn, inputs);
-  const attempt: Attempt = {
+  return {
     k,
     ctx,
     inputs,
-    path,
-    body: createBody(k, inputs),
+    path: k.declaration.collectionPath(ctx.conn, inputs),
+    // The POST body in the one canonical form (createForm.ts): every API field under its API name,
+    // in the declaration's order, the service's defaults filled in, each as the service keeps it.
+    body: canonicalBody(k.declaration, inputs),
     collection: collectionOf(k, ctx.conn, inputs),
     reported: new Set(),
   };
-  let storedFailure: unknown; // the last key's answer, when it was a stored failure
-  for (let generation = 0; generation < MAX_GENERATIONS; generation++) {
-    const key = createKey(declaration, inputs, { urn, accountId: ctx.conn.accountId, path }, generation);
-    const started = Date.now();
-    const answer: Answer = await send(attempt, attempt.body, key);
-    switch (answer.kind) {
-      case "created": {
-        const id = k.idOf(answer.record);
-        holdHere(attempt.collection, id); // before the look for strays, so a concurrent look never reports it
-        if (answer.strayPossible) reportStrays(attempt, await strays(attempt, started, id));
-        return replaced.made(await finishCreate(k, ctx, inputs, attempt.collection, id, answer.record), false);
-      }
-      case "replayed": {
-        const id = k.idOf(answer.record);
-        // The creation of an object deleted since (the same resource destroyed and created again
-        // within the record lifetime): the next key. Another object in its place (attempt.displacedBy)
-        // may be this resource's own, made under a later key, or another stack's: the next key's
-        // answer says which, and a 409 there names it.
-        if (!(await exists(attempt, id, answer.record))) continue;
-        // The object this create replaces (its own earlier creation under the same key): never the new one.
-        if (replaced.isReplaced(id)) continue;
-        return replaced.made(await finishCreate(k, ctx, inputs, attempt.collection, id, answer.record), true);
-      }
-      case "storedFailure":
-        // E.g. a 403 before a scope was added to the key: it created nothing, so the next key
-        // cannot duplicate anything, and its answer is today's.
-        storedFailure = answer.error;
-        continue;
-      case "otherPayload": {
-        const earlier = await proveEarlierAttempt(attempt, key);
-        if (earlier.kind === "ours" && replaced.isReplaced(k.idOf(earlier.record))) continue;
-        if (earlier.kind === "ours") return replaced.made(await takeOver(attempt, earlier.record), true);
-        if (earlier.kind === "unproven") reportCandidates(attempt, earlier.candidates, earlier.why);
-        continue; // gone, made nothing, or unproven: the next key makes this resource's object
-      }
-      case "secretExpired":
-        reportCandidates(
-          attempt,
-          sameNamed(attempt, await earlierAttempts(attempt)),
-          "an earlier run created this key under this stack's idempotency key and did not record it; the service " +
-            "replays its secret for 5 minutes only, so it no longer says which key that was",
-        );
-        continue;
-      case "nameTaken":
-        throw await nameTaken(attempt, answer.error, answer.afterRetry, started, replaced);
-      case "refused":
-        throw (
-          replaced.conflict(attempt, answer.error) ??
-          (attempt.displacedBy && isConflict(answer.error)
-            ? await nameTaken(attempt, answer.error, false, started, replaced)
-            : refused(attempt, answer.error))
-        );
+}
+
+/**
+ * What one key's answer proves, decided in one switch: this resource's object (returned), the next
+ * key (undefined), or the create's failure (thrown).
+ */
+async function settle(
+  attempt: Attempt,
+  answer: Exclude<Answer, { kind: "storedFailure" }>,
+  key: string,
+  started: number,
+  replaced: Replaced,
+): Promise<Created | undefined> {
+  const { k, ctx, inputs } = attempt;
+  switch (answer.kind) {
+    case "created": {
+      const id = k.idOf(answer.record);
+      holdHere(attempt.collection, id); // before the look for strays, so a concurrent look never reports it
+      if (answer.strayPossible) reportStrays(attempt, await strays(attempt, started, id));
+      return replaced.made(await finishCreate(k, ctx, inputs, attempt.collection, id, answer.record), false);
     }
+    case "replayed": {
+      const id = k.idOf(answer.record);
+      // The creation of an object deleted since (the same resource destroyed and created again
+      // within the record lifetime): the next key. Another object in its place (attempt.displacedBy)
+      // may be this resource's own, made under a later key, or another stack's: the next key's
+      // answer says which, and a 409 there names it.
+      if (!(await exists(attempt, id, answer.record))) return undefined;
+      // The object this create replaces (its own earlier creation under the same key): never the new one.
+      if (replaced.isReplaced(id)) return undefined;
+      return replaced.made(await finishCreate(k, ctx, inputs, attempt.collection, id, answer.record), true);
+    }
+    case "otherPayload": {
+      const earlier = await proveEarlierAttempt(attempt, key);
+      if (earlier.kind === "ours" && replaced.isReplaced(k.idOf(earlier.record))) return undefined;
+      if (earlier.kind === "ours") return replaced.made(await takeOver(attempt, earlier.record), true);
+      if (earlier.kind === "unproven") reportCandidates(attempt, earlier.candidates, earlier.why);
+      return undefined; // gone, made nothing, or unproven: the next key makes this resource's object
+    }
+    case "secretExpired":
+      reportCandidates(
+        attempt,
+        sameNamed(attempt, await earlierAttempts(attempt)),
+        "an earlier run created this key under this stack's idempotency key and did not record it; the service " +
+          "replays its secret for 5 minutes only, so it no longer says which key that was",
+      );
+      return undefined;
+    case "nameTaken":
+      throw await nameTaken(attempt, answer.error, answer.afterRetry, started, replaced);
+    case "refused":
+      throw (
+        replaced.conflict(attempt, answer.error) ??
+        (attempt.displacedBy && isConflict(answer.error)
+          ? await nameTaken(attempt, answer.error, false, started, replaced)
+          : refused(attempt, answer.error))
+      );
   }
-  throw outOfKeys(k, inputs, storedFailure);
+}
+
+/**
+ * The end of every create (fresh, replayed, or a watching kind's, watch.ts): the object is held in
+ * this process, reconciled, and turned into the outputs state keeps.
+ */
+export async function finishCreate(
+  k: KindContext,
+  ctx: Ctx,
+  props: Props,
+  collection: string,
+  id: string,
+  created: Record<string, unknown>,
+): Promise<{ id: string; outs: Props }> {
+  holdHere(collection, id);
+  let record = withoutCreateOnly(k, created);
+  const reconcile = k.declaration.reconcile;
+  if (reconcile) record = await withScopeHint(k, "write", props, () => reconcile(ctx, { ...props, id }, record));
+  return { id, outs: stateOf({ ...stored(k, props), ...k.outputsOf(record), ...secretsFrom(k, created) }) };
 }
 
 /**
@@ -181,6 +234,49 @@ class Replaced {
 }
 
 /**
+ * `adoptId`: takes over an existing object instead of creating one. Fields that cannot change in
+ * place must match the program; updatable ones converge to the program's values. The object is the
+ * one `adoptId` names, found by that id alone (or by the name, for a kind whose name names it), never
+ * by the program's name: a program naming another is refused by the fixed-field check.
+ */
+export async function adopt(k: KindContext, props: Props): Promise<Created> {
+  const { declaration } = k;
+  const { conn, api } = connect(k, props);
+  const adoptId = props.adoptId as string;
+  const record = await withScopeHint(k, "read", props, () =>
+    fetchRecord(k, { conn, api }, byIdAlone(k, props), adoptId),
+  );
+  if (!record)
+    throw new Error(`${declaration.kind}: cannot adopt '${adoptId}': no such object in account ${conn.accountId}.`);
+  const live = k.outputsOf(record);
+  const unverifiable = new Set<string>(declaration.inputOnly ?? []);
+  const mismatched = declaration.replaceOn.filter(
+    (f) =>
+      declaration.apiFields.includes(f) &&
+      !unverifiable.has(f) &&
+      props[f] !== undefined &&
+      !deepEqual(live[f], props[f]),
+  );
+  if (mismatched.length > 0) {
+    throw new Error(
+      `${declaration.kind}: cannot adopt '${adoptId}': ${mismatched.map((f) => `${f} is ${JSON.stringify(live[f])}, the program says ${JSON.stringify(props[f])}`).join("; ")}. ` +
+        `These fields cannot change in place; make the program match the existing object or create a new one without adoptId.`,
+    );
+  }
+  // Updatable differences converge to the program's values, as a later update would.
+  const adopted = await updateRemote(k, { conn, api }, { ...props, ...live }, props, k.idOf(record));
+  holdHere(collectionOf(k, conn, props), k.idOf(record));
+  // The service shows one-time secrets only at creation: an adopted object's are unknown ("").
+  const unknownSecrets = keptSecrets(k, {});
+  return {
+    id: k.idOf(record),
+    outs: stateOf(
+      withState({ ...stored(k, props), ...k.outputsOf(adopted.record ?? record), ...unknownSecrets }, adopted.state),
+    ),
+  };
+}
+
+/**
  * The object the service named under this stack's key, made by an earlier run with other values
  * that change in place: converged to the program's values, as an update would. Its one-time secret
  * is the replay's when the replay carried it, else unknown ("").
@@ -192,7 +288,7 @@ async function takeOver(attempt: Attempt, replayed: Record<string, unknown>): Pr
   const live = await withScopeHint(k, "read", inputs, () =>
     ctx.api.get(k.declaration.itemPath(ctx.conn, inputs, id), k.declaration.record),
   ).catch(() => replayed);
-  const converged = await updateRemote(k, { ...inputs, ...k.outputsOf(live) }, inputs, id);
+  const converged = await updateRemote(k, ctx, { ...inputs, ...k.outputsOf(live) }, inputs, id);
   progress(
     `${what(k.declaration, inputs, id)}: taken over: an earlier run created it with other values and did not ` +
       `record it, and the service answered this resource's own idempotency key with it.`,
@@ -284,13 +380,4 @@ function outOfKeys(k: KindContext, inputs: Props, storedFailure: unknown): Error
   return new Error(
     `${k.declaration.kind}: the service keeps replaying creations of deleted objects; giving up after ${MAX_GENERATIONS} keys.`,
   );
-}
-
-/**
- * The POST body, in the one canonical form (createForm.ts): every API field of the kind's create
- * under its API name, in the declaration's order, the service's defaults filled in, each value in
- * the form the service keeps it.
- */
-export function createBody(k: KindContext, props: Props): Record<string, unknown> {
-  return canonicalBody(k.declaration, props);
 }

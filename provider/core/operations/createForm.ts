@@ -6,12 +6,12 @@
 // the write-only and input-only fields no record shows), so the body an earlier attempt sent can be
 // rebuilt from the object it made whatever the program changed since (proof.ts).
 //
-// 0.1.x sent the program's own fields as given (`programBody`). The key still stands for those
-// (createKey.ts), so a create that 0.1.x left unrecorded keeps its key after an upgrade, and the
+// 0.1.x sent the program's own fields as given (createKey.ts `programBody`). The key still stands
+// for those, so a create that 0.1.x left unrecorded keeps its key after an upgrade, and the
 // proof offers that form too.
 import { canonicalJson } from "../canonicalJson";
 import { camelToSnake } from "../casing";
-import type { AnyDeclaration, Props } from "../declaration";
+import type { AnyDeclaration } from "../declaration";
 
 type Values = Record<string, unknown>;
 
@@ -25,13 +25,6 @@ export function canonicalBody(declaration: AnyDeclaration, values: Values): Reco
     const value = storedForm(declaration, name, given);
     if (value !== undefined) body[name] = value;
   }
-  return body;
-}
-
-/** The body 0.1.x sent: the API fields the program set, as it set them, in the declaration's order. */
-export function programBody(declaration: AnyDeclaration, props: Props): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const f of declaration.apiFields) if (props[f] !== undefined) body[camelToSnake(f)] = props[f];
   return body;
 }
 

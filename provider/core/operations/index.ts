@@ -3,8 +3,7 @@
 export { type KindContext, collectionOf, connect, kindContext } from "./context";
 export { type CheckFailure, type CommonRefusals, check, toFailures } from "./check";
 export { type DiffResult, diff } from "./diff";
-export { create } from "./create";
-export { adopt } from "./adopt";
+export { adopt, create } from "./create";
 export { read } from "./read";
 export { update } from "./update";
 export { deleteObject } from "./delete";

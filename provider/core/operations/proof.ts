@@ -25,8 +25,8 @@
 import type { Attempt } from "./answer";
 import { send } from "./answer";
 import { earlierAttempts, sameNamed } from "./candidates";
-import { reportedFields } from "./createKey";
-import { canonicalBody, isDefault, keptAlike, programBody, programMayOmit, sentText, storedForm } from "./createForm";
+import { programBody, reportedFields } from "./createKey";
+import { canonicalBody, isDefault, keptAlike, programMayOmit, sentText, storedForm } from "./createForm";
 import { identify, identityOf } from "./fetchRecord";
 import { camelToSnake } from "../casing";
 

@@ -14,7 +14,8 @@ export async function withScopeHint<T>(k: KindContext, op: Operation, props: Pro
     if (isForbidden(err)) {
       const { declaration } = k;
       const needed = declaration.scopes[op](props).join(" or ");
-      const cause = await forbiddenCause(connect(k, props).api);
+      const { api } = connect(k, props);
+      const cause = await forbiddenCause(api);
       const also = cause === "scope" ? declaration.forbiddenAlso?.[op] : undefined;
       const message =
         explainForbidden(

@@ -3,15 +3,16 @@
 // natural-key object is never changed (fetchRecord.ts requireThisObject).
 import { deepEqual } from "../canonicalJson";
 import { camelToSnake } from "../casing";
-import type { Props } from "../declaration";
+import type { Ctx, Props } from "../declaration";
 import { type KindContext, connect } from "./context";
 import { requireThisObject } from "./fetchRecord";
 import { withScopeHint } from "./scopeHint";
 import { keptSecrets, stateOf, stored, withState } from "./state";
 
 export async function update(k: KindContext, id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
-  await requireThisObject(k, connect(k, news), olds, id);
-  const { record, state } = await updateRemote(k, olds, news, id);
+  const ctx = connect(k, news);
+  await requireThisObject(k, ctx, olds, id);
+  const { record, state } = await updateRemote(k, ctx, olds, news, id);
   return {
     outs: stateOf(
       withState(
@@ -22,15 +23,19 @@ export async function update(k: KindContext, id: string, olds: Props, news: Prop
   };
 }
 
-/** The service side of an update (also how an adopted object converges to the program). */
+/**
+ * The service side of an update (also how an adopted object converges to the program), through the
+ * connection the caller resolved for `news`: one resolution per operation.
+ */
 export async function updateRemote(
   k: KindContext,
+  { conn, api }: Ctx,
   olds: Props,
   news: Props,
   id: string,
 ): Promise<{ record?: Record<string, unknown>; state?: Props }> {
   const { declaration } = k;
-  const { conn, api } = connect(k, news);
+  const path = declaration.itemPath(conn, news, id);
   const changed = declaration.apiFields.filter(
     (f) => !k.writeOnly.has(f) && news[f] !== undefined && !deepEqual(olds[f], news[f]),
   );
@@ -41,14 +46,12 @@ export async function updateRemote(
     if (declaration.prepareUpdate) ({ body, state } = declaration.prepareUpdate(olds, news, body));
     const sent = body;
     if (Object.keys(sent).length > 0)
-      record = await withScopeHint(k, "write", news, () =>
-        api.put(declaration.itemPath(conn, news, id), sent, declaration.record),
-      );
+      record = await withScopeHint(k, "write", news, () => api.put(path, sent, declaration.record));
   }
   const reconcile = declaration.reconcile;
   if (reconcile) {
     record = await withScopeHint(k, "write", news, async () => {
-      const current = record ?? (await api.get(declaration.itemPath(conn, news, id), declaration.record));
+      const current = record ?? (await api.get(path, declaration.record));
       return reconcile({ conn, api }, { ...news, id }, current, olds);
     });
   }

@@ -8,7 +8,7 @@ import { isNotFound } from "../api";
 import type { Props, Watches } from "../declaration";
 import type { CheckFailure, CommonRefusals } from "./check";
 import { type KindContext, collectionOf, connect } from "./context";
-import { finishCreate } from "./finishCreate";
+import { finishCreate } from "./create";
 import { withScopeHint } from "./scopeHint";
 
 /**

@@ -1,6 +1,6 @@
 // One StackSalt resource per stack: random bytes kept in the stack's own state, which every txmail
 // resource passes to its provider as `__stackSalt` for idempotency keys only
-// (provider/core/idempotencyKey.ts). The URN alone is shared by any two stacks with the same project
+// (provider/core/operations/createKey.ts). The URN alone is shared by any two stacks with the same project
 // and stack name — two engineers' local `dev` stacks on one account, a stack removed and re-created
 // — and such stacks would replay each other's creations. The salt is what a different stack cannot
 // share: drawn by the resource's create, so it exists only in this stack's state, and every resource

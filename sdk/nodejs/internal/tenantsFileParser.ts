@@ -4,7 +4,7 @@
 import { LineCounter, parseDocument, isMap, isSeq, type Node } from "yaml";
 import { z } from "zod";
 import { Hostname } from "../../../provider/api/common";
-import { TenantsFileError } from "../tenantsFile";
+import { TenantsFileError } from "./tenantsFileError";
 
 const StrList = z.array(z.string());
 const Key = z.strictObject({

@@ -10,10 +10,8 @@ import type { TxmailClient } from "../../../provider/client";
 import { apiFor } from "../../../provider/core/clientApi";
 import type { AnyDeclaration } from "../../../provider/core/declaration";
 import { makeProvider, type Provider } from "../../../provider/core/factory";
-import { kindContext } from "../../../provider/core/operations";
-import { createBody } from "../../../provider/core/operations/create";
-import { programBody } from "../../../provider/core/operations/createForm";
-import { createKey } from "../../../provider/core/operations/createKey";
+import { canonicalBody } from "../../../provider/core/operations/createForm";
+import { createKey, programBody } from "../../../provider/core/operations/createKey";
 import { route as routeSpec } from "../../../provider/resources/route";
 import { smtpCredential as smtpSpec } from "../../../provider/resources/smtpCredential";
 import { webhook as webhookSpec } from "../../../provider/resources/webhook";
@@ -40,11 +38,7 @@ const webhook = makeProvider(webhookSpec, apiFor);
 const smtp = makeProvider(smtpSpec, apiFor);
 
 /** The body this provider sends for `inputs` (the canonical form). */
-const canonical = (spec: AnyDeclaration, inputs: Record<string, unknown>) =>
-  createBody(
-    kindContext(spec, () => undefined as never),
-    inputs,
-  );
+const canonical = (spec: AnyDeclaration, inputs: Record<string, unknown>) => canonicalBody(spec, inputs);
 
 /**
  * A create the service committed and nobody recorded (the run was killed before its answer): the

@@ -1,5 +1,5 @@
 // The idempotency key's inputs: the stack's salt separates stacks that share every name.
-import { deriveIdempotencyKey, type IdempotencyIdentity } from "../../../provider/core/idempotencyKey";
+import { deriveIdempotencyKey, type IdempotencyIdentity } from "../../../provider/core/operations/createKey";
 
 const identity: IdempotencyIdentity = {
   stackSalt: "Zk3h0S8yQ3m1xWq2cV9b4A",
