@@ -5,7 +5,7 @@
 // (a provider process per run). `--depth fast` (default) drives the providers in process;
 // `--depth engine` runs the same commands through the real Pulumi engine (the CLI setup installs,
 // Pulumi YAML programs on the checkout's native plugin: `bash scripts/setup.sh --with yaml` first),
-// histories of at most 8 commands unless --max-commands says otherwise. Without --count it runs for
+// histories of at most 16 commands unless --max-commands says otherwise. Without --count it runs for
 // --seconds (default 45). On a failure it prints the shrunk history and exits non-zero; with
 // HISTORIES_REPORT=<file> the report is also written there (the nightly CI recipe uploads it).
 "use strict";

@@ -60,18 +60,28 @@ function stable(v: unknown): unknown {
   return v;
 }
 
-/** A world after a step, in terms two runs of the same history share. */
-async function snapshot(w: World) {
+/**
+ * A world after a step, in terms two runs of the same history share. `same` says whether the
+ * resource still names the object it named after the previous step (updated in place, or left) or
+ * another (replaced): `ids` carries each resource's id from step to step.
+ */
+async function snapshot(w: World, ids: Map<string, string>) {
   const dump = await w.control.dumpState();
   const records = w.accountRecords(dump);
   const live = w.liveObjects(dump);
   const states = w.stacks.map((s) =>
     [...s.state.values()]
-      .map((e) => ({
-        resource: `${e.kind}::${e.urn.split("::").pop()}`,
-        inputs: stable(e.inputs),
-        object: live.has(`${e.kind} ${e.id}`) ? stable(records.get(`${e.kind} ${e.id}`)?.record) : "gone",
-      }))
+      .map((e) => {
+        const resource = `${"AB"[s.index]}:${e.kind}::${e.urn.split("::").pop()}`;
+        const same = ids.has(resource) ? ids.get(resource) === e.id : "new";
+        ids.set(resource, e.id);
+        return {
+          resource,
+          same,
+          inputs: stable(e.inputs),
+          object: live.has(`${e.kind} ${e.id}`) ? stable(records.get(`${e.kind} ${e.id}`)?.record) : "gone",
+        };
+      })
       .sort((a, b) => a.resource.localeCompare(b.resource)),
   );
   const service = [...live]
@@ -85,10 +95,11 @@ async function trace(depth: Depth) {
   const w = await startWorld(depth, settings.stacks);
   const model: Model = { programs: [[], []] };
   const steps: { step: string; problems: string[]; after: Awaited<ReturnType<typeof snapshot>> }[] = [];
+  const ids = new Map<string, string>();
   try {
     for (const c of HISTORY) {
       const problems = await runCmd(settings, model, w, c);
-      steps.push({ step: describeCmd(c), problems, after: await snapshot(w) });
+      steps.push({ step: describeCmd(c), problems, after: await snapshot(w, ids) });
     }
   } finally {
     await w.close();
@@ -105,5 +116,12 @@ test("the fast depth's engine model leaves the states and the service the real e
   // The history did what it says: objects were made, replaced, deleted (a vacuous pass would not).
   const last = engine[engine.length - 1]!.after;
   expect(last.states[0]).toEqual([]);
-  expect(last.states[1]!.map((r) => r.resource)).toEqual(["Webhook::a"]);
+  expect(last.states[1]!.map((r) => r.resource)).toEqual(["B:Webhook::a"]);
+  const sameAfter = (step: number, resource: string) =>
+    engine[step - 1]!.after.states.flat().find((r) => r.resource === resource)?.same;
+  expect(sameAfter(6, "A:Route::a")).toBe(true); // updated in place
+  expect(sameAfter(8, "A:SmtpCredential::a")).toBe(false); // replaced
+  // up --replace within 24 h: the service answers the create with the same object, which stays.
+  expect(sameAfter(14, "B:Webhook::a")).toBe(true);
+  expect(sameAfter(17, "B:Webhook::a")).toBe(false); // replaceOnChanges
 });

@@ -97,6 +97,8 @@ export function programYaml(project: string, program: ProgramResource[]): string
 export class EngineWorld extends World {
   private root = "";
   private readonly places: Place[] = [];
+  /** Each stack's pending creates after its last run (URN and inputs). */
+  private readonly pendingCreates: Set<string>[] = [];
   /** Each stack's program as last written. */
   private readonly programs: ProgramResource[][] = [];
 
@@ -169,22 +171,26 @@ export class EngineWorld extends World {
    */
   private async cli(stack: Stack, args: string[], killAt?: number): Promise<{ run: BoundedRun; killed: boolean }> {
     const place = this.places[stack.index]!;
+    // Armed before the CLI starts, so no write of the run can pass unseen.
+    const fault =
+      killAt === undefined
+        ? undefined
+        : await this.control.injectFault({
+            method: "POST,PUT,PATCH",
+            path: "/v2/*",
+            kind: "delay-after",
+            delayMs: HOLD_MS,
+            skip: killAt - 1,
+          });
     const { child, done } = spawnBounded(path.join(TOOLS_DIR, "bin", "pulumi"), [...args, "--color", "never"], {
       cwd: place.program,
       env: { ...process.env, ...place.env },
       what: `pulumi ${args.join(" ")} (stack ${"AB"[stack.index]})`,
       timeoutMs: RUN_TIMEOUT_MS,
     });
-    if (killAt === undefined) return { run: await done, killed: false };
+    if (fault === undefined) return { run: await done, killed: false };
     let ended = false;
     const finished = done.finally(() => (ended = true));
-    const fault = await this.control.injectFault({
-      method: "POST,PUT,PATCH",
-      path: "/v2/*",
-      kind: "delay-after",
-      delayMs: HOLD_MS,
-      skip: killAt - 1,
-    });
     let killed = false;
     // Bounded by the run's own bound: `done` settles (or rejects) by then.
     while (!ended) {
@@ -237,6 +243,7 @@ export class EngineWorld extends World {
     const pending = await this.readState(stack);
     const after = await this.control.dumpState();
     if (killed) this.noteLost(stack, before, after, pending);
+    this.pendingCreates[stack.index] = new Set(pending.map(pendingKey));
     this.settle(stack, what, said, failed, killed, after);
     return {
       stack: stack.index,
@@ -257,7 +264,9 @@ export class EngineWorld extends World {
    * and inputs, the service the object it made (live, named by no state, new since the run began).
    */
   private noteLost(stack: Stack, before: StateDump, after: StateDump, pending: ExportedResource[]): void {
-    const creating = pending.find((r) => r.type.startsWith(TYPE_PREFIX));
+    // The engine keeps a killed run's pending creates until a refresh clears them: the new one.
+    const earlier = this.pendingCreates[stack.index] ?? new Set<string>();
+    const creating = pending.find((r) => r.type.startsWith(TYPE_PREFIX) && !earlier.has(pendingKey(r)));
     if (!creating) return;
     const kind = creating.type.slice(TYPE_PREFIX.length) as HKind;
     const existed = this.liveObjects(before);
@@ -339,6 +348,8 @@ export class EngineWorld extends World {
     return this.run(stack, `${"AB"[stack.index]}: destroy`, ["destroy"], opts);
   }
 }
+
+const pendingKey = (r: ExportedResource) => `${r.urn} ${JSON.stringify(r.inputs ?? {})}`;
 
 function parseEvents(stdout: string): EngineEvent[] {
   const out: EngineEvent[] = [];

@@ -5,7 +5,8 @@
 // instead of the time budget, HISTORIES_SECONDS changes the budget, HISTORIES_NATURAL_KEYS=0 stops
 // both stacks and the environment sharing natural keys (Domain, Suppression, AccountMember).
 // HISTORIES_DEPTH=engine runs the same histories through the real engine instead (engineWorld.ts;
-// `npm run histories -- --depth engine`), shorter (HISTORIES_MAX_COMMANDS, default 8 there, 20 here).
+// `npm run histories -- --depth engine`), histories of at most HISTORIES_MAX_COMMANDS commands
+// (default 16 there: edits cost nothing, engine runs seconds; 20 here).
 import * as fs from "node:fs";
 import { closeSharedDispatchers } from "../../provider/client";
 import { settingsFromEnv } from "./commands";
@@ -15,7 +16,7 @@ const seed = seedFromEnv();
 const count = process.env.HISTORIES_COUNT ? Number(process.env.HISTORIES_COUNT) : undefined;
 const seconds = Number(process.env.HISTORIES_SECONDS || 45);
 const depth: Depth = process.env.HISTORIES_DEPTH === "engine" ? "engine" : "fast";
-const maxCommands = Number(process.env.HISTORIES_MAX_COMMANDS || (depth === "engine" ? 8 : 20));
+const maxCommands = Number(process.env.HISTORIES_MAX_COMMANDS || (depth === "engine" ? 16 : 20));
 
 afterAll(async () => {
   await closeSharedDispatchers();
