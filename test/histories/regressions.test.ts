@@ -1,10 +1,14 @@
 // Shrunk histories the history tester found (test/histories, docs/guide/development.md#histories),
 // replayed step by step. `holds`: a defect that was fixed — the history must hold every invariant.
 // A defect found and not yet fixed would go under `known`, as test.failing, turning red when fixed;
-// none is open.
+// none is open. They replay at the fast depth; HISTORIES_DEPTH=engine replays them through the real
+// engine instead (engineWorld.ts; minutes, so not in the suite).
 import { closeSharedDispatchers } from "../../provider/client";
 import type { Cmd, Settings } from "./commands";
-import { replay } from "./runner";
+import { type Depth, replay } from "./runner";
+
+const depth: Depth = process.env.HISTORIES_DEPTH === "engine" ? "engine" : "fast";
+if (depth === "engine") jest.setTimeout(10 * 60_000);
 
 afterAll(async () => {
   await closeSharedDispatchers();
@@ -96,6 +100,9 @@ const holds: [string, Settings, Cmd[]][] = [
     // seed 7001, history #953: a 5xx after the service committed a suppression's create, the retry
     // met it (409: the address is unique) and the run failed naming it; the program then dropped the
     // resource and nothing reported the object. It is now also reported as a likely leftover.
+    // Replayed through the real engine (HISTORIES_DEPTH=engine), the report was still lost in 1 run of
+    // 8: the native plugin answered the failed create before its warning reached the engine, which
+    // then ended the run and the plugin. An answer now waits for its lines (test/unit/core/delivered.test.ts).
     "a unique object committed before a 5xx, then dropped from the program",
     plain,
     [
@@ -151,5 +158,5 @@ const holds: [string, Settings, Cmd[]][] = [
 ];
 
 test.each(holds)("holds: %s", async (_name, settings, steps) => {
-  expect(await replay(settings, steps)).toBeUndefined();
+  expect(await replay(settings, steps, depth)).toBeUndefined();
 });
