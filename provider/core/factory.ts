@@ -16,7 +16,6 @@ import {
   update,
 } from "./operations";
 import type { Props, Declaration } from "./declaration";
-import { delivered } from "./progress";
 
 export { type CheckFailure, toFailures } from "./operations";
 
@@ -34,28 +33,26 @@ export function makeProvider<I extends Record<string, unknown>>(
   apiFor: (conn: Connection) => Api,
 ): Provider {
   const k = kindContext(declaration, apiFor);
-  // Each answer, success or failure, waits for the lines its operation said (progress.ts `delivered`).
-  const said = <T>(answer: Promise<T>): Promise<T> => answer.finally(() => delivered());
   return {
     // What the engine says of the state's object for this resource, for a replacement's create
     // (stateObjects.ts).
     check: (olds, news) => {
       k.stateObjects.sawOldInputs(news.__urn, olds);
-      return said(check(k, olds, news));
+      return check(k, olds, news);
     },
     diff: (id, olds, news) => {
       k.stateObjects.sawStateId(news.__urn, id);
-      return said(diff(k, olds, news));
+      return diff(k, olds, news);
     },
-    create: (inputs) => said(create(k, inputs)),
-    read: (id, props) => said(read(k, id, props)),
+    create: (inputs) => create(k, inputs),
+    read: (id, props) => read(k, id, props),
     update: (id, olds, news) => {
       k.stateObjects.sawStateId(news.__urn, id);
-      return said(update(k, id, olds, news));
+      return update(k, id, olds, news);
     },
     delete: (id, props) => {
       k.stateObjects.sawStateId(props.__urn, id); // the native face names the URN; the dynamic face's outputs do not
-      return said(deleteObject(k, id, props));
+      return deleteObject(k, id, props);
     },
   };
 }

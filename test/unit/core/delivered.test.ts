@@ -1,5 +1,5 @@
 // A provider's lines reach the engine before its answer leaves (provider/core/progress.ts
-// `delivered`, provider/core/factory.ts): a failed create's answer can end the run, and the engine
+// `delivered`, provider/runtime.ts `withLinesDelivered`): a failed create's answer can end the run, and the engine
 // then ends the plugin with a warning still on its way — a likely leftover reported to nobody. The
 // history tester's engine depth found it (test/histories/regressions.test.ts, "a unique object
 // committed before a 5xx, then dropped from the program", replayed through the real engine). Here
@@ -80,23 +80,25 @@ test("`delivered` waits until the engine has answered every line sent, and not o
 
 test("a provider's answer, a failure too, waits for the lines its operation said", async () => {
   let release: (() => void) | undefined;
-  let factory: typeof import("../../../provider/core/factory") | undefined;
+  let runtime: typeof import("../../../provider/runtime") | undefined;
   jest.isolateModules(() => {
     jest.doMock("../../../provider/core/progress", () => ({
       ...jest.requireActual("../../../provider/core/progress"),
       delivered: () => new Promise<void>((resolve) => (release = resolve)),
     }));
-    factory = require("../../../provider/core/factory") as typeof import("../../../provider/core/factory");
+    runtime = require("../../../provider/runtime") as typeof import("../../../provider/runtime");
   });
-  const { declarations } = require("../../../provider/resources") as {
-    declarations: Record<string, Parameters<typeof import("../../../provider/core/factory").makeProvider>[0]>;
-  };
-  const p = factory!.makeProvider(declarations.Route!, () => {
-    throw new Error("no service here");
+  const failing = () => Promise.reject(new Error("already exists"));
+  const p = runtime!.withLinesDelivered({
+    check: failing,
+    diff: failing,
+    create: failing,
+    read: failing,
+    update: failing,
+    delete: failing,
   });
   let settled = false;
-  // A read with no connection fails; its failure must still wait for the lines.
-  const answer = p.read("r-1", {}).then(
+  const answer = p.create({}).then(
     () => (settled = true),
     () => (settled = true),
   );
