@@ -14,7 +14,9 @@
 // - "rate-limit": a 429 `Too many requests, rate limited.` with `Retry-After` (`retryAfter`
 //   seconds) or, with `retryAfter: null`, without it.
 // `path` is a path template (`/v2/accounts/{account_id}/routes`), an exact path, or a glob with
-// `*` (one segment or more, e.g. `/v2/accounts/*/api-keys`); `method` "*" matches any method.
+// `*` (one segment or more, e.g. `/v2/accounts/*/api-keys`); `method` "*" matches any method, and
+// "POST,PUT" either. `skip` lets that many matching requests through before the fault fires: a test
+// can hold the n-th write of a run (delay-after, skip n-1) and kill its caller at that point.
 export type FaultMode =
   "error-before" | "error-after" | "drop-before" | "drop-after" | "delay" | "delay-after" | "rate-limit";
 export const FAULT_MODES: readonly FaultMode[] = [
@@ -41,6 +43,8 @@ export interface FaultSpec {
   status?: number;
   delayMs?: number;
   retryAfter?: number | null;
+  /** Matching requests let through before the fault fires (default 0). */
+  skip?: number;
 }
 
 export interface Fault extends Required<Omit<FaultSpec, "retryAfter">> {
@@ -66,6 +70,9 @@ export class Faults {
     if (spec.kind.startsWith("error") && (status < 500 || status > 599)) throw new RangeError("status must be 5xx");
     const delayMs = spec.delayMs ?? 0;
     if (!Number.isFinite(delayMs) || delayMs < 0 || delayMs > 600_000) throw new RangeError("delayMs must be 0–600000");
+    const skip = spec.skip ?? 0;
+    if (!Number.isInteger(skip) || skip < 0 || skip > 1_000_000)
+      throw new RangeError("skip must be an integer 0–1000000");
     const retryAfter = spec.retryAfter === undefined ? 1 : spec.retryAfter;
     if (retryAfter !== null && (!Number.isInteger(retryAfter) || retryAfter < 0)) {
       throw new RangeError("retryAfter must be a non-negative integer or null");
@@ -79,6 +86,7 @@ export class Faults {
       status,
       delayMs,
       retryAfter,
+      skip,
       remaining: count,
       fired: 0,
       re: globToRegExp(spec.path),
@@ -100,8 +108,12 @@ export class Faults {
     if (this.list.length === 0) return undefined;
     for (const f of this.list) {
       if (f.remaining <= 0) continue;
-      if (f.method !== "*" && f.method !== method) continue;
+      if (f.method !== "*" && !f.method.split(",").includes(method)) continue;
       if (f.path !== template && !f.re.test(path)) continue;
+      if (f.skip > 0) {
+        f.skip--;
+        continue;
+      }
       f.remaining--;
       f.fired++;
       return strip(f);

@@ -9,7 +9,7 @@ import { markSecrets, type SecretPath } from "./core/secretMarks";
 import type { AnyDeclaration } from "./core/declaration";
 import { apiFor } from "./core/clientApi";
 import { readForImport, type Imported } from "./core/importRead";
-import { progress } from "./core/progress";
+import { delivered, progress } from "./core/progress";
 import { onceInDynamicHost } from "./dynamicHost";
 import { declarationOf } from "./resources";
 
@@ -38,7 +38,7 @@ export function provider(kind: string): Provider {
     const declaration = declarationOf(kind);
     if (!declaration)
       throw new Error(`pulumi-txmail: unknown resource kind '${kind}'; upgrade the pulumi-txmail package.`);
-    p = withSecretMarks(makeProvider(declaration, apiFor), secretPathsOf(declaration));
+    p = withLinesDelivered(withSecretMarks(makeProvider(declaration, apiFor), secretPathsOf(declaration)));
     providers.set(kind, p);
   }
   return p;
@@ -61,6 +61,22 @@ export function secretPathsOf(declaration: AnyDeclaration): SecretPath[] {
     ...(declaration.writeOnly ?? []).map((k) => [k]),
     ["connection", "apiKey"],
   ];
+}
+
+/**
+ * The provider as both faces serve it: each answer, success or failure, waits (bounded) for the
+ * lines its operation said to reach the engine (progress.ts `delivered`).
+ */
+export function withLinesDelivered(p: Provider): Provider {
+  const said = <T>(answer: Promise<T>): Promise<T> => answer.finally(() => delivered());
+  return {
+    check: (olds, news) => said(p.check(olds, news)),
+    diff: (id, olds, news) => said(p.diff(id, olds, news)),
+    create: (inputs) => said(p.create(inputs)),
+    read: (id, props) => said(p.read(id, props)),
+    update: (id, olds, news) => said(p.update(id, olds, news)),
+    delete: (id, props) => said(p.delete(id, props)),
+  };
 }
 
 /** The provider as the engine sees it: known secrets leave the process signed as secrets (see secretMarks.ts). */

@@ -1,8 +1,13 @@
 #!/usr/bin/env node
-// `npm run histories -- --depth fast --seed S --count N [--seconds T] [--no-natural-keys] [--without a,b]`:
-// runs the history tester (test/histories, docs/guide/development.md#histories) through jest, which
-// gives each run its own module graph (a provider process per run). Without --count it runs for
-// --seconds (default 45). The deep depth (the real engine) is not built yet.
+// `npm run histories -- --depth fast|engine --seed S --count N [--seconds T] [--max-commands M]
+//  [--no-natural-keys] [--without a,b]`: runs the history tester (test/histories,
+// docs/guide/development.md#histories) through jest, which gives each fast run its own module graph
+// (a provider process per run). `--depth fast` (default) drives the providers in process;
+// `--depth engine` runs the same commands through the real Pulumi engine (the CLI setup installs,
+// Pulumi YAML programs on the checkout's native plugin: `bash scripts/setup.sh --with yaml` first),
+// histories of at most 16 commands unless --max-commands says otherwise. Without --count it runs for
+// --seconds (default 45). On a failure it prints the shrunk history and exits non-zero; with
+// HISTORIES_REPORT=<file> the report is also written there (the nightly CI recipe uploads it).
 "use strict";
 const { spawnSync } = require("node:child_process");
 const path = require("node:path");
@@ -20,19 +25,22 @@ for (let i = 0; i < args.length; i++) {
   else if (a === "--count") opts.count = value();
   else if (a === "--seconds") opts.seconds = value();
   else if (a === "--without") opts.without = value();
+  else if (a === "--max-commands") opts.maxCommands = value();
   else if (a === "--no-natural-keys") opts.naturalKeys = false;
   else {
     process.stderr.write(`histories: unknown argument ${a}\n`);
     process.exit(2);
   }
 }
-if (opts.depth !== "fast") {
-  process.stderr.write(`histories: depth '${opts.depth}' is not built yet; only --depth fast runs.\n`);
+if (opts.depth !== "fast" && opts.depth !== "engine") {
+  process.stderr.write(`histories: --depth is fast or engine, not '${opts.depth}'\n`);
   process.exit(2);
 }
 const root = path.resolve(__dirname, "..");
 const env = {
   ...process.env,
+  HISTORIES_DEPTH: opts.depth,
+  ...(opts.maxCommands !== undefined ? { HISTORIES_MAX_COMMANDS: opts.maxCommands } : {}),
   ...(opts.seed !== undefined ? { HISTORIES_SEED: opts.seed } : {}),
   ...(opts.count !== undefined ? { HISTORIES_COUNT: opts.count } : {}),
   ...(opts.seconds !== undefined ? { HISTORIES_SECONDS: opts.seconds } : {}),

@@ -10,6 +10,9 @@ interface EngineClient {
 
 let client: EngineClient | null | undefined;
 
+/** Lines sent to the engine whose Log call has not been answered yet. */
+const inFlight = new Set<Promise<void>>();
+
 function engine(): EngineClient | null {
   if (client !== undefined) return client;
   const addr = process.argv[2];
@@ -42,5 +45,23 @@ export function progress(message: string, urn?: unknown, severity: "INFO" | "WAR
   req.setMessage(message);
   req.setUrn(typeof urn === "string" ? urn : "");
   req.setEphemeral(false);
-  c.log(req, () => undefined);
+  const sent = new Promise<void>((resolve) => c.log(req, () => resolve()));
+  inFlight.add(sent);
+  void sent.then(() => inFlight.delete(sent));
+}
+
+/**
+ * Waits until every line sent so far has reached the engine (bounded: a line is never worth a
+ * hang). An operation's answer must not overtake its lines: a failed create's answer can end the
+ * run, and the engine then ends this process with a warning still on its way — a likely leftover
+ * reported to nobody (found by the history tester's engine depth, test/histories).
+ */
+export async function delivered(timeoutMs = 10_000): Promise<void> {
+  if (inFlight.size === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.all([...inFlight]),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+  ]);
+  clearTimeout(timer);
 }

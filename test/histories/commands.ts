@@ -6,7 +6,7 @@ import fc from "fast-check";
 import type { FaultSpec } from "../../emulator/control";
 import { afterCleanUp, invariants } from "./invariants";
 import { KIND_MODELS, KINDS, NAMES, type HKind } from "./kinds";
-import { type ProgramResource, type RunOptions, type RunReport, urnOf, type World } from "./world";
+import type { ProgramResource, RunOptions, RunReport, World } from "./world";
 
 export type FaultMode = "error-before" | "error-after" | "drop-before" | "drop-after" | "rate-limit";
 export type FaultMethod = "POST" | "PUT" | "DELETE" | "GET";
@@ -187,7 +187,7 @@ export async function runCmd(settings: Settings, model: Model, w: World, c: Cmd)
       if (!r) return [];
       // HISTORIES_NATURAL_KEYS=0 leaves natural-key kinds out of targeted replacements.
       if (KIND_MODELS[r.kind].naturalKey && !settings.naturalKeys) return [];
-      reports.push(await w.up(stack!, program, {}, urnOf(stack!, r.kind, r.name)));
+      reports.push(await w.up(stack!, program, {}, w.urnOf(stack!, r.kind, r.name)));
       break;
     }
     case "refresh":

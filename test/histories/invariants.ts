@@ -1,6 +1,6 @@
 // What must hold after every step of a history (issue 59). Each check returns the violations it
 // found, in words a reader can act on; an empty list is a pass.
-import { fixedOf, type ProgramResource, type RunReport, urnOf, type World } from "./world";
+import { fixedOf, type ProgramResource, type RunReport, type World } from "./world";
 
 /** After any step. `report` is the step's engine run, when it was one. */
 export function invariants(w: World, after: ReturnType<World["liveObjects"]>, report?: RunReport): string[] {
@@ -73,11 +73,13 @@ export function invariants(w: World, after: ReturnType<World["liveObjects"]>, re
       else if (now !== was) problems.push(`${report.what} changed ${key} (${whose}): ${was} → ${now}`);
     }
   }
-  // 5. No secret of the service in plain text in anything said.
-  const said = w.log.join("\n");
+  // 5. No secret of the service in plain text in anything said (or, at the engine depth, in a state file).
+  const said = w.said();
   for (const secret of w.secrets) {
     if (said.includes(secret))
-      problems.push(`a secret of the service (${secret.slice(0, 4)}…) appears in plain text in a log line`);
+      problems.push(
+        `a secret of the service (${secret.slice(0, 4)}…) appears in plain text in a log line or state file`,
+      );
   }
   return problems;
 }
@@ -91,7 +93,7 @@ export function invariants(w: World, after: ReturnType<World["liveObjects"]>, re
 export function afterCleanUp(w: World, stackIndex: number, program: ProgramResource[], live: Set<string>): string[] {
   const problems: string[] = [];
   const s = w.stacks[stackIndex]!;
-  const inProgram = new Map(program.map((r) => [urnOf(s, r.kind, r.name), r]));
+  const inProgram = new Map(program.map((r) => [w.urnOf(s, r.kind, r.name), r]));
   for (const lost of w.lost) {
     if (lost.stack !== stackIndex || lost.epoch !== w.epoch) continue;
     const key = `${lost.kind} ${lost.id}`;

@@ -1,10 +1,13 @@
 // Shrunk histories the history tester found (test/histories, docs/guide/development.md#histories),
 // replayed step by step. `holds`: a defect that was fixed — the history must hold every invariant.
-// A defect found and not yet fixed would go under `known`, as test.failing, turning red when fixed;
-// none is open.
+// A defect found and not yet fixed goes under `known`, as test.failing, turning red when fixed. They replay at the fast depth; HISTORIES_DEPTH=engine replays them through the real
+// engine instead (engineWorld.ts; minutes, so not in the suite).
 import { closeSharedDispatchers } from "../../provider/client";
 import type { Cmd, Settings } from "./commands";
-import { replay } from "./runner";
+import { type Depth, replay } from "./runner";
+
+const depth: Depth = process.env.HISTORIES_DEPTH === "engine" ? "engine" : "fast";
+if (depth === "engine") jest.setTimeout(10 * 60_000);
 
 afterAll(async () => {
   await closeSharedDispatchers();
@@ -96,6 +99,9 @@ const holds: [string, Settings, Cmd[]][] = [
     // seed 7001, history #953: a 5xx after the service committed a suppression's create, the retry
     // met it (409: the address is unique) and the run failed naming it; the program then dropped the
     // resource and nothing reported the object. It is now also reported as a likely leftover.
+    // Replayed through the real engine (HISTORIES_DEPTH=engine), the report was still lost in 1 run of
+    // 8: the native plugin answered the failed create before its warning reached the engine, which
+    // then ended the run and the plugin. An answer now waits for its lines (test/unit/core/delivered.test.ts).
     "a unique object committed before a 5xx, then dropped from the program",
     plain,
     [
@@ -151,5 +157,44 @@ const holds: [string, Settings, Cmd[]][] = [
 ];
 
 test.each(holds)("holds: %s", async (_name, settings, steps) => {
-  expect(await replay(settings, steps)).toBeUndefined();
+  expect(await replay(settings, steps, depth)).toBeUndefined();
+});
+
+const known: [string, Settings, Cmd[]][] = [
+  [
+    // issue-59 seed 5905, history #2737 (fast depth; open): a killed create (url h0), the url changed
+    // in the program, a rerun that proves the object through the key, takes it over, converges it to
+    // h1 — and is killed before the engine records it. The next rerun's key again meets the first
+    // attempt's body (h0), but the proof rebuilds bodies from the candidates' records
+    // (operations/proof.ts), and the only candidate now holds h1: unproven, reported as a likely
+    // leftover, and a second route made: a twin of this stack's own object.
+    "a killed create taken over and converged by a run killed in turn makes no twin",
+    plain,
+    [
+      { t: "add", s: 1, kind: "Route", name: "a", v: 0 },
+      { t: "up", s: 1, kill: 1 },
+      { t: "update", s: 1, pick: 0, i: 0 },
+      { t: "up", s: 1, kill: 1 },
+      { t: "up", s: 1 },
+    ],
+  ],
+  [
+    // issue-59 seed 5907, history #1271 (fast depth; open): a membership's create committed before a
+    // 5xx, the retry's 409 ("already a member"), and the run failed telling to adopt — but the service's
+    // member records carry no email, so the provider cannot name the object it made, and it is not
+    // reported as a likely leftover. The program then changes the email (a replacement): the next up
+    // makes the new membership, and the first stays, named by no state and reported to nobody.
+    "a membership committed before a 5xx, then its email changed",
+    shared,
+    [
+      { t: "add", s: 0, kind: "AccountMember", name: "a", v: 0 },
+      { t: "up", s: 0, fault: { mode: "error-after", method: "POST" } },
+      { t: "replaceField", s: 0, pick: 0, i: 1 },
+      { t: "up", s: 0 },
+    ],
+  ],
+];
+
+test.failing.each(known)("known, open: %s", async (_name, settings, steps) => {
+  expect(await replay(settings, steps, depth)).toBeUndefined();
 });

@@ -4,7 +4,14 @@
 // (paste into regressions.test.ts), and what the providers said during it.
 import fc from "fast-check";
 import { type Cmd, commandOf, describe, historyCommands, type Model, type Settings } from "./commands";
-import { World } from "./world";
+import { EngineWorld } from "./engineWorld";
+import { FastWorld, type World } from "./world";
+
+/** `fast`: the providers in process, states simulated; `engine`: the real engine on generated YAML programs. */
+export type Depth = "fast" | "engine";
+
+export const startWorld = (depth: Depth, stacks: number): Promise<World> =>
+  depth === "engine" ? EngineWorld.start(stacks) : FastWorld.start(stacks);
 
 export interface HistoryOptions {
   seed: number;
@@ -14,6 +21,8 @@ export interface HistoryOptions {
   timeLimitMs?: number;
   settings: Settings;
   maxCommands?: number;
+  /** Default fast. */
+  depth?: Depth;
 }
 
 export interface HistoryResult {
@@ -37,8 +46,13 @@ export function seedFromEnv(env = process.env): number {
 const emptyModel = (settings: Settings): Model => ({ programs: Array.from({ length: settings.stacks }, () => []) });
 
 /** Runs one history (a list of commands); throws the first violation. */
-async function runOne(settings: Settings, cmds: Iterable<fc.AsyncCommand<Model, World>>, keep: (w: World) => void) {
-  const w = await World.start(settings.stacks);
+async function runOne(
+  depth: Depth,
+  settings: Settings,
+  cmds: Iterable<fc.AsyncCommand<Model, World>>,
+  keep: (w: World) => void,
+) {
+  const w = await startWorld(depth, settings.stacks);
   keep(w);
   try {
     await fc.asyncModelRun(() => ({ model: emptyModel(settings), real: w }), cmds);
@@ -58,7 +72,7 @@ export async function runHistories(opts: HistoryOptions): Promise<HistoryResult>
     const one = (async () => {
       ran++;
       try {
-        await runOne(opts.settings, cmds, (w) => (last = w));
+        await runOne(opts.depth ?? "fast", opts.settings, cmds, (w) => (last = w));
       } catch (error) {
         lastFailed = { world: last!, error };
         throw error;
@@ -96,7 +110,7 @@ function failureReport(
   const error = failed?.error instanceof Error ? failed.error.message : String(failed?.error ?? result.errorInstance);
   return [
     `A history failed (seed ${opts.seed}, history #${result.numRuns}, shrunk ${result.numShrinks} times; ` +
-      `replay: HISTORIES_SEED=${opts.seed}${opts.settings.naturalKeys ? "" : " HISTORIES_NATURAL_KEYS=0"}` +
+      `replay: ${opts.depth === "engine" ? "HISTORIES_DEPTH=engine " : ""}HISTORIES_SEED=${opts.seed}${opts.settings.naturalKeys ? "" : " HISTORIES_NATURAL_KEYS=0"}` +
       `${opts.settings.without.length ? ` HISTORIES_WITHOUT=${opts.settings.without.join(",")}` : ""}, ` +
       `fast-check path ${result.counterexamplePath}).`,
     "",
@@ -114,10 +128,10 @@ function failureReport(
 }
 
 /** Replays a list of commands (a shrunk history): the first violation, or undefined when all hold. */
-export async function replay(settings: Settings, steps: Cmd[]): Promise<string | undefined> {
+export async function replay(settings: Settings, steps: Cmd[], depth: Depth = "fast"): Promise<string | undefined> {
   const cmds = steps.map((c) => commandOf(settings, c));
   try {
-    await runOne(settings, cmds, () => undefined);
+    await runOne(depth, settings, cmds, () => undefined);
     return undefined;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);

@@ -1,8 +1,11 @@
 // The real side of a history: one emulator (in memory, on loopback, with its control surface), one
-// account, one or two stacks each with a simulated Pulumi state, and the engine's operations over
-// them — `up`, `up --replace`, `refresh`, `destroy` — driving the providers in process the way the
-// engine drives them (test/conformance/core/replacement.test.ts): each run is a provider process of
-// its own (jest.isolateModules: a fresh module graph, so nothing one run learned reaches the next).
+// account, one or two stacks each with a Pulumi state, and the engine's operations over them —
+// `up`, `up --replace`, `refresh`, `destroy`. `World` is what commands.ts and invariants.ts see: the
+// service, the environment's changes and each stack's state as entries; two depths implement its
+// engine operations. `FastWorld` (here) drives the providers in process the way the engine drives
+// them (test/conformance/core/replacement.test.ts), with a simulated state: each run is a provider
+// process of its own (jest.isolateModules: a fresh module graph, so nothing one run learned reaches
+// the next). `EngineWorld` (engineWorld.ts) runs the real engine on generated programs.
 import { saidOnStderr } from "../../support/stderr";
 import { controlClient, type EmulatorControl, type FaultSpec, type StateDump } from "../../emulator/control";
 import { startEmulator, type RunningEmulator } from "../../emulator/server";
@@ -74,7 +77,8 @@ export interface RunReport {
   after: StateDump;
 }
 
-export const urnOf = (stack: Stack, kind: HKind, name: string) =>
+/** The URN of a dynamic-provider resource (the fast depth's; the engine depth's are native: engineWorld.ts). */
+export const dynamicUrnOf = (stack: Stack, kind: HKind, name: string) =>
   `urn:pulumi:dev::${stack.project}::pulumi-nodejs:dynamic/txmail:${kind}::${name}`;
 
 class Killed extends Error {}
@@ -139,7 +143,8 @@ async function capture<T>(run: () => Promise<T>): Promise<{ value?: T; error?: u
   return failure ? { error: failure.error, text } : { value, text };
 }
 
-export class World {
+/** The service, the environment, each stack's state: what the commands and invariants see, at either depth. */
+export abstract class World {
   readonly stacks: Stack[];
   /** Objects the environment made (out of band), by `Kind id`. */
   readonly outOfBand = new Set<string>();
@@ -165,7 +170,7 @@ export class World {
   /** The commands run so far (for a failure's report). */
   readonly steps: Cmd[] = [];
 
-  private constructor(
+  protected constructor(
     readonly emu: RunningEmulator,
     readonly control: EmulatorControl,
     readonly client: TxmailClient,
@@ -181,7 +186,8 @@ export class World {
     }));
   }
 
-  static async start(stackCount = 2): Promise<World> {
+  /** A fresh emulator (no rate limit to speak of: a history has no other caller) and its client. */
+  protected static async service() {
     const emu = await startEmulator({ port: 0, control: true, rateLimit: { rps: 1_000_000, burst: 1_000_000 } });
     const control = controlClient(emu);
     const client = createClient({
@@ -190,10 +196,44 @@ export class World {
       baseUrl: emu.baseUrl,
       rateLimit: false,
     });
-    const world = new World(emu, control, client, stackCount);
-    world.secrets.add(emu.apiKey);
-    for (const o of world.liveObjects(await control.dumpState())) world.preexisting.add(o);
-    return world;
+    return { emu, control, client };
+  }
+
+  /** What was there before the history, and the account's key as a secret. */
+  protected async begin(): Promise<void> {
+    this.secrets.add(this.emu.apiKey);
+    for (const o of this.liveObjects(await this.control.dumpState())) this.preexisting.add(o);
+  }
+
+  /** The URN the depth's engine gives `stack`'s resource `name` of `kind`. */
+  abstract urnOf(stack: Stack, kind: HKind, name: string): string;
+  /** `pulumi up` with `program`; with `replace`, `--replace <urn>`. */
+  abstract up(stack: Stack, program: ProgramResource[], opts?: RunOptions, replace?: string): Promise<RunReport>;
+  /** `pulumi refresh`. */
+  abstract refresh(stack: Stack, opts?: RunOptions): Promise<RunReport>;
+  /** `pulumi destroy`. */
+  abstract destroy(stack: Stack, opts?: RunOptions): Promise<RunReport>;
+
+  /** Everything a secret must never appear in: what the runs said (the engine depth adds its state files). */
+  said(): string {
+    return this.log.join("\n");
+  }
+
+  /**
+   * A run's bookkeeping, at either depth: whether it failed, the leftovers it reported, what a failed
+   * run made that no state names, and its lines for a failure's report.
+   */
+  protected settle(stack: Stack, what: string, said: string, failed: boolean, killed: boolean, after: StateDump): void {
+    stack.lastRunFailed = failed;
+    for (const m of said.matchAll(/txmail-likely-leftover (\w+) ([^)\s]+)\)/g))
+      this.reportedLeftovers.add(`${m[1]} ${m[2]}`);
+    if (failed) {
+      // What a failed run made and did not record (a membership re-added keeps its user id: every
+      // live object no state names, not only new ids).
+      const named = this.named();
+      for (const key of this.liveObjects(after)) if (!named.has(key)) this.unsettled.set(key, stack.index);
+    }
+    this.log.push(`--- ${what}${killed ? " (killed)" : ""}${failed && !killed ? " (failed)" : ""}\n${said.trim()}`);
   }
 
   /** The providers' connection: the environment of their process. */
@@ -321,6 +361,20 @@ export class World {
     if (ms >= 24 * 3600_000) this.epoch++;
     if (ms >= 5 * 60_000) this.secretEpoch++;
   }
+}
+
+/** The fast depth: the providers in process, each stack's state simulated. */
+export class FastWorld extends World {
+  static async start(stackCount = 2): Promise<FastWorld> {
+    const { emu, control, client } = await World.service();
+    const world = new FastWorld(emu, control, client, stackCount);
+    await world.begin();
+    return world;
+  }
+
+  urnOf(stack: Stack, kind: HKind, name: string): string {
+    return dynamicUrnOf(stack, kind, name);
+  }
 
   // ---- the engine ------------------------------------------------------------------------------
 
@@ -340,18 +394,9 @@ export class World {
     await this.control.clearFaults();
     const killed = error instanceof Killed;
     const message = error && !killed ? String((error as Error).message ?? error) : undefined;
-    stack.lastRunFailed = error !== undefined;
     const said = `${text}${message ? `\nerror: ${message}` : ""}`;
-    for (const m of said.matchAll(/txmail-likely-leftover (\w+) ([^)\s]+)\)/g))
-      this.reportedLeftovers.add(`${m[1]} ${m[2]}`);
     const after = await this.control.dumpState();
-    if (error !== undefined) {
-      // What a failed run made and did not record (a membership re-added keeps its user id: every
-      // live object no state names, not only new ids).
-      const named = this.named();
-      for (const key of this.liveObjects(after)) if (!named.has(key)) this.unsettled.set(key, stack.index);
-    }
-    this.log.push(`--- ${what}${killed ? " (killed)" : ""}${message ? " (failed)" : ""}\n${said.trim()}`);
+    this.settle(stack, what, said, error !== undefined, killed, after);
     return {
       stack: stack.index,
       what,
@@ -376,7 +421,7 @@ export class World {
       }
       const wanted = new Set<string>();
       for (const res of program) {
-        const urn = urnOf(stack, res.kind, res.name);
+        const urn = dynamicUrnOf(stack, res.kind, res.name);
         wanted.add(urn);
         const news: Props = {
           ...res.inputs,
@@ -458,7 +503,7 @@ class Runner {
   private writes = 0;
 
   constructor(
-    private readonly world: World,
+    private readonly world: FastWorld,
     private readonly stack: Stack,
     readonly providers: Record<HKind, Provider>,
     private readonly killAt?: number,

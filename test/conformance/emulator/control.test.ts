@@ -51,6 +51,20 @@ describe("Control surface", () => {
     await expect(emu.control.injectFault({ method: "GET", path: "/x", kind: "nope" as never })).rejects.toThrow(/400/);
   });
 
+  test("Control: a fault lets `skip` matching requests through, of any method it lists", async () => {
+    await emu.control.clearFaults();
+    await emu.control.injectFault({ method: "GET,DELETE", path: "/v2/ping", kind: "error-before", skip: 2 });
+    expect((await emu.req("POST", "/v2/ping")).status).not.toBe(500); // not a listed method: not counted
+    expect((await emu.req("GET", "/v2/ping")).status).toBe(200);
+    expect((await emu.req("GET", "/v2/ping")).status).toBe(200);
+    expect((await emu.req("GET", "/v2/ping")).status).toBe(500);
+    expect((await emu.req("GET", "/v2/ping")).status).toBe(200);
+    expect((await emu.control.faults()).map((f) => [f.fired, f.skip])).toEqual([[1, 0]]);
+    await expect(
+      emu.control.injectFault({ method: "GET", path: "/v2/ping", kind: "error-before", skip: -1 }),
+    ).rejects.toThrow(/400/);
+  });
+
   test("Control: delay-after commits (and stores the replay) before holding the answer", async () => {
     await emu.control.clearFaults();
     await emu.control.injectFault({ method: "POST", path: "/v2/accounts/*/routes", kind: "delay-after", delayMs: 400 });

@@ -65,4 +65,27 @@ describe("examples/ci workflows", () => {
     expect(last.env?.CODE).toBe("${{ steps.drift.outputs.code }}");
     expect(last.run).toMatch(/exit "\$CODE"/);
   });
+
+  it("histories.yml: both depths at the issue's counts, seeded by the run number, the report kept on failure", () => {
+    type Step = { if?: string; run?: string; with?: Record<string, string> };
+    const workflow = parse(fs.readFileSync(path.join(CI, "histories.yml"), "utf8")) as {
+      jobs: Record<
+        string,
+        { strategy: { matrix: { include: unknown[] } }; env: Record<string, string>; steps: Step[] }
+      >;
+    };
+    const job = workflow.jobs.histories!;
+    expect(job.strategy.matrix.include).toEqual([
+      { depth: "fast", count: 10000 },
+      { depth: "engine", count: 50 },
+    ]);
+    expect(job.env.SEED).toBe("${{ github.run_number }}");
+    expect(job.steps.some((s) => /scripts\/setup\.sh --with yaml/.test(s.run ?? ""))).toBe(true);
+    const run = job.steps.find((s) => (s.run ?? "").includes("npm run histories"))!;
+    expect(run.run).toMatch(/--depth "\$\{\{ matrix\.depth \}\}" --seed "\$SEED" --count "\$\{\{ matrix\.count \}\}"/);
+    // The runner writes the report where HISTORIES_REPORT says (test/histories/fast.test.ts).
+    const keep = job.steps.at(-1)!;
+    expect(keep.if).toBe("failure()");
+    expect(keep.with?.path).toBe(job.env.HISTORIES_REPORT);
+  });
 });
