@@ -193,7 +193,10 @@ function deleteFirstWhenSame(declaration: AnyDeclaration, inputs: string[]): str
 }
 
 function replacementSection(declaration: AnyDeclaration, inputs: string[]): string {
-  const triggers = replaceTriggers(declaration);
+  // The rotating input replaces in its legacy string form only (native/schema/resource.ts): said here.
+  const rotating = declaration.rotating?.input;
+  const legacy = rotating && declaration.replaceOn.includes(rotating) ? rotating : undefined;
+  const triggers = [...replaceTriggers(declaration), ...(legacy ? [legacy] : [])];
   const lines: string[] = [];
   if (triggers.length === 0) {
     lines.push("Nothing in the program replaces it: every input is updated in place.");
@@ -215,6 +218,12 @@ function replacementSection(declaration: AnyDeclaration, inputs: string[]): stri
       );
     }
   }
+  if (rotating)
+    lines.push(
+      `${legacy ? `\`${rotating}\` replaces it only as a string (the legacy trigger): a` : "A"} schedule ` +
+        `(\`${rotating}: { every, overlap }\`) never does; it makes the next credential in place and keeps the ` +
+        "previous one for the overlap ([rotating credentials](../guide/rotating-credentials.md)).",
+    );
   return `## Replacement\n\n${lines.join(" ")}\n`;
 }
 

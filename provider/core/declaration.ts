@@ -164,8 +164,21 @@ export interface Declaration<I extends Record<string, unknown>> {
   ): { body: Record<string, unknown>; state: Props };
   /** How the bulk import plan (txmail-import-plan) finds this kind's objects. */
   listing: Listing;
+  /**
+   * The capability to rotate on a schedule with an overlap (core/rotating): `input` takes the
+   * schedule `{ every, overlap }` (a string there stays the legacy replace trigger, listed in
+   * `replaceOn`), and `secret` is the `createOnly` output a sender holds. The resource then owns up
+   * to two service objects, the current and the previous.
+   */
+  rotating?: Rotating;
   /** The id `pulumi import` takes for this kind (importId.ts); default: the object's uuid. */
   importId?: ImportIdForm;
+}
+
+/** Declaration.rotating. */
+export interface Rotating {
+  readonly input: string;
+  readonly secret: string;
 }
 
 /** How an object addressed by a key that outlives it is told apart from a later one (Declaration.naturalKey). */

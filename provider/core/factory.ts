@@ -15,7 +15,8 @@ import {
   read,
   update,
 } from "./operations";
-import type { Props, Declaration } from "./declaration";
+import type { Props, Declaration, AnyDeclaration } from "./declaration";
+import { withRotation } from "./rotating";
 
 export { type CheckFailure, toFailures } from "./operations";
 
@@ -33,7 +34,8 @@ export function makeProvider<I extends Record<string, unknown>>(
   apiFor: (conn: Connection) => Api,
 ): Provider {
   const k = kindContext(declaration, apiFor);
-  return {
+  // Capabilities a declaration opts into wrap the generic operations (rotating/index.ts).
+  return withRotation(declaration as unknown as AnyDeclaration, {
     // What the engine says of the state's object for this resource, for a replacement's create
     // (stateObjects.ts).
     check: (olds, news) => {
@@ -54,5 +56,5 @@ export function makeProvider<I extends Record<string, unknown>>(
       k.stateObjects.sawStateId(props.__urn, id); // the native face names the URN; the dynamic face's outputs do not
       return deleteObject(k, id, props);
     },
-  };
+  });
 }

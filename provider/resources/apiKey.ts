@@ -1,6 +1,6 @@
 // Account API keys. `secretKey` exists only in the creation response: it is kept from state on
-// every later read, and `rotation` replaces the key create-before-delete so a tenant is never left
-// without a working key.
+// every later read. `rotation` is a schedule with an overlap (core/rotating: the resource then owns the
+// current and the previous key), or the legacy trigger that replaces the key create-before-delete.
 import { z } from "zod";
 import { ApiKey, ApiKeyWithSecret, CreateApiKeyForm, paths } from "../api";
 import type { Declaration } from "../core/declaration";
@@ -16,6 +16,7 @@ export const apiKey = {
   apiFields: ["label", "scopes", "ipAllowList"],
   createForm: CreateApiKeyForm,
   replaceOn: ["rotation"],
+  rotating: { input: "rotation", secret: "secretKey" } as const,
   createOnly: {
     /** The key itself (a Pulumi secret). Empty for an adopted key: its secret cannot be retrieved. */
     secretKey: "secret_key",

@@ -33,6 +33,7 @@ export const subAccountApiKey = {
   apiFields: ["label", "scopes", "ipAllowList"],
   createForm: CreateApiKeyForm,
   replaceOn: ["subAccountId", "rotation"],
+  rotating: { input: "rotation", secret: "secretKey" } as const,
   createOnly: {
     /** The key itself (a Pulumi secret). Empty for an adopted key: its secret cannot be retrieved. */
     secretKey: "secret_key",

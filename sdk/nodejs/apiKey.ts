@@ -4,7 +4,18 @@ import { type ApiKeyFields, ApiKeyRegistration } from "./generated/fields";
 import type { ArgsOf, OutputsOf } from "./internal/declared";
 import { DeclaredResource } from "./internal/declaredResource";
 
-const OUTPUTS = ["secretKey", "publicKey", "accountId", "createdAt", "lastUsedAt"] as const;
+const OUTPUTS = [
+  "secretKey",
+  "publicKey",
+  "accountId",
+  "createdAt",
+  "lastUsedAt",
+  // Of a rotation schedule (provider/core/rotating): unset without one.
+  "previousSecretKey",
+  "rotatedAt",
+  "nextRotationAt",
+  "previousRevokeAt",
+] as const;
 
 export interface ApiKeyArgs extends ArgsOf<typeof apiKey, ApiKeyFields> {}
 

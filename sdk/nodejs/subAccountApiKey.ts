@@ -4,7 +4,17 @@ import { type SubAccountApiKeyFields, SubAccountApiKeyRegistration } from "./gen
 import type { ArgsOf, OutputsOf } from "./internal/declared";
 import { DeclaredResource } from "./internal/declaredResource";
 
-const OUTPUTS = ["secretKey", "publicKey", "createdAt", "lastUsedAt"] as const;
+const OUTPUTS = [
+  "secretKey",
+  "publicKey",
+  "createdAt",
+  "lastUsedAt",
+  // Of a rotation schedule (provider/core/rotating): unset without one.
+  "previousSecretKey",
+  "rotatedAt",
+  "nextRotationAt",
+  "previousRevokeAt",
+] as const;
 
 export interface SubAccountApiKeyArgs extends ArgsOf<typeof subAccountApiKey, SubAccountApiKeyFields> {}
 

@@ -34,8 +34,11 @@ export interface ApiKeyFields {
    */
   ipAllowList?: unknown;
   /**
-   * Change this value (e.g. a date) to rotate the key: a new key is created before the old one is
-   * deleted.
+   * Rotate the key on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every`
+   * makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`,
+   * `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of
+   * the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the
+   * key at once, the old one deleted in the same run.
    */
   rotation?: unknown;
 }
@@ -44,7 +47,7 @@ export interface ApiKeyFields {
 export const ApiKeyRegistration = {
   inputs: ["label", "scopes", "ipAllowList", "rotation"],
   writeOnly: [],
-  secretOutputs: ["secretKey"],
+  secretOutputs: ["secretKey", "previousSecretKey"],
 } as const;
 
 /** The declared inputs of `Domain` (provider/resources): names, optionality and documentation. */
@@ -217,8 +220,11 @@ export interface SubAccountApiKeyFields {
    */
   ipAllowList?: unknown;
   /**
-   * Change this value (e.g. a date) to rotate the key: a new key is created before the old one is
-   * deleted.
+   * Rotate the key on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every`
+   * makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`,
+   * `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of
+   * the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the
+   * key at once, the old one deleted in the same run.
    */
   rotation?: unknown;
   /**
@@ -234,7 +240,7 @@ export interface SubAccountApiKeyFields {
 export const SubAccountApiKeyRegistration = {
   inputs: ["subAccountId", "label", "scopes", "ipAllowList", "rotation", "deferScopeRemoval"],
   writeOnly: [],
-  secretOutputs: ["secretKey"],
+  secretOutputs: ["secretKey", "previousSecretKey"],
 } as const;
 
 /**
