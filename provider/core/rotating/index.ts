@@ -34,7 +34,7 @@ export function withRotation(declaration: AnyDeclaration, inner: Provider): Prov
       const schedule = s.scheduleOf(inputs);
       const made = await inner.create(s.plain(inputs));
       if (!schedule) return made;
-      return { id: made.id, outs: s.started(made.outs, made.id, schedule) };
+      return { id: made.id, outs: defined(s.started(made.outs, made.id, schedule)) };
     },
     diff: async (id, olds, news) => {
       const base = await inner.diff(id, s.plain(olds), s.plain(news));
@@ -51,7 +51,7 @@ export function withRotation(declaration: AnyDeclaration, inner: Provider): Prov
         olds.currentGone === true
           ? { outs: { ...olds, ...news } } // nothing to update in place: the rotation below makes its successor
           : await inner.update(current, s.plain(olds), s.plain(news));
-      return { outs: await s.settle(inner, { ...applied.outs, currentId: current }, olds, news) };
+      return { outs: defined(await s.settle(inner, { ...applied.outs, currentId: current }, olds, news)) };
     },
     read: async (id, props) => {
       if (typeof props?.currentId !== "string") return inner.read(id, props);
@@ -73,7 +73,7 @@ export function withRotation(declaration: AnyDeclaration, inner: Provider): Prov
         );
         outs = { ...outs, currentGone: true, [r.secret]: "" };
       }
-      return { id, props: outs };
+      return { id, props: defined(outs) };
     },
     delete: async (id, props) => {
       const ids = [s.currentId(props, id), props.previousId].filter((x): x is string => typeof x === "string");
@@ -230,3 +230,11 @@ class Slots {
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
+
+/**
+ * Outputs without the fields this module unset (the schedule taken out of a generic call's inputs,
+ * a dropped previous): the engine's wire format has no `undefined`, and the dynamic face refuses one.
+ */
+function defined(outs: Props): Props {
+  return Object.fromEntries(Object.entries(outs).filter(([, v]) => v !== undefined));
+}

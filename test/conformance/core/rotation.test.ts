@@ -77,6 +77,8 @@ async function up(state: State, news: Props, p: Provider = run()) {
   if (diff.replaces && diff.replaces.length > 0) throw new Error(`unexpected replacement: ${diff.replaces.join()}`);
   if (!diff.changes) return { diff, state };
   const { outs } = await p.update(state.id, state.outs, inputs);
+  // The engine's wire format has no `undefined` (the dynamic face fails the update on one).
+  expect(Object.entries(outs).filter(([, v]) => v === undefined)).toEqual([]);
   return { diff, state: { id: state.id, outs } };
 }
 
