@@ -42,7 +42,12 @@ export function withRotation(declaration: AnyDeclaration, inner: Provider): Prov
       if (due.length === 0) return base;
       if (due.includes("rotate") || due.includes("revoke previous"))
         progress(`${what(declaration.kind, news, s.currentId(olds, id))}: ${s.said(olds, news, due)}`, news.__urn);
-      const named = due.map((d) => (d === "revoke previous" ? "previousId" : r.input));
+      // Named after what changes: the secret (a rotation), the previous secret (a revocation), the
+      // schedule itself. Not the schedule for a due rotation: the engine applies a `replaceOnChanges`
+      // naming it to these names, and a due rotation is never a replacement.
+      const named = due.map(
+        (d) => ({ rotate: r.secret, "revoke previous": s.previousSecretName, schedule: r.input })[d],
+      );
       return { ...base, changes: true, diffs: [...new Set([...(base.diffs ?? []), ...named])] };
     },
     update: async (id, olds, news) => {
@@ -87,6 +92,9 @@ type Due = "rotate" | "revoke previous" | "schedule";
 /** A rotating resource's slots in state: the current object, the previous one, the schedule's times. */
 class Slots {
   private readonly previousSecret: string;
+  get previousSecretName(): string {
+    return this.previousSecret;
+  }
   constructor(
     private readonly kind: string,
     private readonly r: Rotating,
