@@ -167,7 +167,8 @@ export interface Declaration<I extends Record<string, unknown>> {
   /**
    * The capability to rotate on a schedule with an overlap (core/rotating): `input` takes the
    * schedule `{ every, overlap }` (a string there stays the legacy replace trigger, listed in
-   * `replaceOn`), and `secret` is the `createOnly` output a sender holds. The resource then owns up
+   * `replaceOn`), and `secret` is the `createOnly` output a sender holds (`carried`: what else it
+   * needs of the previous credential, kept as `previous<Name>`). The resource then owns up
    * to two service objects, the current and the previous.
    */
   rotating?: Rotating;
@@ -179,6 +180,8 @@ export interface Declaration<I extends Record<string, unknown>> {
 export interface Rotating {
   readonly input: string;
   readonly secret: string;
+  /** Other outputs a sender needs of the previous credential while it lives (an SMTP user name). */
+  readonly carried?: readonly string[];
 }
 
 /** How an object addressed by a key that outlives it is told apart from a later one (Declaration.naturalKey). */

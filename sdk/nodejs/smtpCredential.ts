@@ -4,7 +4,16 @@ import { type SmtpCredentialFields, SmtpCredentialRegistration } from "./generat
 import type { ArgsOf, OutputsOf } from "./internal/declared";
 import { DeclaredResource } from "./internal/declaredResource";
 
-const OUTPUTS = ["username", "password"] as const;
+const OUTPUTS = [
+  "username",
+  "password",
+  // Of a rotation schedule (provider/core/rotating): unset without one.
+  "previousUsername",
+  "previousPassword",
+  "rotatedAt",
+  "nextRotationAt",
+  "previousRevokeAt",
+] as const;
 
 export interface SmtpCredentialArgs extends ArgsOf<typeof smtpCredential, SmtpCredentialFields> {}
 

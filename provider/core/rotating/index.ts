@@ -20,7 +20,7 @@ import type { Provider } from "../factory";
 import { what } from "../operations/names";
 import { progress } from "../progress";
 import { rotationNow } from "./clock";
-import { previousSecretOf } from "./outputs";
+import { previousOutputs, previousSecretOf } from "./outputs";
 import { type Schedule, isSchedule, periods } from "./schedule";
 
 /** The generic provider with rotation on schedule, for a declaration that has the capability. */
@@ -162,12 +162,8 @@ class Slots {
   }
 
   withoutPrevious(outs: Props): Props {
-    const {
-      previousId: _id,
-      previousRevokeAt: _at,
-      [this.previousSecret]: _secret,
-      ...rest
-    } = outs as Record<string, unknown>;
+    const { previousId: _id, previousRevokeAt: _at, ...rest } = outs as Record<string, unknown>;
+    for (const name of Object.values(previousOutputs(this.r))) delete rest[name];
     return rest;
   }
 
@@ -231,7 +227,8 @@ class Slots {
     };
     if (kept !== undefined) {
       next.previousId = kept;
-      next[this.previousSecret] = kept === current ? (olds[this.r.secret] ?? "") : (olds[this.previousSecret] ?? "");
+      for (const [output, previous] of Object.entries(previousOutputs(this.r)))
+        next[previous] = kept === current ? (olds[output] ?? "") : (olds[previous] ?? "");
     }
     return next;
   }

@@ -3,8 +3,16 @@
 import { z } from "zod";
 import type { AnyDeclaration, Rotating } from "../declaration";
 
-/** The previous credential's secret, named after the current one's (`secretKey` → `previousSecretKey`). */
-export const previousSecretOf = (r: Rotating): string => `previous${r.secret[0]!.toUpperCase()}${r.secret.slice(1)}`;
+/** An output of the previous credential, named after the current one's (`secretKey` → `previousSecretKey`). */
+export const previousOf = (output: string): string => `previous${output[0]!.toUpperCase()}${output.slice(1)}`;
+
+/** The previous credential's secret (`previousSecretKey`). */
+export const previousSecretOf = (r: Rotating): string => previousOf(r.secret);
+
+/** Each output kept of the previous credential (its secret, then `carried`), by the current one's name. */
+export function previousOutputs(r: Rotating): Record<string, string> {
+  return Object.fromEntries([r.secret, ...(r.carried ?? [])].map((o) => [o, previousOf(o)]));
+}
 
 /** Outputs of a rotating resource, with their types and texts (the previous secret's is secretOutputs'). */
 export const ROTATION_OUTPUTS = {
@@ -38,5 +46,11 @@ export function rotationOutputTypes(declaration: AnyDeclaration): Record<string,
       .string()
       .optional()
       .describe("The previous credential's secret while it lives (a Pulumi secret): senders not yet moved use it."),
+    ...Object.fromEntries(
+      (declaration.rotating.carried ?? []).map((o) => [
+        previousOf(o),
+        z.string().optional().describe(`The previous credential's \`${o}\` while it lives.`),
+      ]),
+    ),
   };
 }

@@ -799,6 +799,165 @@ func (o LookupDomainResultDnsRecordArrayOutput) Index(i pulumi.IntInput) LookupD
 	}).(LookupDomainResultDnsRecordOutput)
 }
 
+// Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+type SmtpCredentialRotation struct {
+	// How often a new credential is made, e.g. `30d` or `720h`.
+	Every string `pulumi:"every"`
+	// How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+	Overlap string `pulumi:"overlap"`
+}
+
+// SmtpCredentialRotationInput is an input type that accepts SmtpCredentialRotationArgs and SmtpCredentialRotationOutput values.
+// You can construct a concrete instance of `SmtpCredentialRotationInput` via:
+//
+//	SmtpCredentialRotationArgs{...}
+type SmtpCredentialRotationInput interface {
+	pulumi.Input
+
+	ToSmtpCredentialRotationOutput() SmtpCredentialRotationOutput
+	ToSmtpCredentialRotationOutputWithContext(context.Context) SmtpCredentialRotationOutput
+}
+
+// Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+type SmtpCredentialRotationArgs struct {
+	// How often a new credential is made, e.g. `30d` or `720h`.
+	Every pulumi.StringInput `pulumi:"every"`
+	// How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+	Overlap pulumi.StringInput `pulumi:"overlap"`
+}
+
+func (SmtpCredentialRotationArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SmtpCredentialRotation)(nil)).Elem()
+}
+
+func (i SmtpCredentialRotationArgs) ToSmtpCredentialRotationOutput() SmtpCredentialRotationOutput {
+	return i.ToSmtpCredentialRotationOutputWithContext(context.Background())
+}
+
+func (i SmtpCredentialRotationArgs) ToSmtpCredentialRotationOutputWithContext(ctx context.Context) SmtpCredentialRotationOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SmtpCredentialRotationOutput)
+}
+
+func (i SmtpCredentialRotationArgs) ToSmtpCredentialRotationPtrOutput() SmtpCredentialRotationPtrOutput {
+	return i.ToSmtpCredentialRotationPtrOutputWithContext(context.Background())
+}
+
+func (i SmtpCredentialRotationArgs) ToSmtpCredentialRotationPtrOutputWithContext(ctx context.Context) SmtpCredentialRotationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SmtpCredentialRotationOutput).ToSmtpCredentialRotationPtrOutputWithContext(ctx)
+}
+
+// SmtpCredentialRotationPtrInput is an input type that accepts SmtpCredentialRotationArgs, SmtpCredentialRotationPtr and SmtpCredentialRotationPtrOutput values.
+// You can construct a concrete instance of `SmtpCredentialRotationPtrInput` via:
+//
+//	        SmtpCredentialRotationArgs{...}
+//
+//	or:
+//
+//	        nil
+type SmtpCredentialRotationPtrInput interface {
+	pulumi.Input
+
+	ToSmtpCredentialRotationPtrOutput() SmtpCredentialRotationPtrOutput
+	ToSmtpCredentialRotationPtrOutputWithContext(context.Context) SmtpCredentialRotationPtrOutput
+}
+
+type smtpCredentialRotationPtrType SmtpCredentialRotationArgs
+
+func SmtpCredentialRotationPtr(v *SmtpCredentialRotationArgs) SmtpCredentialRotationPtrInput {
+	return (*smtpCredentialRotationPtrType)(v)
+}
+
+func (*smtpCredentialRotationPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**SmtpCredentialRotation)(nil)).Elem()
+}
+
+func (i *smtpCredentialRotationPtrType) ToSmtpCredentialRotationPtrOutput() SmtpCredentialRotationPtrOutput {
+	return i.ToSmtpCredentialRotationPtrOutputWithContext(context.Background())
+}
+
+func (i *smtpCredentialRotationPtrType) ToSmtpCredentialRotationPtrOutputWithContext(ctx context.Context) SmtpCredentialRotationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SmtpCredentialRotationPtrOutput)
+}
+
+// Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+type SmtpCredentialRotationOutput struct{ *pulumi.OutputState }
+
+func (SmtpCredentialRotationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SmtpCredentialRotation)(nil)).Elem()
+}
+
+func (o SmtpCredentialRotationOutput) ToSmtpCredentialRotationOutput() SmtpCredentialRotationOutput {
+	return o
+}
+
+func (o SmtpCredentialRotationOutput) ToSmtpCredentialRotationOutputWithContext(ctx context.Context) SmtpCredentialRotationOutput {
+	return o
+}
+
+func (o SmtpCredentialRotationOutput) ToSmtpCredentialRotationPtrOutput() SmtpCredentialRotationPtrOutput {
+	return o.ToSmtpCredentialRotationPtrOutputWithContext(context.Background())
+}
+
+func (o SmtpCredentialRotationOutput) ToSmtpCredentialRotationPtrOutputWithContext(ctx context.Context) SmtpCredentialRotationPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SmtpCredentialRotation) *SmtpCredentialRotation {
+		return &v
+	}).(SmtpCredentialRotationPtrOutput)
+}
+
+// How often a new credential is made, e.g. `30d` or `720h`.
+func (o SmtpCredentialRotationOutput) Every() pulumi.StringOutput {
+	return o.ApplyT(func(v SmtpCredentialRotation) string { return v.Every }).(pulumi.StringOutput)
+}
+
+// How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+func (o SmtpCredentialRotationOutput) Overlap() pulumi.StringOutput {
+	return o.ApplyT(func(v SmtpCredentialRotation) string { return v.Overlap }).(pulumi.StringOutput)
+}
+
+type SmtpCredentialRotationPtrOutput struct{ *pulumi.OutputState }
+
+func (SmtpCredentialRotationPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SmtpCredentialRotation)(nil)).Elem()
+}
+
+func (o SmtpCredentialRotationPtrOutput) ToSmtpCredentialRotationPtrOutput() SmtpCredentialRotationPtrOutput {
+	return o
+}
+
+func (o SmtpCredentialRotationPtrOutput) ToSmtpCredentialRotationPtrOutputWithContext(ctx context.Context) SmtpCredentialRotationPtrOutput {
+	return o
+}
+
+func (o SmtpCredentialRotationPtrOutput) Elem() SmtpCredentialRotationOutput {
+	return o.ApplyT(func(v *SmtpCredentialRotation) SmtpCredentialRotation {
+		if v != nil {
+			return *v
+		}
+		var ret SmtpCredentialRotation
+		return ret
+	}).(SmtpCredentialRotationOutput)
+}
+
+// How often a new credential is made, e.g. `30d` or `720h`.
+func (o SmtpCredentialRotationPtrOutput) Every() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SmtpCredentialRotation) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Every
+	}).(pulumi.StringPtrOutput)
+}
+
+// How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+func (o SmtpCredentialRotationPtrOutput) Overlap() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SmtpCredentialRotation) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Overlap
+	}).(pulumi.StringPtrOutput)
+}
+
 // A rotation schedule: a new credential every `every`, the previous one revoked `overlap` later.
 type SubAccountApiKeyRotation struct {
 	// How often a new credential is made, e.g. `30d` or `720h`.
@@ -2121,6 +2280,8 @@ type TenantSmtpCredential struct {
 	Domains []string `pulumi:"domains"`
 	// The credential's name.
 	Name string `pulumi:"name"`
+	// Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+	Rotation *TenantSmtpCredentialRotation `pulumi:"rotation"`
 	// Send to the sandbox instead of real recipients.
 	Sandbox *bool `pulumi:"sandbox"`
 	// `global` (default) or `scoped` to `domains`.
@@ -2161,6 +2322,8 @@ type TenantSmtpCredentialArgs struct {
 	Domains pulumi.StringArrayInput `pulumi:"domains"`
 	// The credential's name.
 	Name pulumi.StringInput `pulumi:"name"`
+	// Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+	Rotation TenantSmtpCredentialRotationPtrInput `pulumi:"rotation"`
 	// Send to the sandbox instead of real recipients.
 	Sandbox pulumi.BoolPtrInput `pulumi:"sandbox"`
 	// `global` (default) or `scoped` to `domains`.
@@ -2243,6 +2406,11 @@ func (o TenantSmtpCredentialOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v TenantSmtpCredential) string { return v.Name }).(pulumi.StringOutput)
 }
 
+// Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+func (o TenantSmtpCredentialOutput) Rotation() TenantSmtpCredentialRotationPtrOutput {
+	return o.ApplyT(func(v TenantSmtpCredential) *TenantSmtpCredentialRotation { return v.Rotation }).(TenantSmtpCredentialRotationPtrOutput)
+}
+
 // Send to the sandbox instead of real recipients.
 func (o TenantSmtpCredentialOutput) Sandbox() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v TenantSmtpCredential) *bool { return v.Sandbox }).(pulumi.BoolPtrOutput)
@@ -2271,6 +2439,165 @@ func (o TenantSmtpCredentialMapOutput) MapIndex(k pulumi.StringInput) TenantSmtp
 	return pulumi.All(o, k).ApplyT(func(vs []interface{}) TenantSmtpCredential {
 		return vs[0].(map[string]TenantSmtpCredential)[vs[1].(string)]
 	}).(TenantSmtpCredentialOutput)
+}
+
+// Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+type TenantSmtpCredentialRotation struct {
+	// How often a new credential is made, e.g. `30d` or `720h`.
+	Every string `pulumi:"every"`
+	// How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+	Overlap string `pulumi:"overlap"`
+}
+
+// TenantSmtpCredentialRotationInput is an input type that accepts TenantSmtpCredentialRotationArgs and TenantSmtpCredentialRotationOutput values.
+// You can construct a concrete instance of `TenantSmtpCredentialRotationInput` via:
+//
+//	TenantSmtpCredentialRotationArgs{...}
+type TenantSmtpCredentialRotationInput interface {
+	pulumi.Input
+
+	ToTenantSmtpCredentialRotationOutput() TenantSmtpCredentialRotationOutput
+	ToTenantSmtpCredentialRotationOutputWithContext(context.Context) TenantSmtpCredentialRotationOutput
+}
+
+// Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+type TenantSmtpCredentialRotationArgs struct {
+	// How often a new credential is made, e.g. `30d` or `720h`.
+	Every pulumi.StringInput `pulumi:"every"`
+	// How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+	Overlap pulumi.StringInput `pulumi:"overlap"`
+}
+
+func (TenantSmtpCredentialRotationArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantSmtpCredentialRotation)(nil)).Elem()
+}
+
+func (i TenantSmtpCredentialRotationArgs) ToTenantSmtpCredentialRotationOutput() TenantSmtpCredentialRotationOutput {
+	return i.ToTenantSmtpCredentialRotationOutputWithContext(context.Background())
+}
+
+func (i TenantSmtpCredentialRotationArgs) ToTenantSmtpCredentialRotationOutputWithContext(ctx context.Context) TenantSmtpCredentialRotationOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantSmtpCredentialRotationOutput)
+}
+
+func (i TenantSmtpCredentialRotationArgs) ToTenantSmtpCredentialRotationPtrOutput() TenantSmtpCredentialRotationPtrOutput {
+	return i.ToTenantSmtpCredentialRotationPtrOutputWithContext(context.Background())
+}
+
+func (i TenantSmtpCredentialRotationArgs) ToTenantSmtpCredentialRotationPtrOutputWithContext(ctx context.Context) TenantSmtpCredentialRotationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantSmtpCredentialRotationOutput).ToTenantSmtpCredentialRotationPtrOutputWithContext(ctx)
+}
+
+// TenantSmtpCredentialRotationPtrInput is an input type that accepts TenantSmtpCredentialRotationArgs, TenantSmtpCredentialRotationPtr and TenantSmtpCredentialRotationPtrOutput values.
+// You can construct a concrete instance of `TenantSmtpCredentialRotationPtrInput` via:
+//
+//	        TenantSmtpCredentialRotationArgs{...}
+//
+//	or:
+//
+//	        nil
+type TenantSmtpCredentialRotationPtrInput interface {
+	pulumi.Input
+
+	ToTenantSmtpCredentialRotationPtrOutput() TenantSmtpCredentialRotationPtrOutput
+	ToTenantSmtpCredentialRotationPtrOutputWithContext(context.Context) TenantSmtpCredentialRotationPtrOutput
+}
+
+type tenantSmtpCredentialRotationPtrType TenantSmtpCredentialRotationArgs
+
+func TenantSmtpCredentialRotationPtr(v *TenantSmtpCredentialRotationArgs) TenantSmtpCredentialRotationPtrInput {
+	return (*tenantSmtpCredentialRotationPtrType)(v)
+}
+
+func (*tenantSmtpCredentialRotationPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantSmtpCredentialRotation)(nil)).Elem()
+}
+
+func (i *tenantSmtpCredentialRotationPtrType) ToTenantSmtpCredentialRotationPtrOutput() TenantSmtpCredentialRotationPtrOutput {
+	return i.ToTenantSmtpCredentialRotationPtrOutputWithContext(context.Background())
+}
+
+func (i *tenantSmtpCredentialRotationPtrType) ToTenantSmtpCredentialRotationPtrOutputWithContext(ctx context.Context) TenantSmtpCredentialRotationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantSmtpCredentialRotationPtrOutput)
+}
+
+// Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+type TenantSmtpCredentialRotationOutput struct{ *pulumi.OutputState }
+
+func (TenantSmtpCredentialRotationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantSmtpCredentialRotation)(nil)).Elem()
+}
+
+func (o TenantSmtpCredentialRotationOutput) ToTenantSmtpCredentialRotationOutput() TenantSmtpCredentialRotationOutput {
+	return o
+}
+
+func (o TenantSmtpCredentialRotationOutput) ToTenantSmtpCredentialRotationOutputWithContext(ctx context.Context) TenantSmtpCredentialRotationOutput {
+	return o
+}
+
+func (o TenantSmtpCredentialRotationOutput) ToTenantSmtpCredentialRotationPtrOutput() TenantSmtpCredentialRotationPtrOutput {
+	return o.ToTenantSmtpCredentialRotationPtrOutputWithContext(context.Background())
+}
+
+func (o TenantSmtpCredentialRotationOutput) ToTenantSmtpCredentialRotationPtrOutputWithContext(ctx context.Context) TenantSmtpCredentialRotationPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantSmtpCredentialRotation) *TenantSmtpCredentialRotation {
+		return &v
+	}).(TenantSmtpCredentialRotationPtrOutput)
+}
+
+// How often a new credential is made, e.g. `30d` or `720h`.
+func (o TenantSmtpCredentialRotationOutput) Every() pulumi.StringOutput {
+	return o.ApplyT(func(v TenantSmtpCredentialRotation) string { return v.Every }).(pulumi.StringOutput)
+}
+
+// How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+func (o TenantSmtpCredentialRotationOutput) Overlap() pulumi.StringOutput {
+	return o.ApplyT(func(v TenantSmtpCredentialRotation) string { return v.Overlap }).(pulumi.StringOutput)
+}
+
+type TenantSmtpCredentialRotationPtrOutput struct{ *pulumi.OutputState }
+
+func (TenantSmtpCredentialRotationPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantSmtpCredentialRotation)(nil)).Elem()
+}
+
+func (o TenantSmtpCredentialRotationPtrOutput) ToTenantSmtpCredentialRotationPtrOutput() TenantSmtpCredentialRotationPtrOutput {
+	return o
+}
+
+func (o TenantSmtpCredentialRotationPtrOutput) ToTenantSmtpCredentialRotationPtrOutputWithContext(ctx context.Context) TenantSmtpCredentialRotationPtrOutput {
+	return o
+}
+
+func (o TenantSmtpCredentialRotationPtrOutput) Elem() TenantSmtpCredentialRotationOutput {
+	return o.ApplyT(func(v *TenantSmtpCredentialRotation) TenantSmtpCredentialRotation {
+		if v != nil {
+			return *v
+		}
+		var ret TenantSmtpCredentialRotation
+		return ret
+	}).(TenantSmtpCredentialRotationOutput)
+}
+
+// How often a new credential is made, e.g. `30d` or `720h`.
+func (o TenantSmtpCredentialRotationPtrOutput) Every() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantSmtpCredentialRotation) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Every
+	}).(pulumi.StringPtrOutput)
+}
+
+// How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+func (o TenantSmtpCredentialRotationPtrOutput) Overlap() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantSmtpCredentialRotation) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Overlap
+	}).(pulumi.StringPtrOutput)
 }
 
 // An address the tenant must never mail.
@@ -2655,6 +2982,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ApiKeyRotationPtrInput)(nil)).Elem(), ApiKeyRotationArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ConnectionInput)(nil)).Elem(), ConnectionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ConnectionPtrInput)(nil)).Elem(), ConnectionArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SmtpCredentialRotationInput)(nil)).Elem(), SmtpCredentialRotationArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SmtpCredentialRotationPtrInput)(nil)).Elem(), SmtpCredentialRotationArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SubAccountApiKeyRotationInput)(nil)).Elem(), SubAccountApiKeyRotationArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SubAccountApiKeyRotationPtrInput)(nil)).Elem(), SubAccountApiKeyRotationArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantDomainInput)(nil)).Elem(), TenantDomainArgs{})
@@ -2672,6 +3001,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantRouteMapInput)(nil)).Elem(), TenantRouteMap{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantSmtpCredentialInput)(nil)).Elem(), TenantSmtpCredentialArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantSmtpCredentialMapInput)(nil)).Elem(), TenantSmtpCredentialMap{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantSmtpCredentialRotationInput)(nil)).Elem(), TenantSmtpCredentialRotationArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantSmtpCredentialRotationPtrInput)(nil)).Elem(), TenantSmtpCredentialRotationArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantSuppressionInput)(nil)).Elem(), TenantSuppressionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantSuppressionMapInput)(nil)).Elem(), TenantSuppressionMap{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantWebhookInput)(nil)).Elem(), TenantWebhookArgs{})
@@ -2692,6 +3023,8 @@ func init() {
 	pulumi.RegisterOutputType(GetSubAccountUsageResultTotalOutput{})
 	pulumi.RegisterOutputType(LookupDomainResultDnsRecordOutput{})
 	pulumi.RegisterOutputType(LookupDomainResultDnsRecordArrayOutput{})
+	pulumi.RegisterOutputType(SmtpCredentialRotationOutput{})
+	pulumi.RegisterOutputType(SmtpCredentialRotationPtrOutput{})
 	pulumi.RegisterOutputType(SubAccountApiKeyRotationOutput{})
 	pulumi.RegisterOutputType(SubAccountApiKeyRotationPtrOutput{})
 	pulumi.RegisterOutputType(TenantDomainOutput{})
@@ -2709,6 +3042,8 @@ func init() {
 	pulumi.RegisterOutputType(TenantRouteMapOutput{})
 	pulumi.RegisterOutputType(TenantSmtpCredentialOutput{})
 	pulumi.RegisterOutputType(TenantSmtpCredentialMapOutput{})
+	pulumi.RegisterOutputType(TenantSmtpCredentialRotationOutput{})
+	pulumi.RegisterOutputType(TenantSmtpCredentialRotationPtrOutput{})
 	pulumi.RegisterOutputType(TenantSuppressionOutput{})
 	pulumi.RegisterOutputType(TenantSuppressionMapOutput{})
 	pulumi.RegisterOutputType(TenantWebhookOutput{})

@@ -170,13 +170,21 @@ export interface SmtpCredentialFields {
   scope?: unknown;
   /** Domains of a scoped credential (required non-empty when scoped, empty when global). */
   domains?: unknown;
+  /**
+   * Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after
+   * `every` makes a new credential (its own `username` and `password`) and keeps the previous one
+   * live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`,
+   * `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule
+   * makes no credential.
+   */
+  rotation?: unknown;
 }
 
 /** What the `SmtpCredential` class registers, from its declaration. */
 export const SmtpCredentialRegistration = {
-  inputs: ["name", "sandbox", "scope", "domains"],
+  inputs: ["name", "sandbox", "scope", "domains", "rotation"],
   writeOnly: [],
-  secretOutputs: ["password"],
+  secretOutputs: ["password", "previousPassword"],
 } as const;
 
 /**

@@ -24,7 +24,7 @@ export interface Declared {
   createOnly?: Record<string, string>;
   writeOnly?: readonly string[];
   reshapedOutputs?: Record<string, z.ZodType>;
-  rotating?: { secret: string };
+  rotating?: { secret: string; carried?: readonly string[] };
 }
 
 /** A canonical value as a program may give it: lists take inputs element by element. */
@@ -57,9 +57,11 @@ export type ReshapedOutputs<S extends Declared> = {
 /** What a rotating kind keeps of its schedule (provider/core/rotating/outputs.ts), the previous secret included. */
 export type RotationOutputs<S extends Declared> = S extends { rotating: { secret: infer N extends string } }
   ? { [K in keyof typeof ROTATION_OUTPUTS]: z.output<(typeof ROTATION_OUTPUTS)[K]> } & {
-      [K in `previous${Capitalize<N>}`]: string | undefined;
+      [K in `previous${Capitalize<N | Carried<S>>}`]: string | undefined;
     }
   : object;
+
+type Carried<S extends Declared> = S extends { rotating: { carried: readonly (infer C extends string)[] } } ? C : never;
 
 /** Outputs a class can expose besides its inputs. */
 export type OutputName<S extends Declared> =

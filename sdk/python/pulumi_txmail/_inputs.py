@@ -22,6 +22,8 @@ __all__ = [
     'ConnectionDict',
     'ConnectionArgs',
     'ConnectionArgsDict',
+    'SmtpCredentialRotationArgs',
+    'SmtpCredentialRotationArgsDict',
     'SubAccountApiKeyRotationArgs',
     'SubAccountApiKeyRotationArgsDict',
     'TenantDomainArgs',
@@ -38,6 +40,8 @@ __all__ = [
     'TenantRouteArgsDict',
     'TenantSmtpCredentialArgs',
     'TenantSmtpCredentialArgsDict',
+    'TenantSmtpCredentialRotationArgs',
+    'TenantSmtpCredentialRotationArgsDict',
     'TenantSuppressionArgs',
     'TenantSuppressionArgsDict',
     'TenantWebhookArgs',
@@ -242,6 +246,58 @@ class ConnectionArgs:
     @base_url.setter
     def base_url(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "base_url", value)
+
+
+class SmtpCredentialRotationArgsDict(TypedDict):
+    """
+    Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+    """
+    every: pulumi.Input[_builtins.str]
+    """
+    How often a new credential is made, e.g. `30d` or `720h`.
+    """
+    overlap: pulumi.Input[_builtins.str]
+    """
+    How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+    """
+
+@pulumi.input_type
+class SmtpCredentialRotationArgs:
+    def __init__(__self__, *,
+                 every: pulumi.Input[_builtins.str],
+                 overlap: pulumi.Input[_builtins.str]):
+        """
+        Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+
+        :param pulumi.Input[_builtins.str] every: How often a new credential is made, e.g. `30d` or `720h`.
+        :param pulumi.Input[_builtins.str] overlap: How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+        """
+        pulumi.set(__self__, "every", every)
+        pulumi.set(__self__, "overlap", overlap)
+
+    @_builtins.property
+    @pulumi.getter
+    def every(self) -> pulumi.Input[_builtins.str]:
+        """
+        How often a new credential is made, e.g. `30d` or `720h`.
+        """
+        return pulumi.get(self, "every")
+
+    @every.setter
+    def every(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "every", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def overlap(self) -> pulumi.Input[_builtins.str]:
+        """
+        How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+        """
+        return pulumi.get(self, "overlap")
+
+    @overlap.setter
+    def overlap(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "overlap", value)
 
 
 class SubAccountApiKeyRotationArgsDict(TypedDict):
@@ -947,6 +1003,10 @@ class TenantSmtpCredentialArgsDict(TypedDict):
     """
     Domains of a scoped credential (required non-empty when scoped, empty when global).
     """
+    rotation: NotRequired[pulumi.Input[Optional['TenantSmtpCredentialRotationArgsDict']]]
+    """
+    Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+    """
     sandbox: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
     Send to the sandbox instead of real recipients.
@@ -961,6 +1021,7 @@ class TenantSmtpCredentialArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
                  domains: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 rotation: pulumi.Input[Optional['TenantSmtpCredentialRotationArgs']] = None,
                  sandbox: pulumi.Input[Optional[_builtins.bool]] = None,
                  scope: pulumi.Input[Optional['Scope']] = None):
         """
@@ -968,12 +1029,15 @@ class TenantSmtpCredentialArgs:
 
         :param pulumi.Input[_builtins.str] name: The credential's name.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] domains: Domains of a scoped credential (required non-empty when scoped, empty when global).
+        :param pulumi.Input['TenantSmtpCredentialRotationArgs'] rotation: Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
         :param pulumi.Input[_builtins.bool] sandbox: Send to the sandbox instead of real recipients.
         :param pulumi.Input['Scope'] scope: `global` (default) or `scoped` to `domains`.
         """
         pulumi.set(__self__, "name", name)
         if domains is not None:
             pulumi.set(__self__, "domains", domains)
+        if rotation is not None:
+            pulumi.set(__self__, "rotation", rotation)
         if sandbox is None:
             sandbox = False
         if sandbox is not None:
@@ -1009,6 +1073,18 @@ class TenantSmtpCredentialArgs:
 
     @_builtins.property
     @pulumi.getter
+    def rotation(self) -> pulumi.Input[Optional['TenantSmtpCredentialRotationArgs']]:
+        """
+        Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+        """
+        return pulumi.get(self, "rotation")
+
+    @rotation.setter
+    def rotation(self, value: pulumi.Input[Optional['TenantSmtpCredentialRotationArgs']]):
+        pulumi.set(self, "rotation", value)
+
+    @_builtins.property
+    @pulumi.getter
     def sandbox(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
         Send to the sandbox instead of real recipients.
@@ -1030,6 +1106,58 @@ class TenantSmtpCredentialArgs:
     @scope.setter
     def scope(self, value: pulumi.Input[Optional['Scope']]):
         pulumi.set(self, "scope", value)
+
+
+class TenantSmtpCredentialRotationArgsDict(TypedDict):
+    """
+    Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+    """
+    every: pulumi.Input[_builtins.str]
+    """
+    How often a new credential is made, e.g. `30d` or `720h`.
+    """
+    overlap: pulumi.Input[_builtins.str]
+    """
+    How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+    """
+
+@pulumi.input_type
+class TenantSmtpCredentialRotationArgs:
+    def __init__(__self__, *,
+                 every: pulumi.Input[_builtins.str],
+                 overlap: pulumi.Input[_builtins.str]):
+        """
+        Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+
+        :param pulumi.Input[_builtins.str] every: How often a new credential is made, e.g. `30d` or `720h`.
+        :param pulumi.Input[_builtins.str] overlap: How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+        """
+        pulumi.set(__self__, "every", every)
+        pulumi.set(__self__, "overlap", overlap)
+
+    @_builtins.property
+    @pulumi.getter
+    def every(self) -> pulumi.Input[_builtins.str]:
+        """
+        How often a new credential is made, e.g. `30d` or `720h`.
+        """
+        return pulumi.get(self, "every")
+
+    @every.setter
+    def every(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "every", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def overlap(self) -> pulumi.Input[_builtins.str]:
+        """
+        How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+        """
+        return pulumi.get(self, "overlap")
+
+    @overlap.setter
+    def overlap(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "overlap", value)
 
 
 class TenantSuppressionArgsDict(TypedDict):
