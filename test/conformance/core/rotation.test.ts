@@ -12,6 +12,9 @@ import type { EmulatorControl } from "../../../emulator/control";
 import type { RunningEmulator } from "../../../emulator/server";
 import { saidOnStderr } from "../../../support/stderr";
 
+// Many requests per test on 2 shared cores at load averages past 15: bounded generously.
+jest.setTimeout(120_000);
+
 const DAY = 86_400_000;
 const SALT = "salt-of-the-rotating-stack";
 const urn = (name: string) => `urn:pulumi:dev::rot::pulumi-nodejs:dynamic/txmail:ApiKey::${name}`;

@@ -11,6 +11,9 @@ import { smtpCredential as smtpSpec } from "../../../provider/resources/smtpCred
 import { controlClient, type EmulatorControl } from "../../../emulator/control";
 import { type RunningEmulator, startEmulator } from "../../../emulator/server";
 
+// Many requests per test on 2 shared cores at load averages past 15: bounded generously.
+jest.setTimeout(120_000);
+
 const DAY = 86_400_000;
 const urn = (name: string) => `urn:pulumi:dev::rot::pulumi-nodejs:dynamic/txmail:SmtpCredential::${name}`;
 
