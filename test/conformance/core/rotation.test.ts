@@ -187,6 +187,22 @@ test("a rotation killed after the service committed its key, rerun: the same key
   expect((await up(rerun.state, news)).diff.changes).toBe(false);
 });
 
+test("a killed rotation rerun after the 5-minute secret replay: a new key, the killed run's reported, not taken", async () => {
+  const news = program("k", SCHEDULE);
+  const state = await firstUp(news);
+  await advance(30 * DAY + 60_000);
+  const killed = await up(state, news); // its outputs never saved
+  await advance(6 * 60_000); // the service no longer replays the new key's secret (idempotency rule 7)
+  const { value: rerun, text } = await saidOnStderr(() => up(state, news));
+  const lost = String(killed.state.outs.currentId);
+  expect(rerun.state.outs.currentId).not.toBe(lost);
+  expect(rerun.state.outs).toMatchObject({ rotations: 1, previousId: state.id });
+  // The killed run's key is live and named by no state: reported with how to delete it, never deleted.
+  expect(text).toContain(`likely leftover: ApiKey ${lost}`);
+  expect((await liveKeys("rotating k")).sort()).toEqual([state.id, lost, String(rerun.state.outs.currentId)].sort());
+  expect(text).not.toContain(String(killed.state.outs.secretKey));
+});
+
 test("a previous deleted out of band is dropped by refresh, and the next rotation is fine", async () => {
   const news = program("e", SCHEDULE);
   let state = await firstUp(news);
