@@ -1568,7 +1568,7 @@ func (o TenantDomainVerificationPtrOutput) TimeoutSeconds() pulumi.IntPtrOutput 
 	}).(pulumi.IntPtrOutput)
 }
 
-// A key of the tenant's sub account. Default label: `<tenant> <role>`. Change `rotation` to rotate it (create-before-delete).
+// A key of the tenant's sub account. Default label: `<tenant> <role>`. `rotation`: a schedule `{ every, overlap }` (the next key made, the previous one live for the overlap), or the deprecated string whose change replaces the key (create-before-delete).
 type TenantKey struct {
 	// CIDR blocks or bare addresses allowed to use the key (empty = no restriction). Canonicalised and de-duplicated; allow-all prefixes (`0.0.0.0/0`, `::/0` in any spelling) and > 100 entries are rejected.
 	IpAllowList []string `pulumi:"ipAllowList"`
@@ -1591,7 +1591,7 @@ type TenantKeyInput interface {
 	ToTenantKeyOutputWithContext(context.Context) TenantKeyOutput
 }
 
-// A key of the tenant's sub account. Default label: `<tenant> <role>`. Change `rotation` to rotate it (create-before-delete).
+// A key of the tenant's sub account. Default label: `<tenant> <role>`. `rotation`: a schedule `{ every, overlap }` (the next key made, the previous one live for the overlap), or the deprecated string whose change replaces the key (create-before-delete).
 type TenantKeyArgs struct {
 	// CIDR blocks or bare addresses allowed to use the key (empty = no restriction). Canonicalised and de-duplicated; allow-all prefixes (`0.0.0.0/0`, `::/0` in any spelling) and > 100 entries are rejected.
 	IpAllowList pulumi.StringArrayInput `pulumi:"ipAllowList"`
@@ -1681,7 +1681,7 @@ func (i TenantKeyMap) ToTenantKeyMapOutputWithContext(ctx context.Context) Tenan
 	return pulumi.ToOutputWithContext(ctx, i).(TenantKeyMapOutput)
 }
 
-// A key of the tenant's sub account. Default label: `<tenant> <role>`. Change `rotation` to rotate it (create-before-delete).
+// A key of the tenant's sub account. Default label: `<tenant> <role>`. `rotation`: a schedule `{ every, overlap }` (the next key made, the previous one live for the overlap), or the deprecated string whose change replaces the key (create-before-delete).
 type TenantKeyOutput struct{ *pulumi.OutputState }
 
 func (TenantKeyOutput) ElementType() reflect.Type {

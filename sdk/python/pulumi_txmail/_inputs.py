@@ -601,7 +601,7 @@ class TenantDomainVerificationArgs:
 
 class TenantKeyArgsDict(TypedDict):
     """
-    A key of the tenant's sub account. Default label: `<tenant> <role>`. Change `rotation` to rotate it (create-before-delete).
+    A key of the tenant's sub account. Default label: `<tenant> <role>`. `rotation`: a schedule `{ every, overlap }` (the next key made, the previous one live for the overlap), or the deprecated string whose change replaces the key (create-before-delete).
     """
     ip_allow_list: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
@@ -628,7 +628,7 @@ class TenantKeyArgs:
                  rotation: pulumi.Input[Optional[Union[_builtins.str, 'TenantKeyRotationArgs']]] = None,
                  scopes: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
         """
-        A key of the tenant's sub account. Default label: `<tenant> <role>`. Change `rotation` to rotate it (create-before-delete).
+        A key of the tenant's sub account. Default label: `<tenant> <role>`. `rotation`: a schedule `{ every, overlap }` (the next key made, the previous one live for the overlap), or the deprecated string whose change replaces the key (create-before-delete).
 
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ip_allow_list: CIDR blocks or bare addresses allowed to use the key (empty = no restriction). Canonicalised and de-duplicated; allow-all prefixes (`0.0.0.0/0`, `::/0` in any spelling) and > 100 entries are rejected.
         :param pulumi.Input[_builtins.str] label: Label shown in the service's console, 1–255 characters. Updated in place.

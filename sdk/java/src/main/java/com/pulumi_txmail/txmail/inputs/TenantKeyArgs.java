@@ -15,7 +15,7 @@ import javax.annotation.Nullable;
 
 
 /**
- * A key of the tenant&#39;s sub account. Default label: `&lt;tenant&gt; &lt;role&gt;`. Change `rotation` to rotate it (create-before-delete).
+ * A key of the tenant&#39;s sub account. Default label: `&lt;tenant&gt; &lt;role&gt;`. `rotation`: a schedule `{ every, overlap }` (the next key made, the previous one live for the overlap), or the deprecated string whose change replaces the key (create-before-delete).
  * 
  */
 public final class TenantKeyArgs extends com.pulumi.resources.ResourceArgs {
