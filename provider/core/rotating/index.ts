@@ -18,6 +18,7 @@ import { deepEqual } from "../canonicalJson";
 import type { AnyDeclaration, Props, Rotating } from "../declaration";
 import type { Provider } from "../factory";
 import { what } from "../operations/names";
+import { stateOf } from "../operations/state";
 import { progress } from "../progress";
 import { rotationNow } from "./clock";
 import { previousOutputs, previousSecretOf } from "./outputs";
@@ -54,7 +55,7 @@ export function withRotation(declaration: AnyDeclaration, inner: Provider): Prov
       const current = s.currentId(olds, id);
       const applied =
         olds.currentGone === true
-          ? { outs: { ...olds, ...news } } // nothing to update in place: the rotation below makes its successor
+          ? { outs: stateOf({ ...olds, ...s.plain(news) }) } // nothing to update: the rotation below makes its successor
           : await inner.update(current, s.plain(olds), s.plain(news));
       return { outs: defined(await s.settle(inner, { ...applied.outs, currentId: current }, olds, news)) };
     },

@@ -239,6 +239,7 @@ test("a current key revoked out of band shows at refresh; the next up makes its 
   expect(healed.state.outs.currentId).not.toBe(revoked);
   expect(healed.state.outs.previousId).toBe(state.outs.previousId); // its overlap still runs
   expect(healed.state.outs.currentGone).toBeUndefined();
+  expect(Object.keys(healed.state.outs).filter((k) => k.startsWith("__"))).toEqual([]); // no identity in outputs
   expect((await liveKeys("rotating f")).sort()).toEqual(
     [String(state.outs.previousId), String(healed.state.outs.currentId)].sort(),
   );
