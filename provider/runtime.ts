@@ -9,6 +9,7 @@ import { markSecrets, type SecretPath } from "./core/secretMarks";
 import type { AnyDeclaration } from "./core/declaration";
 import { apiFor } from "./core/clientApi";
 import { readForImport, type Imported } from "./core/importRead";
+import { rotationSecretOutputs } from "./core/rotating/outputs";
 import { delivered, progress } from "./core/progress";
 import { onceInDynamicHost } from "./dynamicHost";
 import { declarationOf } from "./resources";
@@ -58,6 +59,7 @@ export function dynamicProvider(kind: string): Provider {
 export function secretPathsOf(declaration: AnyDeclaration): SecretPath[] {
   return [
     ...Object.keys(declaration.createOnly ?? {}).map((k) => [k]),
+    ...rotationSecretOutputs(declaration).map((k) => [k]),
     ...(declaration.writeOnly ?? []).map((k) => [k]),
     ["connection", "apiKey"],
   ];

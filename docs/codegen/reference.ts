@@ -10,6 +10,7 @@
 // this writes.
 import * as fs from "node:fs";
 import * as path from "node:path";
+import type { z } from "zod";
 import { dynamicTypeToken } from "../../provider/api/typeTokens";
 import { uuidImportId } from "../../provider/core/importId";
 import { KINDS, type Kind } from "../../provider/api/kinds";
@@ -193,7 +194,12 @@ function deleteFirstWhenSame(declaration: AnyDeclaration, inputs: string[]): str
 }
 
 function replacementSection(declaration: AnyDeclaration, inputs: string[]): string {
-  const triggers = replaceTriggers(declaration);
+  // The rotating input replaces in its legacy string form only (native/schema/resource.ts): said here.
+  const rotating = declaration.rotating?.input;
+  // …where it takes the legacy string at all (an SMTP credential's takes a schedule only).
+  const shape = (declaration.inputs as unknown as { shape: Record<string, z.ZodType> }).shape;
+  const legacy = rotating && shape[rotating]?.safeParse("a string").success ? rotating : undefined;
+  const triggers = [...replaceTriggers(declaration), ...(legacy ? [legacy] : [])];
   const lines: string[] = [];
   if (triggers.length === 0) {
     lines.push("Nothing in the program replaces it: every input is updated in place.");
@@ -215,6 +221,12 @@ function replacementSection(declaration: AnyDeclaration, inputs: string[]): stri
       );
     }
   }
+  if (rotating)
+    lines.push(
+      `${legacy ? "Only as a string (the legacy trigger): a" : "A"} \`${rotating}\` schedule (\`{ every, overlap }\`) ` +
+        "never replaces it; it makes the next credential in place and keeps the previous one for the overlap " +
+        "([rotating credentials](../guide/rotating-credentials.md)).",
+    );
   return `## Replacement\n\n${lines.join(" ")}\n`;
 }
 

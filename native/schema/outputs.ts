@@ -5,6 +5,7 @@ import { deepEqual } from "../../provider/core/canonicalJson";
 import { recordOutputs } from "../../provider/core/operations/context";
 import { stateOf } from "../../provider/core/operations/state";
 import type { AnyDeclaration } from "../../provider/core/declaration";
+import { rotationOutputTypes, rotationSecretOutputs } from "../../provider/core/rotating/outputs";
 import type { Converter, JsonSchema } from "./jsonSchemaToPulumi";
 import type { PropertySpec } from "./pulumiSchema";
 import { sampleOf } from "./sample";
@@ -46,6 +47,12 @@ export function serviceOutputs(declaration: AnyDeclaration, convert: Converter):
       ? declaredShape(declaration.kind, name, declared, value)
       : shapeOf(value, minimal[name], camel.properties?.[name]);
     properties[name] = convert.property(shape, { owner: declaration.kind, field: name });
+  }
+  // A rotation schedule's outputs (provider/core/rotating): unset without one, so never required.
+  const secrets = new Set(rotationSecretOutputs(declaration));
+  for (const [name, type] of Object.entries(rotationOutputTypes(declaration))) {
+    const spec = convert.property(jsonSchemaOf(type, "output"), { owner: declaration.kind, field: name });
+    properties[name] = secrets.has(name) ? { ...spec, secret: true } : spec;
   }
   const required = Object.keys(full).filter((k) => minimal[k] !== undefined && minimal[k] !== null);
   return { properties, required };

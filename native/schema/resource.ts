@@ -13,8 +13,12 @@ import { jsonSchemaOf } from "./zodJson";
  * triggers, or every input the service receives or the provider keeps when the kind has no update.
  */
 export function replaceTriggers(declaration: AnyDeclaration): string[] {
-  if (!declaration.immutable) return [...declaration.replaceOn];
-  const local = declaration.replaceOn.filter((f) => !declaration.apiFields.includes(f));
+  // A rotating input (core/rotating) replaces only in its legacy string form, which the provider's
+  // diff says itself on both faces; marked here, the generated SDKs would add it to every resource's
+  // `replaceOnChanges`, and the engine would replace the credential on a schedule's due rotation.
+  const rotating = declaration.rotating?.input;
+  if (!declaration.immutable) return declaration.replaceOn.filter((f) => f !== rotating);
+  const local = declaration.replaceOn.filter((f) => !declaration.apiFields.includes(f) && f !== rotating);
   return [...new Set([...declaration.apiFields, ...local, ...(declaration.stateFields ?? [])])];
 }
 

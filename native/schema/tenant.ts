@@ -24,7 +24,9 @@ const TenantKey = inputsOf("ApiKey")
   .meta({
     id: "TenantKey",
     description:
-      "A key of the tenant's sub account. Default label: `<tenant> <role>`. Change `rotation` to rotate it (create-before-delete).",
+      "A key of the tenant's sub account. Default label: `<tenant> <role>`. `rotation`: a schedule " +
+      "`{ every, overlap }` (the next key made, the previous one live for the overlap), or the deprecated string " +
+      "whose change replaces the key (create-before-delete).",
   });
 
 const subAccount = inputsOf("SubAccount").shape;

@@ -11,7 +11,7 @@
 //   sets `requireKnownPeriod`.
 // A credential with no rotation at all is reported only when the team sets `requireRotation`: off by
 // default, so the pack stays quiet on a program that never asked for rotation (the examples get no
-// finding under the defaults), and because an SMTP credential has no `rotation` input yet.
+// finding under the defaults), and because older stacks' SMTP credentials had no `rotation` input.
 import type { ResourceValidation, ResourceValidationPolicy } from "@pulumi/policy";
 import { booleanSetting, integerSetting, readConfig } from "../lib/config";
 import { describeValue, readProp } from "../lib/inputs";

@@ -203,6 +203,14 @@ export interface Declaration<I extends Record<string, unknown>> {
    * `rotation`): import's warning about a secret it cannot bring along names it.
    */
   renewsSecrets?: keyof I & string;
+  /**
+   * The capability to rotate on a schedule with an overlap (core/rotating): `input` takes the
+   * schedule `{ every, overlap }` (a string there stays the legacy replace trigger, listed in
+   * `replaceOn`), and `secret` is the `createOnly` output a sender holds (`carried`: what else it
+   * needs of the previous credential, kept as `previous<Name>`). The resource then owns up
+   * to two service objects, the current and the previous.
+   */
+  rotating?: Rotating;
   /** The id `pulumi import` takes for this kind (importId.ts); default: the object's uuid. */
   importId?: ImportIdForm;
 }
@@ -218,6 +226,14 @@ export interface ImportIdForm {
   format(record: Record<string, unknown>): string;
   /** The object's Pulumi id and the inputs needed to address it, or why the text is not of this form. */
   parse(text: string): { id: string; props: Props } | { problem: string };
+}
+
+/** Declaration.rotating. */
+export interface Rotating {
+  readonly input: string;
+  readonly secret: string;
+  /** Other outputs a sender needs of the previous credential while it lives (an SMTP user name). */
+  readonly carried?: readonly string[];
 }
 
 /** How an object addressed by a key that outlives it is told apart from a later one (Declaration.naturalKey). */

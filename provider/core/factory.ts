@@ -6,8 +6,6 @@
 import type { Api } from "./api";
 import type { Connection } from "./connection";
 import {
-  type CheckFailure,
-  type DiffResult,
   check,
   create,
   deleteObject,
@@ -18,18 +16,12 @@ import {
   type OwnOperations,
   watching,
 } from "./operations";
-import type { Props, Declaration } from "./declaration";
+import type { Declaration, AnyDeclaration } from "./declaration";
+import type { Provider } from "./provider";
+import { withRotation } from "./rotating";
 
 export { type CheckFailure, toFailures } from "./operations";
-
-export interface Provider {
-  check(olds: Props, news: Props): Promise<{ inputs?: Props; failures?: CheckFailure[] }>;
-  diff(id: string, olds: Props, news: Props): Promise<DiffResult>;
-  create(inputs: Props): Promise<{ id: string; outs: Props }>;
-  read(id: string, props?: Props): Promise<{ id?: string; props?: Props }>;
-  update(id: string, olds: Props, news: Props): Promise<{ outs: Props }>;
-  delete(id: string, props: Props): Promise<void>;
-}
+export type { Provider } from "./provider";
 
 export function makeProvider<I extends Record<string, unknown>>(
   declaration: Declaration<I>,
@@ -41,7 +33,8 @@ export function makeProvider<I extends Record<string, unknown>>(
     delete: (id, props) => deleteObject(k, id, props),
   };
   const own = declaration.watches ? watching(k, declaration.watches) : generic;
-  return {
+  // Capabilities a declaration opts into wrap the generic operations (rotating/index.ts).
+  return withRotation(declaration as unknown as AnyDeclaration, {
     // What the engine says of the state's object for this resource, for a replacement's create
     // (stateObjects.ts).
     check: (olds, news) => {
@@ -62,5 +55,5 @@ export function makeProvider<I extends Record<string, unknown>>(
       k.stateObjects.sawStateId(props.__urn, id); // the native face names the URN; the dynamic face's outputs do not
       return own.delete(id, props);
     },
-  };
+  });
 }

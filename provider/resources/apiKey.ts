@@ -1,6 +1,6 @@
 // Account API keys. `secretKey` exists only in the creation response: it is kept from state on
-// every later read, and `rotation` replaces the key create-before-delete so a tenant is never left
-// without a working key.
+// every later read. `rotation` is a schedule with an overlap (core/rotating: the resource then owns the
+// current and the previous key), or the legacy trigger that replaces the key create-before-delete.
 import { z } from "zod";
 import { ApiKey, ApiKeyWithSecret, CreateApiKeyForm, paths } from "../api";
 import type { Declaration } from "../core/declaration";
@@ -13,12 +13,26 @@ export const apiKey = {
   title: (p) => p.label,
   description:
     "An API key of the account. Its `secretKey` is returned once by the service and kept as a Pulumi secret.",
-  sdk: { outputs: ["secretKey", "publicKey", "accountId", "createdAt", "lastUsedAt"] },
+  sdk: {
+    outputs: [
+      "secretKey",
+      "publicKey",
+      "accountId",
+      "createdAt",
+      "lastUsedAt",
+      // Of a rotation schedule (provider/core/rotating): unset without one.
+      "previousSecretKey",
+      "rotatedAt",
+      "nextRotationAt",
+      "previousRevokeAt",
+    ],
+  },
   inputs,
   apiFields: ["label", "scopes", "ipAllowList"],
   createForm: CreateApiKeyForm,
   replaceOn: ["rotation"],
   renewsSecrets: "rotation",
+  rotating: { input: "rotation", secret: "secretKey" } as const,
   createOnly: {
     /** The key itself (a Pulumi secret). Empty for an adopted key: its secret cannot be retrieved. */
     secretKey: "secret_key",

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { keysToCamel } from "../core/casing";
 import { canonicalizeAllowList } from "../api/cidr";
 import { scopeProblem } from "../api/scopes";
+import { RotationSchedule } from "../core/rotating/schedule";
 
 export const KeyLabel = z
   .string()
@@ -43,11 +44,19 @@ export const AllowList = z
       "de-duplicated; allow-all prefixes (`0.0.0.0/0`, `::/0` in any spelling) and > 100 entries are rejected.",
   );
 
-/** Any value; changing it replaces the resource (create-before-delete). */
+/**
+ * A rotation schedule `{ every, overlap }` (core/rotating), or the legacy trigger: any string, whose
+ * change replaces the key (create-before-delete), as 0.1.x stacks use it.
+ */
 export const Rotation = z
-  .string()
+  .union([z.string(), RotationSchedule])
   .optional()
-  .describe("Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.");
+  .describe(
+    'Rotate the key on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a ' +
+      "new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, " +
+      "`previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. " +
+      "Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.",
+  );
 
 /** Key records → outputs, with scopes in the same canonical order as the inputs. */
 export function keyOutputs(record: Record<string, unknown>): Record<string, unknown> {

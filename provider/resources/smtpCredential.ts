@@ -1,5 +1,6 @@
 // SMTP credentials. The service has no update endpoint, so every change replaces the credential,
-// create-before-delete (a sender switches to the new password while the old one still works).
+// create-before-delete (a sender switches to the new password while the old one still works). A
+// `rotation` schedule (core/rotating) makes the next credential beside the previous one instead.
 import { z } from "zod";
 import {
   CreateSmtpCredentialForm,
@@ -11,6 +12,7 @@ import {
   SmtpCredentialWithPassword,
 } from "../api";
 import type { Declaration } from "../core/declaration";
+import { RotationSchedule } from "../core/rotating/schedule";
 import { scopedDomains } from "./fields";
 import { domainScopes } from "./webhook";
 
@@ -22,6 +24,12 @@ const inputs = z.object({
     .array(Hostname)
     .default([])
     .describe("Domains of a scoped credential (required non-empty when scoped, empty when global)."),
+  rotation: RotationSchedule.optional().describe(
+    'Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` ' +
+      "makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` " +
+      "(outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first " +
+      "`pulumi up` after that revokes it. A change of the schedule makes no credential.",
+  ),
 });
 
 export const smtpCredential = {
@@ -30,11 +38,24 @@ export const smtpCredential = {
   description:
     "SMTP credentials. The service cannot update them: any change replaces the credential (the new one is created " +
     "before the old one is deleted). `password` is a Pulumi secret, returned once.",
-  sdk: { outputs: ["username", "password"] },
+  sdk: {
+    outputs: [
+      "username",
+      "password",
+      // Of a rotation schedule (provider/core/rotating): unset without one.
+      "previousUsername",
+      "previousPassword",
+      "rotatedAt",
+      "nextRotationAt",
+      "previousRevokeAt",
+    ],
+  },
   inputs,
   apiFields: ["name", "sandbox", "scope", "domains"],
   createForm: CreateSmtpCredentialForm,
-  replaceOn: ["name", "sandbox", "scope", "domains"],
+  // `rotation` is in the creation's idempotency key (createKey.ts): a rotation's number, never the schedule.
+  replaceOn: ["name", "sandbox", "scope", "domains", "rotation"],
+  rotating: { input: "rotation", secret: "password", carried: ["username"] } as const,
   immutable: true,
   createOnly: {
     /** The SMTP password (a Pulumi secret, returned once at creation; empty when adopted). */

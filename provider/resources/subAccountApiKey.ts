@@ -30,12 +30,25 @@ export const subAccountApiKey = {
   description:
     "An API key that authenticates as a sub account, created with the parent's credentials (the sub account's " +
     "own keys cannot manage these). Use its `secretKey` as the tenant's bootstrap key.",
-  sdk: { outputs: ["secretKey", "publicKey", "createdAt", "lastUsedAt"] },
+  sdk: {
+    outputs: [
+      "secretKey",
+      "publicKey",
+      "createdAt",
+      "lastUsedAt",
+      // Of a rotation schedule (provider/core/rotating): unset without one.
+      "previousSecretKey",
+      "rotatedAt",
+      "nextRotationAt",
+      "previousRevokeAt",
+    ],
+  },
   inputs,
   apiFields: ["label", "scopes", "ipAllowList"],
   createForm: CreateApiKeyForm,
   replaceOn: ["subAccountId", "rotation"],
   renewsSecrets: "rotation",
+  rotating: { input: "rotation", secret: "secretKey" } as const,
   createOnly: {
     /** The key itself (a Pulumi secret). Empty for an adopted key: its secret cannot be retrieved. */
     secretKey: "secret_key",

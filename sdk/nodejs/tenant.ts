@@ -7,7 +7,7 @@
 // from the program deletes its objects first, then the key, then the sub account.
 import * as pulumi from "@pulumi/pulumi";
 import { SubAccount, type SubAccountArgs } from "./subAccount";
-import { SubAccountApiKey } from "./subAccountApiKey";
+import { SubAccountApiKey, type SubAccountApiKeyArgs } from "./subAccountApiKey";
 import { Domain, type DomainArgs } from "./domain";
 import { DomainVerification, type DomainVerificationArgs } from "./domainVerification";
 import { Route, type RouteArgs } from "./route";
@@ -31,8 +31,11 @@ export interface TenantKeyArgs {
   label?: pulumi.Input<string>;
   scopes?: pulumi.Input<pulumi.Input<string>[]>;
   ipAllowList?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Change to rotate (create-before-delete). */
-  rotation?: pulumi.Input<string>;
+  /**
+   * A schedule `{ every, overlap }` (the key's `rotation`: the next key made, the previous one live for
+   * the overlap), or the deprecated string whose change replaces the key (create-before-delete).
+   */
+  rotation?: SubAccountApiKeyArgs["rotation"];
 }
 
 export interface TenantArgs {

@@ -30,7 +30,7 @@ export type Cmd =
   | { t: "oobDelete"; pick: number }
   | { t: "oobCreate"; kind: "Route" | "Domain" | "Suppression"; name: string; v: number }
   | { t: "oobChange"; pick: number }
-  | { t: "clock"; past: "24h" | "5min" };
+  | { t: "clock"; past: "24h" | "5min" | "30d" };
 
 export interface Model {
   programs: ProgramResource[][];
@@ -214,7 +214,10 @@ export async function runCmd(settings: Settings, model: Model, w: World, c: Cmd)
       break;
     }
     case "clock":
-      await w.advance(c.past === "24h" ? 24 * 3600_000 + 60_000 : 5 * 60_000 + 1_000);
+      // 30 days: a rotation schedule's rotation falls due (and any overlap ends).
+      await w.advance(
+        c.past === "30d" ? 30 * 24 * 3600_000 + 60_000 : c.past === "24h" ? 24 * 3600_000 + 60_000 : 5 * 60_000 + 1_000,
+      );
       break;
     default: {
       const next = edited(settings, model.programs[c.s]!, c);
@@ -304,7 +307,13 @@ export function cmdArbitraries(settings: Settings): [Cmd["t"], fc.Arbitrary<Cmd>
       }),
     ],
     ["oobChange", fc.record({ t: fc.constant("oobChange" as const), pick })],
-    ["clock", fc.record({ t: fc.constant("clock" as const), past: fc.constantFrom("24h" as const, "5min" as const) })],
+    [
+      "clock",
+      fc.record({
+        t: fc.constant("clock" as const),
+        past: fc.constantFrom("24h" as const, "5min" as const, "30d" as const),
+      }),
+    ],
   ];
 }
 

@@ -1,6 +1,6 @@
 // What must hold after every step of a history (issue 59). Each check returns the violations it
 // found, in words a reader can act on; an empty list is a pass.
-import { fixedOf, type ProgramResource, type RunReport, type World } from "./world";
+import { fixedOf, objectIdsOf, type ProgramResource, type RunReport, type World } from "./world";
 
 /** After any step. `report` is the step's engine run, when it was one. */
 export function invariants(w: World, after: ReturnType<World["liveObjects"]>, report?: RunReport): string[] {
@@ -12,21 +12,26 @@ export function invariants(w: World, after: ReturnType<World["liveObjects"]>, re
   for (const s of w.stacks) {
     for (const e of [...s.state.values(), ...s.pendingDelete]) {
       const by = `${"AB"[s.index]}:${e.urn.split("::").pop()}`;
-      const key = `${e.kind} ${e.id}`;
-      named.set(key, [...(named.get(key) ?? []), by]);
-      const object = `${key} ${String(e.outs.createdAt ?? "")}`.trimEnd();
-      namedObjects.set(object, [...(namedObjects.get(object) ?? []), by]);
+      for (const [i, id] of objectIdsOf(e).entries()) {
+        const key = `${e.kind} ${id}`;
+        named.set(key, [...(named.get(key) ?? []), by]);
+        // The outputs' createdAt is the first object's (a rotation's current one): the previous goes by its id.
+        const object = `${key} ${i === 0 ? String(e.outs.createdAt ?? "") : ""}`.trimEnd();
+        namedObjects.set(object, [...(namedObjects.get(object) ?? []), by]);
+      }
     }
   }
   // 1. Every id a state names is live at the service, or the stack's last run failed and said so.
   for (const s of w.stacks) {
     if (s.lastRunFailed) continue;
     for (const e of s.state.values()) {
-      const key = `${e.kind} ${e.id}`;
-      if (!after.has(key) && !w.deletedOutOfBand.has(key))
-        problems.push(
-          `stack ${"AB"[s.index]}'s state names ${key} (${e.urn.split("::").pop()}), which the service no longer holds`,
-        );
+      for (const id of objectIdsOf(e)) {
+        const key = `${e.kind} ${id}`;
+        if (!after.has(key) && !w.deletedOutOfBand.has(key))
+          problems.push(
+            `stack ${"AB"[s.index]}'s state names ${key} (${e.urn.split("::").pop()}), which the service no longer holds`,
+          );
+      }
     }
   }
   // 2. No object is named by two states.
@@ -56,11 +61,13 @@ export function invariants(w: World, after: ReturnType<World["liveObjects"]>, re
     for (const s of w.stacks) {
       if (s.index === report.stack) continue;
       for (const e of s.state.values()) {
-        const key = `${e.kind} ${e.id}`;
-        if (e.outs.createdAt !== undefined && createdBefore.get(key) !== undefined) {
-          if (Date.parse(String(e.outs.createdAt)) !== Date.parse(String(createdBefore.get(key)))) continue;
+        for (const [i, id] of objectIdsOf(e).entries()) {
+          const key = `${e.kind} ${id}`;
+          if (i === 0 && e.outs.createdAt !== undefined && createdBefore.get(key) !== undefined) {
+            if (Date.parse(String(e.outs.createdAt)) !== Date.parse(String(createdBefore.get(key)))) continue;
+          }
+          foreign.set(key, `stack ${"AB"[s.index]}'s ${e.urn.split("::").pop()}`);
         }
-        foreign.set(key, `stack ${"AB"[s.index]}'s ${e.urn.split("::").pop()}`);
       }
     }
     for (const key of w.outOfBand) foreign.set(key, "made out of band");

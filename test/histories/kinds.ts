@@ -82,8 +82,19 @@ export const KIND_MODELS: Record<HKind, KindModel> = {
   },
   ApiKey: {
     kind: "ApiKey",
-    base: (name, v) => ({ label: `key-${name}-${v}`, scopes: ["messages:send:all"] }),
-    updatable: [set("label", "key-relabelled"), set("scopes", ["messages:send:all", "statistics:read"])],
+    // Variant #1 rotates on a schedule (provider/core/rotating), so histories meet it often.
+    base: (name, v) => ({
+      label: `key-${name}-${v}`,
+      scopes: ["messages:send:all"],
+      ...(v === 1 ? { rotation: { every: "30d", overlap: "7d" } } : {}),
+    }),
+    updatable: [
+      set("label", "key-relabelled"),
+      set("scopes", ["messages:send:all", "statistics:read"]),
+      // A rotation schedule (provider/core/rotating): the resource then owns a current and a previous key.
+      set("rotation", { every: "30d", overlap: "7d" }, "rotation → every 30d, overlap 7d"),
+      set("rotation", { every: "20d", overlap: "1d" }, "rotation → every 20d, overlap 1d"),
+    ],
     replacing: [set("rotation", "2030-01-01"), set("rotation", "2031-01-01")],
     optional: [{ field: "ipAllowList", value: ["10.0.0.1"] }],
     section: "api_keys",

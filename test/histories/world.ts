@@ -24,6 +24,18 @@ export interface Entry {
   outs: Props;
 }
 
+/**
+ * The service objects a state entry names: its id, or for a credential on a rotation schedule
+ * (provider/core/rotating) the current and the previous object its outputs name (the resource's id
+ * names the first, revoked since). A current found revoked by a refresh is named no more.
+ */
+export function objectIdsOf(e: Entry): string[] {
+  if (typeof e.outs.currentId !== "string") return [e.id];
+  const ids = e.outs.currentGone === true ? [] : [e.outs.currentId];
+  if (typeof e.outs.previousId === "string") ids.push(e.outs.previousId);
+  return ids;
+}
+
 /** A resource of a stack's program, as the engine sees it after the SDK class filled it in. */
 export interface ProgramResource {
   kind: HKind;
@@ -201,6 +213,7 @@ export abstract class World {
 
   /** What was there before the history, and the account's key as a secret. */
   protected async begin(): Promise<void> {
+    process.env.TXMAIL_CLOCK_OFFSET_SECONDS = "0"; // a fresh emulator's clock: the last history's offset is gone
     this.secrets.add(this.emu.apiKey);
     for (const o of this.liveObjects(await this.control.dumpState())) this.preexisting.add(o);
   }
@@ -281,7 +294,9 @@ export abstract class World {
   /** `Kind id` of every object a state names. */
   named(): Set<string> {
     return new Set(
-      this.stacks.flatMap((s) => [...s.state.values(), ...s.pendingDelete].map((e) => `${e.kind} ${e.id}`)),
+      this.stacks.flatMap((s) =>
+        [...s.state.values(), ...s.pendingDelete].flatMap((e) => objectIdsOf(e).map((id) => `${e.kind} ${id}`)),
+      ),
     );
   }
 
@@ -308,12 +323,13 @@ export abstract class World {
   /** Deletes or changes a state's object through the API, as a person in the dashboard would. */
   async environment(action: "delete" | "change", e: Entry): Promise<void> {
     const d = declarationOf(e.kind);
-    const path = d.itemPath(this.conn(), { ...e.inputs, ...e.outs }, e.id);
+    const id = objectIdsOf(e)[0] ?? e.id; // a rotating credential's current object
+    const path = d.itemPath(this.conn(), { ...e.inputs, ...e.outs }, id);
     if (action === "delete") {
       await this.client.delete(path).catch((err: unknown) => {
         if (!/404|not found/i.test(String((err as Error).message))) throw err;
       });
-      this.deletedOutOfBand.add(`${e.kind} ${e.id}`);
+      this.deletedOutOfBand.add(`${e.kind} ${id}`);
       return;
     }
     const change: Partial<Record<HKind, Record<string, unknown>>> = {
@@ -326,7 +342,8 @@ export abstract class World {
     const body = change[e.kind];
     if (!body) return; // the service has no update for it
     for (const st of this.stacks)
-      if ([...st.state.values()].some((x) => x.kind === e.kind && x.id === e.id)) this.drifted.add(st.index);
+      if ([...st.state.values()].some((x) => x.kind === e.kind && objectIdsOf(x).includes(id)))
+        this.drifted.add(st.index);
     await this.client.put(path, body, z.unknown()).catch((err: unknown) => {
       // Gone already, or already changed so (the service refuses an update that changes nothing).
       if (!/404|not found|changes nothing/i.test(String((err as Error).message))) throw err;
@@ -357,7 +374,9 @@ export abstract class World {
 
   /** The service's clock moves on (idempotency records, replayed secrets expire). */
   async advance(ms: number): Promise<void> {
-    await this.control.advanceClock(ms);
+    const { offsetMs } = await this.control.advanceClock(ms);
+    // The providers decide rotations by their clock moved this much (provider/core/rotating/clock.ts).
+    process.env.TXMAIL_CLOCK_OFFSET_SECONDS = String(offsetMs / 1000);
     if (ms >= 24 * 3600_000) this.epoch++;
     if (ms >= 5 * 60_000) this.secretEpoch++;
   }

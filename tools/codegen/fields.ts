@@ -10,6 +10,7 @@ import * as path from "node:path";
 import type { z } from "zod";
 import { KINDS, type Kind } from "../../provider/api/kinds";
 import { declarations } from "../../provider/resources";
+import { rotationSecretOutputs } from "../../provider/core/rotating/outputs";
 import { REPO_ROOT } from "../../support/root";
 
 export const REGENERATE = "npm run gen:sdk";
@@ -50,7 +51,7 @@ function kindInterface(kind: Kind): string {
     `export const ${kind}Registration = {\n` +
     `  inputs: ${list(Object.keys(shape))},\n` +
     `  writeOnly: ${list(declaration.writeOnly ?? [])},\n` +
-    `  secretOutputs: ${list(Object.keys(declaration.createOnly ?? {}))},\n` +
+    `  secretOutputs: ${list([...Object.keys(declaration.createOnly ?? {}), ...rotationSecretOutputs(declaration)])},\n` +
     `  outputs: ${list(declaration.sdk.outputs)},\n` +
     `} as const;\n`
   );

@@ -27,7 +27,7 @@ func main() {
 			IpAllowList: pulumi.StringArray{
 				pulumi.String("203.0.113.0/24"),
 			},
-			Rotation: pulumi.String("2026-11"),
+			Rotation: pulumi.Any("2026-11"),
 		})
 		if err != nil {
 			return err

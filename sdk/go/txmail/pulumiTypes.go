@@ -13,6 +13,165 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+// A rotation schedule: a new credential every `every`, the previous one revoked `overlap` later.
+type ApiKeyRotation struct {
+	// How often a new credential is made, e.g. `30d` or `720h`.
+	Every string `pulumi:"every"`
+	// How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+	Overlap string `pulumi:"overlap"`
+}
+
+// ApiKeyRotationInput is an input type that accepts ApiKeyRotationArgs and ApiKeyRotationOutput values.
+// You can construct a concrete instance of `ApiKeyRotationInput` via:
+//
+//	ApiKeyRotationArgs{...}
+type ApiKeyRotationInput interface {
+	pulumi.Input
+
+	ToApiKeyRotationOutput() ApiKeyRotationOutput
+	ToApiKeyRotationOutputWithContext(context.Context) ApiKeyRotationOutput
+}
+
+// A rotation schedule: a new credential every `every`, the previous one revoked `overlap` later.
+type ApiKeyRotationArgs struct {
+	// How often a new credential is made, e.g. `30d` or `720h`.
+	Every pulumi.StringInput `pulumi:"every"`
+	// How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+	Overlap pulumi.StringInput `pulumi:"overlap"`
+}
+
+func (ApiKeyRotationArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ApiKeyRotation)(nil)).Elem()
+}
+
+func (i ApiKeyRotationArgs) ToApiKeyRotationOutput() ApiKeyRotationOutput {
+	return i.ToApiKeyRotationOutputWithContext(context.Background())
+}
+
+func (i ApiKeyRotationArgs) ToApiKeyRotationOutputWithContext(ctx context.Context) ApiKeyRotationOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ApiKeyRotationOutput)
+}
+
+func (i ApiKeyRotationArgs) ToApiKeyRotationPtrOutput() ApiKeyRotationPtrOutput {
+	return i.ToApiKeyRotationPtrOutputWithContext(context.Background())
+}
+
+func (i ApiKeyRotationArgs) ToApiKeyRotationPtrOutputWithContext(ctx context.Context) ApiKeyRotationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ApiKeyRotationOutput).ToApiKeyRotationPtrOutputWithContext(ctx)
+}
+
+// ApiKeyRotationPtrInput is an input type that accepts ApiKeyRotationArgs, ApiKeyRotationPtr and ApiKeyRotationPtrOutput values.
+// You can construct a concrete instance of `ApiKeyRotationPtrInput` via:
+//
+//	        ApiKeyRotationArgs{...}
+//
+//	or:
+//
+//	        nil
+type ApiKeyRotationPtrInput interface {
+	pulumi.Input
+
+	ToApiKeyRotationPtrOutput() ApiKeyRotationPtrOutput
+	ToApiKeyRotationPtrOutputWithContext(context.Context) ApiKeyRotationPtrOutput
+}
+
+type apiKeyRotationPtrType ApiKeyRotationArgs
+
+func ApiKeyRotationPtr(v *ApiKeyRotationArgs) ApiKeyRotationPtrInput {
+	return (*apiKeyRotationPtrType)(v)
+}
+
+func (*apiKeyRotationPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ApiKeyRotation)(nil)).Elem()
+}
+
+func (i *apiKeyRotationPtrType) ToApiKeyRotationPtrOutput() ApiKeyRotationPtrOutput {
+	return i.ToApiKeyRotationPtrOutputWithContext(context.Background())
+}
+
+func (i *apiKeyRotationPtrType) ToApiKeyRotationPtrOutputWithContext(ctx context.Context) ApiKeyRotationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ApiKeyRotationPtrOutput)
+}
+
+// A rotation schedule: a new credential every `every`, the previous one revoked `overlap` later.
+type ApiKeyRotationOutput struct{ *pulumi.OutputState }
+
+func (ApiKeyRotationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ApiKeyRotation)(nil)).Elem()
+}
+
+func (o ApiKeyRotationOutput) ToApiKeyRotationOutput() ApiKeyRotationOutput {
+	return o
+}
+
+func (o ApiKeyRotationOutput) ToApiKeyRotationOutputWithContext(ctx context.Context) ApiKeyRotationOutput {
+	return o
+}
+
+func (o ApiKeyRotationOutput) ToApiKeyRotationPtrOutput() ApiKeyRotationPtrOutput {
+	return o.ToApiKeyRotationPtrOutputWithContext(context.Background())
+}
+
+func (o ApiKeyRotationOutput) ToApiKeyRotationPtrOutputWithContext(ctx context.Context) ApiKeyRotationPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ApiKeyRotation) *ApiKeyRotation {
+		return &v
+	}).(ApiKeyRotationPtrOutput)
+}
+
+// How often a new credential is made, e.g. `30d` or `720h`.
+func (o ApiKeyRotationOutput) Every() pulumi.StringOutput {
+	return o.ApplyT(func(v ApiKeyRotation) string { return v.Every }).(pulumi.StringOutput)
+}
+
+// How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+func (o ApiKeyRotationOutput) Overlap() pulumi.StringOutput {
+	return o.ApplyT(func(v ApiKeyRotation) string { return v.Overlap }).(pulumi.StringOutput)
+}
+
+type ApiKeyRotationPtrOutput struct{ *pulumi.OutputState }
+
+func (ApiKeyRotationPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ApiKeyRotation)(nil)).Elem()
+}
+
+func (o ApiKeyRotationPtrOutput) ToApiKeyRotationPtrOutput() ApiKeyRotationPtrOutput {
+	return o
+}
+
+func (o ApiKeyRotationPtrOutput) ToApiKeyRotationPtrOutputWithContext(ctx context.Context) ApiKeyRotationPtrOutput {
+	return o
+}
+
+func (o ApiKeyRotationPtrOutput) Elem() ApiKeyRotationOutput {
+	return o.ApplyT(func(v *ApiKeyRotation) ApiKeyRotation {
+		if v != nil {
+			return *v
+		}
+		var ret ApiKeyRotation
+		return ret
+	}).(ApiKeyRotationOutput)
+}
+
+// How often a new credential is made, e.g. `30d` or `720h`.
+func (o ApiKeyRotationPtrOutput) Every() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ApiKeyRotation) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Every
+	}).(pulumi.StringPtrOutput)
+}
+
+// How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+func (o ApiKeyRotationPtrOutput) Overlap() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ApiKeyRotation) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Overlap
+	}).(pulumi.StringPtrOutput)
+}
+
 // Credentials for one resource, overriding the provider's configuration (for stacks that manage several accounts).
 type Connection struct {
 	// Account the resources belong to (a sub account's id when using that sub account's key).
@@ -640,6 +799,324 @@ func (o LookupDomainResultDnsRecordArrayOutput) Index(i pulumi.IntInput) LookupD
 	}).(LookupDomainResultDnsRecordOutput)
 }
 
+// Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+type SmtpCredentialRotation struct {
+	// How often a new credential is made, e.g. `30d` or `720h`.
+	Every string `pulumi:"every"`
+	// How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+	Overlap string `pulumi:"overlap"`
+}
+
+// SmtpCredentialRotationInput is an input type that accepts SmtpCredentialRotationArgs and SmtpCredentialRotationOutput values.
+// You can construct a concrete instance of `SmtpCredentialRotationInput` via:
+//
+//	SmtpCredentialRotationArgs{...}
+type SmtpCredentialRotationInput interface {
+	pulumi.Input
+
+	ToSmtpCredentialRotationOutput() SmtpCredentialRotationOutput
+	ToSmtpCredentialRotationOutputWithContext(context.Context) SmtpCredentialRotationOutput
+}
+
+// Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+type SmtpCredentialRotationArgs struct {
+	// How often a new credential is made, e.g. `30d` or `720h`.
+	Every pulumi.StringInput `pulumi:"every"`
+	// How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+	Overlap pulumi.StringInput `pulumi:"overlap"`
+}
+
+func (SmtpCredentialRotationArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SmtpCredentialRotation)(nil)).Elem()
+}
+
+func (i SmtpCredentialRotationArgs) ToSmtpCredentialRotationOutput() SmtpCredentialRotationOutput {
+	return i.ToSmtpCredentialRotationOutputWithContext(context.Background())
+}
+
+func (i SmtpCredentialRotationArgs) ToSmtpCredentialRotationOutputWithContext(ctx context.Context) SmtpCredentialRotationOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SmtpCredentialRotationOutput)
+}
+
+func (i SmtpCredentialRotationArgs) ToSmtpCredentialRotationPtrOutput() SmtpCredentialRotationPtrOutput {
+	return i.ToSmtpCredentialRotationPtrOutputWithContext(context.Background())
+}
+
+func (i SmtpCredentialRotationArgs) ToSmtpCredentialRotationPtrOutputWithContext(ctx context.Context) SmtpCredentialRotationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SmtpCredentialRotationOutput).ToSmtpCredentialRotationPtrOutputWithContext(ctx)
+}
+
+// SmtpCredentialRotationPtrInput is an input type that accepts SmtpCredentialRotationArgs, SmtpCredentialRotationPtr and SmtpCredentialRotationPtrOutput values.
+// You can construct a concrete instance of `SmtpCredentialRotationPtrInput` via:
+//
+//	        SmtpCredentialRotationArgs{...}
+//
+//	or:
+//
+//	        nil
+type SmtpCredentialRotationPtrInput interface {
+	pulumi.Input
+
+	ToSmtpCredentialRotationPtrOutput() SmtpCredentialRotationPtrOutput
+	ToSmtpCredentialRotationPtrOutputWithContext(context.Context) SmtpCredentialRotationPtrOutput
+}
+
+type smtpCredentialRotationPtrType SmtpCredentialRotationArgs
+
+func SmtpCredentialRotationPtr(v *SmtpCredentialRotationArgs) SmtpCredentialRotationPtrInput {
+	return (*smtpCredentialRotationPtrType)(v)
+}
+
+func (*smtpCredentialRotationPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**SmtpCredentialRotation)(nil)).Elem()
+}
+
+func (i *smtpCredentialRotationPtrType) ToSmtpCredentialRotationPtrOutput() SmtpCredentialRotationPtrOutput {
+	return i.ToSmtpCredentialRotationPtrOutputWithContext(context.Background())
+}
+
+func (i *smtpCredentialRotationPtrType) ToSmtpCredentialRotationPtrOutputWithContext(ctx context.Context) SmtpCredentialRotationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SmtpCredentialRotationPtrOutput)
+}
+
+// Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+type SmtpCredentialRotationOutput struct{ *pulumi.OutputState }
+
+func (SmtpCredentialRotationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SmtpCredentialRotation)(nil)).Elem()
+}
+
+func (o SmtpCredentialRotationOutput) ToSmtpCredentialRotationOutput() SmtpCredentialRotationOutput {
+	return o
+}
+
+func (o SmtpCredentialRotationOutput) ToSmtpCredentialRotationOutputWithContext(ctx context.Context) SmtpCredentialRotationOutput {
+	return o
+}
+
+func (o SmtpCredentialRotationOutput) ToSmtpCredentialRotationPtrOutput() SmtpCredentialRotationPtrOutput {
+	return o.ToSmtpCredentialRotationPtrOutputWithContext(context.Background())
+}
+
+func (o SmtpCredentialRotationOutput) ToSmtpCredentialRotationPtrOutputWithContext(ctx context.Context) SmtpCredentialRotationPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SmtpCredentialRotation) *SmtpCredentialRotation {
+		return &v
+	}).(SmtpCredentialRotationPtrOutput)
+}
+
+// How often a new credential is made, e.g. `30d` or `720h`.
+func (o SmtpCredentialRotationOutput) Every() pulumi.StringOutput {
+	return o.ApplyT(func(v SmtpCredentialRotation) string { return v.Every }).(pulumi.StringOutput)
+}
+
+// How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+func (o SmtpCredentialRotationOutput) Overlap() pulumi.StringOutput {
+	return o.ApplyT(func(v SmtpCredentialRotation) string { return v.Overlap }).(pulumi.StringOutput)
+}
+
+type SmtpCredentialRotationPtrOutput struct{ *pulumi.OutputState }
+
+func (SmtpCredentialRotationPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SmtpCredentialRotation)(nil)).Elem()
+}
+
+func (o SmtpCredentialRotationPtrOutput) ToSmtpCredentialRotationPtrOutput() SmtpCredentialRotationPtrOutput {
+	return o
+}
+
+func (o SmtpCredentialRotationPtrOutput) ToSmtpCredentialRotationPtrOutputWithContext(ctx context.Context) SmtpCredentialRotationPtrOutput {
+	return o
+}
+
+func (o SmtpCredentialRotationPtrOutput) Elem() SmtpCredentialRotationOutput {
+	return o.ApplyT(func(v *SmtpCredentialRotation) SmtpCredentialRotation {
+		if v != nil {
+			return *v
+		}
+		var ret SmtpCredentialRotation
+		return ret
+	}).(SmtpCredentialRotationOutput)
+}
+
+// How often a new credential is made, e.g. `30d` or `720h`.
+func (o SmtpCredentialRotationPtrOutput) Every() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SmtpCredentialRotation) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Every
+	}).(pulumi.StringPtrOutput)
+}
+
+// How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+func (o SmtpCredentialRotationPtrOutput) Overlap() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SmtpCredentialRotation) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Overlap
+	}).(pulumi.StringPtrOutput)
+}
+
+// A rotation schedule: a new credential every `every`, the previous one revoked `overlap` later.
+type SubAccountApiKeyRotation struct {
+	// How often a new credential is made, e.g. `30d` or `720h`.
+	Every string `pulumi:"every"`
+	// How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+	Overlap string `pulumi:"overlap"`
+}
+
+// SubAccountApiKeyRotationInput is an input type that accepts SubAccountApiKeyRotationArgs and SubAccountApiKeyRotationOutput values.
+// You can construct a concrete instance of `SubAccountApiKeyRotationInput` via:
+//
+//	SubAccountApiKeyRotationArgs{...}
+type SubAccountApiKeyRotationInput interface {
+	pulumi.Input
+
+	ToSubAccountApiKeyRotationOutput() SubAccountApiKeyRotationOutput
+	ToSubAccountApiKeyRotationOutputWithContext(context.Context) SubAccountApiKeyRotationOutput
+}
+
+// A rotation schedule: a new credential every `every`, the previous one revoked `overlap` later.
+type SubAccountApiKeyRotationArgs struct {
+	// How often a new credential is made, e.g. `30d` or `720h`.
+	Every pulumi.StringInput `pulumi:"every"`
+	// How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+	Overlap pulumi.StringInput `pulumi:"overlap"`
+}
+
+func (SubAccountApiKeyRotationArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubAccountApiKeyRotation)(nil)).Elem()
+}
+
+func (i SubAccountApiKeyRotationArgs) ToSubAccountApiKeyRotationOutput() SubAccountApiKeyRotationOutput {
+	return i.ToSubAccountApiKeyRotationOutputWithContext(context.Background())
+}
+
+func (i SubAccountApiKeyRotationArgs) ToSubAccountApiKeyRotationOutputWithContext(ctx context.Context) SubAccountApiKeyRotationOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SubAccountApiKeyRotationOutput)
+}
+
+func (i SubAccountApiKeyRotationArgs) ToSubAccountApiKeyRotationPtrOutput() SubAccountApiKeyRotationPtrOutput {
+	return i.ToSubAccountApiKeyRotationPtrOutputWithContext(context.Background())
+}
+
+func (i SubAccountApiKeyRotationArgs) ToSubAccountApiKeyRotationPtrOutputWithContext(ctx context.Context) SubAccountApiKeyRotationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SubAccountApiKeyRotationOutput).ToSubAccountApiKeyRotationPtrOutputWithContext(ctx)
+}
+
+// SubAccountApiKeyRotationPtrInput is an input type that accepts SubAccountApiKeyRotationArgs, SubAccountApiKeyRotationPtr and SubAccountApiKeyRotationPtrOutput values.
+// You can construct a concrete instance of `SubAccountApiKeyRotationPtrInput` via:
+//
+//	        SubAccountApiKeyRotationArgs{...}
+//
+//	or:
+//
+//	        nil
+type SubAccountApiKeyRotationPtrInput interface {
+	pulumi.Input
+
+	ToSubAccountApiKeyRotationPtrOutput() SubAccountApiKeyRotationPtrOutput
+	ToSubAccountApiKeyRotationPtrOutputWithContext(context.Context) SubAccountApiKeyRotationPtrOutput
+}
+
+type subAccountApiKeyRotationPtrType SubAccountApiKeyRotationArgs
+
+func SubAccountApiKeyRotationPtr(v *SubAccountApiKeyRotationArgs) SubAccountApiKeyRotationPtrInput {
+	return (*subAccountApiKeyRotationPtrType)(v)
+}
+
+func (*subAccountApiKeyRotationPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**SubAccountApiKeyRotation)(nil)).Elem()
+}
+
+func (i *subAccountApiKeyRotationPtrType) ToSubAccountApiKeyRotationPtrOutput() SubAccountApiKeyRotationPtrOutput {
+	return i.ToSubAccountApiKeyRotationPtrOutputWithContext(context.Background())
+}
+
+func (i *subAccountApiKeyRotationPtrType) ToSubAccountApiKeyRotationPtrOutputWithContext(ctx context.Context) SubAccountApiKeyRotationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SubAccountApiKeyRotationPtrOutput)
+}
+
+// A rotation schedule: a new credential every `every`, the previous one revoked `overlap` later.
+type SubAccountApiKeyRotationOutput struct{ *pulumi.OutputState }
+
+func (SubAccountApiKeyRotationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SubAccountApiKeyRotation)(nil)).Elem()
+}
+
+func (o SubAccountApiKeyRotationOutput) ToSubAccountApiKeyRotationOutput() SubAccountApiKeyRotationOutput {
+	return o
+}
+
+func (o SubAccountApiKeyRotationOutput) ToSubAccountApiKeyRotationOutputWithContext(ctx context.Context) SubAccountApiKeyRotationOutput {
+	return o
+}
+
+func (o SubAccountApiKeyRotationOutput) ToSubAccountApiKeyRotationPtrOutput() SubAccountApiKeyRotationPtrOutput {
+	return o.ToSubAccountApiKeyRotationPtrOutputWithContext(context.Background())
+}
+
+func (o SubAccountApiKeyRotationOutput) ToSubAccountApiKeyRotationPtrOutputWithContext(ctx context.Context) SubAccountApiKeyRotationPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SubAccountApiKeyRotation) *SubAccountApiKeyRotation {
+		return &v
+	}).(SubAccountApiKeyRotationPtrOutput)
+}
+
+// How often a new credential is made, e.g. `30d` or `720h`.
+func (o SubAccountApiKeyRotationOutput) Every() pulumi.StringOutput {
+	return o.ApplyT(func(v SubAccountApiKeyRotation) string { return v.Every }).(pulumi.StringOutput)
+}
+
+// How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+func (o SubAccountApiKeyRotationOutput) Overlap() pulumi.StringOutput {
+	return o.ApplyT(func(v SubAccountApiKeyRotation) string { return v.Overlap }).(pulumi.StringOutput)
+}
+
+type SubAccountApiKeyRotationPtrOutput struct{ *pulumi.OutputState }
+
+func (SubAccountApiKeyRotationPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SubAccountApiKeyRotation)(nil)).Elem()
+}
+
+func (o SubAccountApiKeyRotationPtrOutput) ToSubAccountApiKeyRotationPtrOutput() SubAccountApiKeyRotationPtrOutput {
+	return o
+}
+
+func (o SubAccountApiKeyRotationPtrOutput) ToSubAccountApiKeyRotationPtrOutputWithContext(ctx context.Context) SubAccountApiKeyRotationPtrOutput {
+	return o
+}
+
+func (o SubAccountApiKeyRotationPtrOutput) Elem() SubAccountApiKeyRotationOutput {
+	return o.ApplyT(func(v *SubAccountApiKeyRotation) SubAccountApiKeyRotation {
+		if v != nil {
+			return *v
+		}
+		var ret SubAccountApiKeyRotation
+		return ret
+	}).(SubAccountApiKeyRotationOutput)
+}
+
+// How often a new credential is made, e.g. `30d` or `720h`.
+func (o SubAccountApiKeyRotationPtrOutput) Every() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SubAccountApiKeyRotation) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Every
+	}).(pulumi.StringPtrOutput)
+}
+
+// How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+func (o SubAccountApiKeyRotationPtrOutput) Overlap() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SubAccountApiKeyRotation) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Overlap
+	}).(pulumi.StringPtrOutput)
+}
+
 // The tenant's sending domain.
 type TenantDomain struct {
 	// Your own DKIM private key (PEM, RSA ≥ 1024 bits). Write-only: a secret input, never an output. Changing it replaces the domain (delete first).
@@ -1091,14 +1568,14 @@ func (o TenantDomainVerificationPtrOutput) TimeoutSeconds() pulumi.IntPtrOutput 
 	}).(pulumi.IntPtrOutput)
 }
 
-// A key of the tenant's sub account. Default label: `<tenant> <role>`. Change `rotation` to rotate it (create-before-delete).
+// A key of the tenant's sub account. Default label: `<tenant> <role>`. `rotation`: a schedule `{ every, overlap }` (the next key made, the previous one live for the overlap), or the deprecated string whose change replaces the key (create-before-delete).
 type TenantKey struct {
 	// CIDR blocks or bare addresses allowed to use the key (empty = no restriction). Canonicalised and de-duplicated; allow-all prefixes (`0.0.0.0/0`, `::/0` in any spelling) and > 100 entries are rejected.
 	IpAllowList []string `pulumi:"ipAllowList"`
 	// Label shown in the service's console, 1–255 characters. Updated in place.
 	Label *string `pulumi:"label"`
-	// Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.
-	Rotation *string `pulumi:"rotation"`
+	// Rotate the key on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
+	Rotation interface{} `pulumi:"rotation"`
 	// Scopes such as `messages:send:all` or `routes:write:{domain}`. Updated in place.
 	Scopes []string `pulumi:"scopes"`
 }
@@ -1114,14 +1591,14 @@ type TenantKeyInput interface {
 	ToTenantKeyOutputWithContext(context.Context) TenantKeyOutput
 }
 
-// A key of the tenant's sub account. Default label: `<tenant> <role>`. Change `rotation` to rotate it (create-before-delete).
+// A key of the tenant's sub account. Default label: `<tenant> <role>`. `rotation`: a schedule `{ every, overlap }` (the next key made, the previous one live for the overlap), or the deprecated string whose change replaces the key (create-before-delete).
 type TenantKeyArgs struct {
 	// CIDR blocks or bare addresses allowed to use the key (empty = no restriction). Canonicalised and de-duplicated; allow-all prefixes (`0.0.0.0/0`, `::/0` in any spelling) and > 100 entries are rejected.
 	IpAllowList pulumi.StringArrayInput `pulumi:"ipAllowList"`
 	// Label shown in the service's console, 1–255 characters. Updated in place.
 	Label pulumi.StringPtrInput `pulumi:"label"`
-	// Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.
-	Rotation pulumi.StringPtrInput `pulumi:"rotation"`
+	// Rotate the key on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
+	Rotation pulumi.Input `pulumi:"rotation"`
 	// Scopes such as `messages:send:all` or `routes:write:{domain}`. Updated in place.
 	Scopes pulumi.StringArrayInput `pulumi:"scopes"`
 }
@@ -1204,7 +1681,7 @@ func (i TenantKeyMap) ToTenantKeyMapOutputWithContext(ctx context.Context) Tenan
 	return pulumi.ToOutputWithContext(ctx, i).(TenantKeyMapOutput)
 }
 
-// A key of the tenant's sub account. Default label: `<tenant> <role>`. Change `rotation` to rotate it (create-before-delete).
+// A key of the tenant's sub account. Default label: `<tenant> <role>`. `rotation`: a schedule `{ every, overlap }` (the next key made, the previous one live for the overlap), or the deprecated string whose change replaces the key (create-before-delete).
 type TenantKeyOutput struct{ *pulumi.OutputState }
 
 func (TenantKeyOutput) ElementType() reflect.Type {
@@ -1239,9 +1716,9 @@ func (o TenantKeyOutput) Label() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantKey) *string { return v.Label }).(pulumi.StringPtrOutput)
 }
 
-// Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.
-func (o TenantKeyOutput) Rotation() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TenantKey) *string { return v.Rotation }).(pulumi.StringPtrOutput)
+// Rotate the key on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
+func (o TenantKeyOutput) Rotation() pulumi.AnyOutput {
+	return o.ApplyT(func(v TenantKey) interface{} { return v.Rotation }).(pulumi.AnyOutput)
 }
 
 // Scopes such as `messages:send:all` or `routes:write:{domain}`. Updated in place.
@@ -1293,14 +1770,14 @@ func (o TenantKeyPtrOutput) Label() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.
-func (o TenantKeyPtrOutput) Rotation() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *TenantKey) *string {
+// Rotate the key on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
+func (o TenantKeyPtrOutput) Rotation() pulumi.AnyOutput {
+	return o.ApplyT(func(v *TenantKey) interface{} {
 		if v == nil {
 			return nil
 		}
 		return v.Rotation
-	}).(pulumi.StringPtrOutput)
+	}).(pulumi.AnyOutput)
 }
 
 // Scopes such as `messages:send:all` or `routes:write:{domain}`. Updated in place.
@@ -1331,6 +1808,165 @@ func (o TenantKeyMapOutput) MapIndex(k pulumi.StringInput) TenantKeyOutput {
 	return pulumi.All(o, k).ApplyT(func(vs []interface{}) TenantKey {
 		return vs[0].(map[string]TenantKey)[vs[1].(string)]
 	}).(TenantKeyOutput)
+}
+
+// A rotation schedule: a new credential every `every`, the previous one revoked `overlap` later.
+type TenantKeyRotation struct {
+	// How often a new credential is made, e.g. `30d` or `720h`.
+	Every string `pulumi:"every"`
+	// How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+	Overlap string `pulumi:"overlap"`
+}
+
+// TenantKeyRotationInput is an input type that accepts TenantKeyRotationArgs and TenantKeyRotationOutput values.
+// You can construct a concrete instance of `TenantKeyRotationInput` via:
+//
+//	TenantKeyRotationArgs{...}
+type TenantKeyRotationInput interface {
+	pulumi.Input
+
+	ToTenantKeyRotationOutput() TenantKeyRotationOutput
+	ToTenantKeyRotationOutputWithContext(context.Context) TenantKeyRotationOutput
+}
+
+// A rotation schedule: a new credential every `every`, the previous one revoked `overlap` later.
+type TenantKeyRotationArgs struct {
+	// How often a new credential is made, e.g. `30d` or `720h`.
+	Every pulumi.StringInput `pulumi:"every"`
+	// How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+	Overlap pulumi.StringInput `pulumi:"overlap"`
+}
+
+func (TenantKeyRotationArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantKeyRotation)(nil)).Elem()
+}
+
+func (i TenantKeyRotationArgs) ToTenantKeyRotationOutput() TenantKeyRotationOutput {
+	return i.ToTenantKeyRotationOutputWithContext(context.Background())
+}
+
+func (i TenantKeyRotationArgs) ToTenantKeyRotationOutputWithContext(ctx context.Context) TenantKeyRotationOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantKeyRotationOutput)
+}
+
+func (i TenantKeyRotationArgs) ToTenantKeyRotationPtrOutput() TenantKeyRotationPtrOutput {
+	return i.ToTenantKeyRotationPtrOutputWithContext(context.Background())
+}
+
+func (i TenantKeyRotationArgs) ToTenantKeyRotationPtrOutputWithContext(ctx context.Context) TenantKeyRotationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantKeyRotationOutput).ToTenantKeyRotationPtrOutputWithContext(ctx)
+}
+
+// TenantKeyRotationPtrInput is an input type that accepts TenantKeyRotationArgs, TenantKeyRotationPtr and TenantKeyRotationPtrOutput values.
+// You can construct a concrete instance of `TenantKeyRotationPtrInput` via:
+//
+//	        TenantKeyRotationArgs{...}
+//
+//	or:
+//
+//	        nil
+type TenantKeyRotationPtrInput interface {
+	pulumi.Input
+
+	ToTenantKeyRotationPtrOutput() TenantKeyRotationPtrOutput
+	ToTenantKeyRotationPtrOutputWithContext(context.Context) TenantKeyRotationPtrOutput
+}
+
+type tenantKeyRotationPtrType TenantKeyRotationArgs
+
+func TenantKeyRotationPtr(v *TenantKeyRotationArgs) TenantKeyRotationPtrInput {
+	return (*tenantKeyRotationPtrType)(v)
+}
+
+func (*tenantKeyRotationPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantKeyRotation)(nil)).Elem()
+}
+
+func (i *tenantKeyRotationPtrType) ToTenantKeyRotationPtrOutput() TenantKeyRotationPtrOutput {
+	return i.ToTenantKeyRotationPtrOutputWithContext(context.Background())
+}
+
+func (i *tenantKeyRotationPtrType) ToTenantKeyRotationPtrOutputWithContext(ctx context.Context) TenantKeyRotationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantKeyRotationPtrOutput)
+}
+
+// A rotation schedule: a new credential every `every`, the previous one revoked `overlap` later.
+type TenantKeyRotationOutput struct{ *pulumi.OutputState }
+
+func (TenantKeyRotationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantKeyRotation)(nil)).Elem()
+}
+
+func (o TenantKeyRotationOutput) ToTenantKeyRotationOutput() TenantKeyRotationOutput {
+	return o
+}
+
+func (o TenantKeyRotationOutput) ToTenantKeyRotationOutputWithContext(ctx context.Context) TenantKeyRotationOutput {
+	return o
+}
+
+func (o TenantKeyRotationOutput) ToTenantKeyRotationPtrOutput() TenantKeyRotationPtrOutput {
+	return o.ToTenantKeyRotationPtrOutputWithContext(context.Background())
+}
+
+func (o TenantKeyRotationOutput) ToTenantKeyRotationPtrOutputWithContext(ctx context.Context) TenantKeyRotationPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantKeyRotation) *TenantKeyRotation {
+		return &v
+	}).(TenantKeyRotationPtrOutput)
+}
+
+// How often a new credential is made, e.g. `30d` or `720h`.
+func (o TenantKeyRotationOutput) Every() pulumi.StringOutput {
+	return o.ApplyT(func(v TenantKeyRotation) string { return v.Every }).(pulumi.StringOutput)
+}
+
+// How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+func (o TenantKeyRotationOutput) Overlap() pulumi.StringOutput {
+	return o.ApplyT(func(v TenantKeyRotation) string { return v.Overlap }).(pulumi.StringOutput)
+}
+
+type TenantKeyRotationPtrOutput struct{ *pulumi.OutputState }
+
+func (TenantKeyRotationPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantKeyRotation)(nil)).Elem()
+}
+
+func (o TenantKeyRotationPtrOutput) ToTenantKeyRotationPtrOutput() TenantKeyRotationPtrOutput {
+	return o
+}
+
+func (o TenantKeyRotationPtrOutput) ToTenantKeyRotationPtrOutputWithContext(ctx context.Context) TenantKeyRotationPtrOutput {
+	return o
+}
+
+func (o TenantKeyRotationPtrOutput) Elem() TenantKeyRotationOutput {
+	return o.ApplyT(func(v *TenantKeyRotation) TenantKeyRotation {
+		if v != nil {
+			return *v
+		}
+		var ret TenantKeyRotation
+		return ret
+	}).(TenantKeyRotationOutput)
+}
+
+// How often a new credential is made, e.g. `30d` or `720h`.
+func (o TenantKeyRotationPtrOutput) Every() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantKeyRotation) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Every
+	}).(pulumi.StringPtrOutput)
+}
+
+// How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+func (o TenantKeyRotationPtrOutput) Overlap() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantKeyRotation) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Overlap
+	}).(pulumi.StringPtrOutput)
 }
 
 // A person who may log in to the tenant's sub account.
@@ -1644,6 +2280,8 @@ type TenantSmtpCredential struct {
 	Domains []string `pulumi:"domains"`
 	// The credential's name.
 	Name string `pulumi:"name"`
+	// Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+	Rotation *TenantSmtpCredentialRotation `pulumi:"rotation"`
 	// Send to the sandbox instead of real recipients.
 	Sandbox *bool `pulumi:"sandbox"`
 	// `global` (default) or `scoped` to `domains`.
@@ -1684,6 +2322,8 @@ type TenantSmtpCredentialArgs struct {
 	Domains pulumi.StringArrayInput `pulumi:"domains"`
 	// The credential's name.
 	Name pulumi.StringInput `pulumi:"name"`
+	// Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+	Rotation TenantSmtpCredentialRotationPtrInput `pulumi:"rotation"`
 	// Send to the sandbox instead of real recipients.
 	Sandbox pulumi.BoolPtrInput `pulumi:"sandbox"`
 	// `global` (default) or `scoped` to `domains`.
@@ -1766,6 +2406,11 @@ func (o TenantSmtpCredentialOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v TenantSmtpCredential) string { return v.Name }).(pulumi.StringOutput)
 }
 
+// Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+func (o TenantSmtpCredentialOutput) Rotation() TenantSmtpCredentialRotationPtrOutput {
+	return o.ApplyT(func(v TenantSmtpCredential) *TenantSmtpCredentialRotation { return v.Rotation }).(TenantSmtpCredentialRotationPtrOutput)
+}
+
 // Send to the sandbox instead of real recipients.
 func (o TenantSmtpCredentialOutput) Sandbox() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v TenantSmtpCredential) *bool { return v.Sandbox }).(pulumi.BoolPtrOutput)
@@ -1794,6 +2439,165 @@ func (o TenantSmtpCredentialMapOutput) MapIndex(k pulumi.StringInput) TenantSmtp
 	return pulumi.All(o, k).ApplyT(func(vs []interface{}) TenantSmtpCredential {
 		return vs[0].(map[string]TenantSmtpCredential)[vs[1].(string)]
 	}).(TenantSmtpCredentialOutput)
+}
+
+// Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+type TenantSmtpCredentialRotation struct {
+	// How often a new credential is made, e.g. `30d` or `720h`.
+	Every string `pulumi:"every"`
+	// How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+	Overlap string `pulumi:"overlap"`
+}
+
+// TenantSmtpCredentialRotationInput is an input type that accepts TenantSmtpCredentialRotationArgs and TenantSmtpCredentialRotationOutput values.
+// You can construct a concrete instance of `TenantSmtpCredentialRotationInput` via:
+//
+//	TenantSmtpCredentialRotationArgs{...}
+type TenantSmtpCredentialRotationInput interface {
+	pulumi.Input
+
+	ToTenantSmtpCredentialRotationOutput() TenantSmtpCredentialRotationOutput
+	ToTenantSmtpCredentialRotationOutputWithContext(context.Context) TenantSmtpCredentialRotationOutput
+}
+
+// Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+type TenantSmtpCredentialRotationArgs struct {
+	// How often a new credential is made, e.g. `30d` or `720h`.
+	Every pulumi.StringInput `pulumi:"every"`
+	// How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+	Overlap pulumi.StringInput `pulumi:"overlap"`
+}
+
+func (TenantSmtpCredentialRotationArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantSmtpCredentialRotation)(nil)).Elem()
+}
+
+func (i TenantSmtpCredentialRotationArgs) ToTenantSmtpCredentialRotationOutput() TenantSmtpCredentialRotationOutput {
+	return i.ToTenantSmtpCredentialRotationOutputWithContext(context.Background())
+}
+
+func (i TenantSmtpCredentialRotationArgs) ToTenantSmtpCredentialRotationOutputWithContext(ctx context.Context) TenantSmtpCredentialRotationOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantSmtpCredentialRotationOutput)
+}
+
+func (i TenantSmtpCredentialRotationArgs) ToTenantSmtpCredentialRotationPtrOutput() TenantSmtpCredentialRotationPtrOutput {
+	return i.ToTenantSmtpCredentialRotationPtrOutputWithContext(context.Background())
+}
+
+func (i TenantSmtpCredentialRotationArgs) ToTenantSmtpCredentialRotationPtrOutputWithContext(ctx context.Context) TenantSmtpCredentialRotationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantSmtpCredentialRotationOutput).ToTenantSmtpCredentialRotationPtrOutputWithContext(ctx)
+}
+
+// TenantSmtpCredentialRotationPtrInput is an input type that accepts TenantSmtpCredentialRotationArgs, TenantSmtpCredentialRotationPtr and TenantSmtpCredentialRotationPtrOutput values.
+// You can construct a concrete instance of `TenantSmtpCredentialRotationPtrInput` via:
+//
+//	        TenantSmtpCredentialRotationArgs{...}
+//
+//	or:
+//
+//	        nil
+type TenantSmtpCredentialRotationPtrInput interface {
+	pulumi.Input
+
+	ToTenantSmtpCredentialRotationPtrOutput() TenantSmtpCredentialRotationPtrOutput
+	ToTenantSmtpCredentialRotationPtrOutputWithContext(context.Context) TenantSmtpCredentialRotationPtrOutput
+}
+
+type tenantSmtpCredentialRotationPtrType TenantSmtpCredentialRotationArgs
+
+func TenantSmtpCredentialRotationPtr(v *TenantSmtpCredentialRotationArgs) TenantSmtpCredentialRotationPtrInput {
+	return (*tenantSmtpCredentialRotationPtrType)(v)
+}
+
+func (*tenantSmtpCredentialRotationPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantSmtpCredentialRotation)(nil)).Elem()
+}
+
+func (i *tenantSmtpCredentialRotationPtrType) ToTenantSmtpCredentialRotationPtrOutput() TenantSmtpCredentialRotationPtrOutput {
+	return i.ToTenantSmtpCredentialRotationPtrOutputWithContext(context.Background())
+}
+
+func (i *tenantSmtpCredentialRotationPtrType) ToTenantSmtpCredentialRotationPtrOutputWithContext(ctx context.Context) TenantSmtpCredentialRotationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantSmtpCredentialRotationPtrOutput)
+}
+
+// Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+type TenantSmtpCredentialRotationOutput struct{ *pulumi.OutputState }
+
+func (TenantSmtpCredentialRotationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantSmtpCredentialRotation)(nil)).Elem()
+}
+
+func (o TenantSmtpCredentialRotationOutput) ToTenantSmtpCredentialRotationOutput() TenantSmtpCredentialRotationOutput {
+	return o
+}
+
+func (o TenantSmtpCredentialRotationOutput) ToTenantSmtpCredentialRotationOutputWithContext(ctx context.Context) TenantSmtpCredentialRotationOutput {
+	return o
+}
+
+func (o TenantSmtpCredentialRotationOutput) ToTenantSmtpCredentialRotationPtrOutput() TenantSmtpCredentialRotationPtrOutput {
+	return o.ToTenantSmtpCredentialRotationPtrOutputWithContext(context.Background())
+}
+
+func (o TenantSmtpCredentialRotationOutput) ToTenantSmtpCredentialRotationPtrOutputWithContext(ctx context.Context) TenantSmtpCredentialRotationPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantSmtpCredentialRotation) *TenantSmtpCredentialRotation {
+		return &v
+	}).(TenantSmtpCredentialRotationPtrOutput)
+}
+
+// How often a new credential is made, e.g. `30d` or `720h`.
+func (o TenantSmtpCredentialRotationOutput) Every() pulumi.StringOutput {
+	return o.ApplyT(func(v TenantSmtpCredentialRotation) string { return v.Every }).(pulumi.StringOutput)
+}
+
+// How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+func (o TenantSmtpCredentialRotationOutput) Overlap() pulumi.StringOutput {
+	return o.ApplyT(func(v TenantSmtpCredentialRotation) string { return v.Overlap }).(pulumi.StringOutput)
+}
+
+type TenantSmtpCredentialRotationPtrOutput struct{ *pulumi.OutputState }
+
+func (TenantSmtpCredentialRotationPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantSmtpCredentialRotation)(nil)).Elem()
+}
+
+func (o TenantSmtpCredentialRotationPtrOutput) ToTenantSmtpCredentialRotationPtrOutput() TenantSmtpCredentialRotationPtrOutput {
+	return o
+}
+
+func (o TenantSmtpCredentialRotationPtrOutput) ToTenantSmtpCredentialRotationPtrOutputWithContext(ctx context.Context) TenantSmtpCredentialRotationPtrOutput {
+	return o
+}
+
+func (o TenantSmtpCredentialRotationPtrOutput) Elem() TenantSmtpCredentialRotationOutput {
+	return o.ApplyT(func(v *TenantSmtpCredentialRotation) TenantSmtpCredentialRotation {
+		if v != nil {
+			return *v
+		}
+		var ret TenantSmtpCredentialRotation
+		return ret
+	}).(TenantSmtpCredentialRotationOutput)
+}
+
+// How often a new credential is made, e.g. `30d` or `720h`.
+func (o TenantSmtpCredentialRotationPtrOutput) Every() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantSmtpCredentialRotation) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Every
+	}).(pulumi.StringPtrOutput)
+}
+
+// How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+func (o TenantSmtpCredentialRotationPtrOutput) Overlap() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantSmtpCredentialRotation) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Overlap
+	}).(pulumi.StringPtrOutput)
 }
 
 // An address the tenant must never mail.
@@ -2174,8 +2978,14 @@ func (o TenantWebhookMapOutput) MapIndex(k pulumi.StringInput) TenantWebhookOutp
 }
 
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*ApiKeyRotationInput)(nil)).Elem(), ApiKeyRotationArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ApiKeyRotationPtrInput)(nil)).Elem(), ApiKeyRotationArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ConnectionInput)(nil)).Elem(), ConnectionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ConnectionPtrInput)(nil)).Elem(), ConnectionArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SmtpCredentialRotationInput)(nil)).Elem(), SmtpCredentialRotationArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SmtpCredentialRotationPtrInput)(nil)).Elem(), SmtpCredentialRotationArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SubAccountApiKeyRotationInput)(nil)).Elem(), SubAccountApiKeyRotationArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SubAccountApiKeyRotationPtrInput)(nil)).Elem(), SubAccountApiKeyRotationArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantDomainInput)(nil)).Elem(), TenantDomainArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantDomainPtrInput)(nil)).Elem(), TenantDomainArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantDomainVerificationInput)(nil)).Elem(), TenantDomainVerificationArgs{})
@@ -2183,16 +2993,22 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantKeyInput)(nil)).Elem(), TenantKeyArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantKeyPtrInput)(nil)).Elem(), TenantKeyArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantKeyMapInput)(nil)).Elem(), TenantKeyMap{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantKeyRotationInput)(nil)).Elem(), TenantKeyRotationArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantKeyRotationPtrInput)(nil)).Elem(), TenantKeyRotationArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantMemberInput)(nil)).Elem(), TenantMemberArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantMemberMapInput)(nil)).Elem(), TenantMemberMap{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantRouteInput)(nil)).Elem(), TenantRouteArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantRouteMapInput)(nil)).Elem(), TenantRouteMap{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantSmtpCredentialInput)(nil)).Elem(), TenantSmtpCredentialArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantSmtpCredentialMapInput)(nil)).Elem(), TenantSmtpCredentialMap{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantSmtpCredentialRotationInput)(nil)).Elem(), TenantSmtpCredentialRotationArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantSmtpCredentialRotationPtrInput)(nil)).Elem(), TenantSmtpCredentialRotationArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantSuppressionInput)(nil)).Elem(), TenantSuppressionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantSuppressionMapInput)(nil)).Elem(), TenantSuppressionMap{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantWebhookInput)(nil)).Elem(), TenantWebhookArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantWebhookMapInput)(nil)).Elem(), TenantWebhookMap{})
+	pulumi.RegisterOutputType(ApiKeyRotationOutput{})
+	pulumi.RegisterOutputType(ApiKeyRotationPtrOutput{})
 	pulumi.RegisterOutputType(ConnectionOutput{})
 	pulumi.RegisterOutputType(ConnectionPtrOutput{})
 	pulumi.RegisterOutputType(DomainDnsRecordOutput{})
@@ -2207,6 +3023,10 @@ func init() {
 	pulumi.RegisterOutputType(GetSubAccountUsageResultTotalOutput{})
 	pulumi.RegisterOutputType(LookupDomainResultDnsRecordOutput{})
 	pulumi.RegisterOutputType(LookupDomainResultDnsRecordArrayOutput{})
+	pulumi.RegisterOutputType(SmtpCredentialRotationOutput{})
+	pulumi.RegisterOutputType(SmtpCredentialRotationPtrOutput{})
+	pulumi.RegisterOutputType(SubAccountApiKeyRotationOutput{})
+	pulumi.RegisterOutputType(SubAccountApiKeyRotationPtrOutput{})
 	pulumi.RegisterOutputType(TenantDomainOutput{})
 	pulumi.RegisterOutputType(TenantDomainPtrOutput{})
 	pulumi.RegisterOutputType(TenantDomainVerificationOutput{})
@@ -2214,12 +3034,16 @@ func init() {
 	pulumi.RegisterOutputType(TenantKeyOutput{})
 	pulumi.RegisterOutputType(TenantKeyPtrOutput{})
 	pulumi.RegisterOutputType(TenantKeyMapOutput{})
+	pulumi.RegisterOutputType(TenantKeyRotationOutput{})
+	pulumi.RegisterOutputType(TenantKeyRotationPtrOutput{})
 	pulumi.RegisterOutputType(TenantMemberOutput{})
 	pulumi.RegisterOutputType(TenantMemberMapOutput{})
 	pulumi.RegisterOutputType(TenantRouteOutput{})
 	pulumi.RegisterOutputType(TenantRouteMapOutput{})
 	pulumi.RegisterOutputType(TenantSmtpCredentialOutput{})
 	pulumi.RegisterOutputType(TenantSmtpCredentialMapOutput{})
+	pulumi.RegisterOutputType(TenantSmtpCredentialRotationOutput{})
+	pulumi.RegisterOutputType(TenantSmtpCredentialRotationPtrOutput{})
 	pulumi.RegisterOutputType(TenantSuppressionOutput{})
 	pulumi.RegisterOutputType(TenantSuppressionMapOutput{})
 	pulumi.RegisterOutputType(TenantWebhookOutput{})

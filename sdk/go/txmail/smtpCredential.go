@@ -22,12 +22,30 @@ type SmtpCredential struct {
 	Connection ConnectionPtrOutput `pulumi:"connection"`
 	// When the credential was created (RFC 3339).
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
+	// The id of the current credential at the service (the resource's id names the first).
+	CurrentId pulumi.StringPtrOutput `pulumi:"currentId"`
 	// Domains of a scoped credential (required non-empty when scoped, empty when global).
 	Domains pulumi.StringArrayOutput `pulumi:"domains"`
 	// The credential's name.
 	Name pulumi.StringOutput `pulumi:"name"`
+	// When the next `pulumi up` makes a new credential.
+	NextRotationAt pulumi.StringPtrOutput `pulumi:"nextRotationAt"`
 	// The SMTP password. Returned once, when the object is created, and kept as a Pulumi secret; empty for an adopted or imported object (the service never shows it again: rotate to get one under management).
 	Password pulumi.StringOutput `pulumi:"password"`
+	// The id of the previous credential while it lives.
+	PreviousId pulumi.StringPtrOutput `pulumi:"previousId"`
+	// The previous credential's secret while it lives (a Pulumi secret): senders not yet moved use it.
+	PreviousPassword pulumi.StringPtrOutput `pulumi:"previousPassword"`
+	// When the next `pulumi up` revokes the previous credential (absent when there is none).
+	PreviousRevokeAt pulumi.StringPtrOutput `pulumi:"previousRevokeAt"`
+	// The previous credential's `username` while it lives.
+	PreviousUsername pulumi.StringPtrOutput `pulumi:"previousUsername"`
+	// When the current credential was made (the service's `created_at`).
+	RotatedAt pulumi.StringPtrOutput `pulumi:"rotatedAt"`
+	// Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+	Rotation SmtpCredentialRotationPtrOutput `pulumi:"rotation"`
+	// How many rotations the schedule has made (the next one's number in its idempotency key).
+	Rotations pulumi.IntPtrOutput `pulumi:"rotations"`
 	// Send to the sandbox instead of real recipients.
 	Sandbox pulumi.BoolOutput `pulumi:"sandbox"`
 	// `global` (default) or `scoped` to `domains`.
@@ -54,6 +72,7 @@ func NewSmtpCredential(ctx *pulumi.Context,
 	}
 	secrets := pulumi.AdditionalSecretOutputs([]string{
 		"password",
+		"previousPassword",
 	})
 	opts = append(opts, secrets)
 	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
@@ -110,6 +129,8 @@ type smtpCredentialArgs struct {
 	Domains []string `pulumi:"domains"`
 	// The credential's name.
 	Name string `pulumi:"name"`
+	// Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+	Rotation *SmtpCredentialRotation `pulumi:"rotation"`
 	// Send to the sandbox instead of real recipients.
 	Sandbox *bool `pulumi:"sandbox"`
 	// `global` (default) or `scoped` to `domains`.
@@ -126,6 +147,8 @@ type SmtpCredentialArgs struct {
 	Domains pulumi.StringArrayInput
 	// The credential's name.
 	Name pulumi.StringInput
+	// Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+	Rotation SmtpCredentialRotationPtrInput
 	// Send to the sandbox instead of real recipients.
 	Sandbox pulumi.BoolPtrInput
 	// `global` (default) or `scoped` to `domains`.
@@ -234,6 +257,11 @@ func (o SmtpCredentialOutput) CreatedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *SmtpCredential) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
 }
 
+// The id of the current credential at the service (the resource's id names the first).
+func (o SmtpCredentialOutput) CurrentId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SmtpCredential) pulumi.StringPtrOutput { return v.CurrentId }).(pulumi.StringPtrOutput)
+}
+
 // Domains of a scoped credential (required non-empty when scoped, empty when global).
 func (o SmtpCredentialOutput) Domains() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *SmtpCredential) pulumi.StringArrayOutput { return v.Domains }).(pulumi.StringArrayOutput)
@@ -244,9 +272,49 @@ func (o SmtpCredentialOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *SmtpCredential) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
+// When the next `pulumi up` makes a new credential.
+func (o SmtpCredentialOutput) NextRotationAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SmtpCredential) pulumi.StringPtrOutput { return v.NextRotationAt }).(pulumi.StringPtrOutput)
+}
+
 // The SMTP password. Returned once, when the object is created, and kept as a Pulumi secret; empty for an adopted or imported object (the service never shows it again: rotate to get one under management).
 func (o SmtpCredentialOutput) Password() pulumi.StringOutput {
 	return o.ApplyT(func(v *SmtpCredential) pulumi.StringOutput { return v.Password }).(pulumi.StringOutput)
+}
+
+// The id of the previous credential while it lives.
+func (o SmtpCredentialOutput) PreviousId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SmtpCredential) pulumi.StringPtrOutput { return v.PreviousId }).(pulumi.StringPtrOutput)
+}
+
+// The previous credential's secret while it lives (a Pulumi secret): senders not yet moved use it.
+func (o SmtpCredentialOutput) PreviousPassword() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SmtpCredential) pulumi.StringPtrOutput { return v.PreviousPassword }).(pulumi.StringPtrOutput)
+}
+
+// When the next `pulumi up` revokes the previous credential (absent when there is none).
+func (o SmtpCredentialOutput) PreviousRevokeAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SmtpCredential) pulumi.StringPtrOutput { return v.PreviousRevokeAt }).(pulumi.StringPtrOutput)
+}
+
+// The previous credential's `username` while it lives.
+func (o SmtpCredentialOutput) PreviousUsername() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SmtpCredential) pulumi.StringPtrOutput { return v.PreviousUsername }).(pulumi.StringPtrOutput)
+}
+
+// When the current credential was made (the service's `created_at`).
+func (o SmtpCredentialOutput) RotatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SmtpCredential) pulumi.StringPtrOutput { return v.RotatedAt }).(pulumi.StringPtrOutput)
+}
+
+// Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+func (o SmtpCredentialOutput) Rotation() SmtpCredentialRotationPtrOutput {
+	return o.ApplyT(func(v *SmtpCredential) SmtpCredentialRotationPtrOutput { return v.Rotation }).(SmtpCredentialRotationPtrOutput)
+}
+
+// How many rotations the schedule has made (the next one's number in its idempotency key).
+func (o SmtpCredentialOutput) Rotations() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *SmtpCredential) pulumi.IntPtrOutput { return v.Rotations }).(pulumi.IntPtrOutput)
 }
 
 // Send to the sandbox instead of real recipients.

@@ -24,6 +24,8 @@ type SubAccountApiKey struct {
 	Connection ConnectionPtrOutput `pulumi:"connection"`
 	// When the key was created (RFC 3339).
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
+	// The id of the current credential at the service (the resource's id names the first).
+	CurrentId pulumi.StringPtrOutput `pulumi:"currentId"`
 	// Keep scopes removed from `scopes` on the key until its next update. For a key other objects of the program are managed with (a Tenant's bootstrap key): Pulumi updates the key before them and deletes removed objects last, so a removed route is deleted while the key can still delete it; the following `pulumi up` narrows the key.
 	DeferScopeRemoval pulumi.BoolPtrOutput `pulumi:"deferScopeRemoval"`
 	// CIDR blocks or bare addresses allowed to use the key (empty = no restriction). Canonicalised and de-duplicated; allow-all prefixes (`0.0.0.0/0`, `::/0` in any spelling) and > 100 entries are rejected.
@@ -32,10 +34,22 @@ type SubAccountApiKey struct {
 	Label pulumi.StringOutput `pulumi:"label"`
 	// When the key last authenticated a request (RFC 3339); unset if never.
 	LastUsedAt pulumi.StringPtrOutput `pulumi:"lastUsedAt"`
+	// When the next `pulumi up` makes a new credential.
+	NextRotationAt pulumi.StringPtrOutput `pulumi:"nextRotationAt"`
+	// The id of the previous credential while it lives.
+	PreviousId pulumi.StringPtrOutput `pulumi:"previousId"`
+	// When the next `pulumi up` revokes the previous credential (absent when there is none).
+	PreviousRevokeAt pulumi.StringPtrOutput `pulumi:"previousRevokeAt"`
+	// The previous credential's secret while it lives (a Pulumi secret): senders not yet moved use it.
+	PreviousSecretKey pulumi.StringPtrOutput `pulumi:"previousSecretKey"`
 	// The key's public part, which names it without revealing its secret.
 	PublicKey pulumi.StringOutput `pulumi:"publicKey"`
-	// Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.
-	Rotation pulumi.StringPtrOutput `pulumi:"rotation"`
+	// When the current credential was made (the service's `created_at`).
+	RotatedAt pulumi.StringPtrOutput `pulumi:"rotatedAt"`
+	// Rotate the key on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
+	Rotation pulumi.AnyOutput `pulumi:"rotation"`
+	// How many rotations the schedule has made (the next one's number in its idempotency key).
+	Rotations pulumi.IntPtrOutput `pulumi:"rotations"`
 	// Scopes such as `messages:send:all` or `routes:write:{domain}`. Updated in place.
 	Scopes pulumi.StringArrayOutput `pulumi:"scopes"`
 	// The key itself, to send as `Authorization: Bearer <key>`. Returned once, when the object is created, and kept as a Pulumi secret; empty for an adopted or imported object (the service never shows it again: rotate to get one under management).
@@ -61,11 +75,11 @@ func NewSubAccountApiKey(ctx *pulumi.Context,
 		return nil, errors.New("invalid value for required argument 'SubAccountId'")
 	}
 	secrets := pulumi.AdditionalSecretOutputs([]string{
+		"previousSecretKey",
 		"secretKey",
 	})
 	opts = append(opts, secrets)
 	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
-		"rotation",
 		"subAccountId",
 	})
 	opts = append(opts, replaceOnChanges)
@@ -118,8 +132,8 @@ type subAccountApiKeyArgs struct {
 	IpAllowList []string `pulumi:"ipAllowList"`
 	// Label shown in the service's console, 1–255 characters. Updated in place.
 	Label string `pulumi:"label"`
-	// Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.
-	Rotation *string `pulumi:"rotation"`
+	// Rotate the key on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
+	Rotation interface{} `pulumi:"rotation"`
 	// Scopes such as `messages:send:all` or `routes:write:{domain}`. Updated in place.
 	Scopes []string `pulumi:"scopes"`
 	// The sub account the key authenticates as. Changing it replaces the key.
@@ -138,8 +152,8 @@ type SubAccountApiKeyArgs struct {
 	IpAllowList pulumi.StringArrayInput
 	// Label shown in the service's console, 1–255 characters. Updated in place.
 	Label pulumi.StringInput
-	// Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.
-	Rotation pulumi.StringPtrInput
+	// Rotate the key on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
+	Rotation pulumi.Input
 	// Scopes such as `messages:send:all` or `routes:write:{domain}`. Updated in place.
 	Scopes pulumi.StringArrayInput
 	// The sub account the key authenticates as. Changing it replaces the key.
@@ -253,6 +267,11 @@ func (o SubAccountApiKeyOutput) CreatedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *SubAccountApiKey) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
 }
 
+// The id of the current credential at the service (the resource's id names the first).
+func (o SubAccountApiKeyOutput) CurrentId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SubAccountApiKey) pulumi.StringPtrOutput { return v.CurrentId }).(pulumi.StringPtrOutput)
+}
+
 // Keep scopes removed from `scopes` on the key until its next update. For a key other objects of the program are managed with (a Tenant's bootstrap key): Pulumi updates the key before them and deletes removed objects last, so a removed route is deleted while the key can still delete it; the following `pulumi up` narrows the key.
 func (o SubAccountApiKeyOutput) DeferScopeRemoval() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *SubAccountApiKey) pulumi.BoolPtrOutput { return v.DeferScopeRemoval }).(pulumi.BoolPtrOutput)
@@ -273,14 +292,44 @@ func (o SubAccountApiKeyOutput) LastUsedAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SubAccountApiKey) pulumi.StringPtrOutput { return v.LastUsedAt }).(pulumi.StringPtrOutput)
 }
 
+// When the next `pulumi up` makes a new credential.
+func (o SubAccountApiKeyOutput) NextRotationAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SubAccountApiKey) pulumi.StringPtrOutput { return v.NextRotationAt }).(pulumi.StringPtrOutput)
+}
+
+// The id of the previous credential while it lives.
+func (o SubAccountApiKeyOutput) PreviousId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SubAccountApiKey) pulumi.StringPtrOutput { return v.PreviousId }).(pulumi.StringPtrOutput)
+}
+
+// When the next `pulumi up` revokes the previous credential (absent when there is none).
+func (o SubAccountApiKeyOutput) PreviousRevokeAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SubAccountApiKey) pulumi.StringPtrOutput { return v.PreviousRevokeAt }).(pulumi.StringPtrOutput)
+}
+
+// The previous credential's secret while it lives (a Pulumi secret): senders not yet moved use it.
+func (o SubAccountApiKeyOutput) PreviousSecretKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SubAccountApiKey) pulumi.StringPtrOutput { return v.PreviousSecretKey }).(pulumi.StringPtrOutput)
+}
+
 // The key's public part, which names it without revealing its secret.
 func (o SubAccountApiKeyOutput) PublicKey() pulumi.StringOutput {
 	return o.ApplyT(func(v *SubAccountApiKey) pulumi.StringOutput { return v.PublicKey }).(pulumi.StringOutput)
 }
 
-// Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.
-func (o SubAccountApiKeyOutput) Rotation() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *SubAccountApiKey) pulumi.StringPtrOutput { return v.Rotation }).(pulumi.StringPtrOutput)
+// When the current credential was made (the service's `created_at`).
+func (o SubAccountApiKeyOutput) RotatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SubAccountApiKey) pulumi.StringPtrOutput { return v.RotatedAt }).(pulumi.StringPtrOutput)
+}
+
+// Rotate the key on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
+func (o SubAccountApiKeyOutput) Rotation() pulumi.AnyOutput {
+	return o.ApplyT(func(v *SubAccountApiKey) pulumi.AnyOutput { return v.Rotation }).(pulumi.AnyOutput)
+}
+
+// How many rotations the schedule has made (the next one's number in its idempotency key).
+func (o SubAccountApiKeyOutput) Rotations() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *SubAccountApiKey) pulumi.IntPtrOutput { return v.Rotations }).(pulumi.IntPtrOutput)
 }
 
 // Scopes such as `messages:send:all` or `routes:write:{domain}`. Updated in place.

@@ -35,8 +35,11 @@ export interface ApiKeyFields {
    */
   ipAllowList?: unknown;
   /**
-   * Change this value (e.g. a date) to rotate the key: a new key is created before the old one is
-   * deleted.
+   * Rotate the key on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every`
+   * makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`,
+   * `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of
+   * the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the
+   * key at once, the old one deleted in the same run.
    */
   rotation?: unknown;
 }
@@ -45,8 +48,8 @@ export interface ApiKeyFields {
 export const ApiKeyRegistration = {
   inputs: ["label", "scopes", "ipAllowList", "rotation"],
   writeOnly: [],
-  secretOutputs: ["secretKey"],
-  outputs: ["secretKey", "publicKey", "accountId", "createdAt", "lastUsedAt"],
+  secretOutputs: ["secretKey", "previousSecretKey"],
+  outputs: ["secretKey", "publicKey", "accountId", "createdAt", "lastUsedAt", "previousSecretKey", "rotatedAt", "nextRotationAt", "previousRevokeAt"],
 } as const;
 
 /** The declared inputs of `Domain` (provider/resources): names, optionality and documentation. */
@@ -172,14 +175,22 @@ export interface SmtpCredentialFields {
   scope?: unknown;
   /** Domains of a scoped credential (required non-empty when scoped, empty when global). */
   domains?: unknown;
+  /**
+   * Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after
+   * `every` makes a new credential (its own `username` and `password`) and keeps the previous one
+   * live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`,
+   * `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule
+   * makes no credential.
+   */
+  rotation?: unknown;
 }
 
 /** What the `SmtpCredential` class registers, from its declaration. */
 export const SmtpCredentialRegistration = {
-  inputs: ["name", "sandbox", "scope", "domains"],
+  inputs: ["name", "sandbox", "scope", "domains", "rotation"],
   writeOnly: [],
-  secretOutputs: ["password"],
-  outputs: ["username", "password"],
+  secretOutputs: ["password", "previousPassword"],
+  outputs: ["username", "password", "previousUsername", "previousPassword", "rotatedAt", "nextRotationAt", "previousRevokeAt"],
 } as const;
 
 /**
@@ -224,8 +235,11 @@ export interface SubAccountApiKeyFields {
    */
   ipAllowList?: unknown;
   /**
-   * Change this value (e.g. a date) to rotate the key: a new key is created before the old one is
-   * deleted.
+   * Rotate the key on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every`
+   * makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`,
+   * `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of
+   * the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the
+   * key at once, the old one deleted in the same run.
    */
   rotation?: unknown;
   /**
@@ -241,8 +255,8 @@ export interface SubAccountApiKeyFields {
 export const SubAccountApiKeyRegistration = {
   inputs: ["subAccountId", "label", "scopes", "ipAllowList", "rotation", "deferScopeRemoval"],
   writeOnly: [],
-  secretOutputs: ["secretKey"],
-  outputs: ["secretKey", "publicKey", "createdAt", "lastUsedAt"],
+  secretOutputs: ["secretKey", "previousSecretKey"],
+  outputs: ["secretKey", "publicKey", "createdAt", "lastUsedAt", "previousSecretKey", "rotatedAt", "nextRotationAt", "previousRevokeAt"],
 } as const;
 
 /**

@@ -14,6 +14,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { SnakeToCamel } from "../../../provider/core/casing";
+import type { ROTATION_OUTPUTS } from "../../../provider/core/rotating/outputs";
 import type { CommonArgs } from "./common";
 
 /** What the derivation reads of a declaration (its precise types: declarations use `satisfies`). */
@@ -23,6 +24,7 @@ export interface Declared {
   createOnly?: Record<string, string>;
   writeOnly?: readonly string[];
   reshapedOutputs?: Record<string, z.ZodType>;
+  rotating?: { secret: string; carried?: readonly string[] };
 }
 
 /** A canonical value as a program may give it: lists take inputs element by element. */
@@ -52,8 +54,18 @@ export type ReshapedOutputs<S extends Declared> = {
   [K in keyof NonNullable<S["reshapedOutputs"]>]: z.output<NonNullable<S["reshapedOutputs"]>[K]>;
 };
 
+/** What a rotating kind keeps of its schedule (provider/core/rotating/outputs.ts), the previous secret included. */
+export type RotationOutputs<S extends Declared> = S extends { rotating: { secret: infer N extends string } }
+  ? { [K in keyof typeof ROTATION_OUTPUTS]: z.output<(typeof ROTATION_OUTPUTS)[K]> } & {
+      [K in `previous${Capitalize<N | Carried<S>>}`]: string | undefined;
+    }
+  : object;
+
+type Carried<S extends Declared> = S extends { rotating: { carried: readonly (infer C extends string)[] } } ? C : never;
+
 /** Outputs a class can expose besides its inputs. */
-export type OutputName<S extends Declared> = keyof RecordOutputs<S> | keyof SecretOutputs<S> | keyof ReshapedOutputs<S>;
+export type OutputName<S extends Declared> =
+  keyof RecordOutputs<S> | keyof SecretOutputs<S> | keyof ReshapedOutputs<S> | keyof RotationOutputs<S>;
 
 type WriteOnly<S extends Declared> = S["writeOnly"] extends readonly (infer W)[] ? W : never;
 
@@ -75,7 +87,15 @@ type InputOutputs<S extends Declared, Fields> = {
 type Outputs<S extends Declared, Fields, Names extends OutputName<S>> = InputOutputs<S, Fields> &
   Pick<Boxed<SecretOutputs<S>>, Names & keyof SecretOutputs<S>> &
   Pick<Boxed<RecordOutputs<S>>, Exclude<Names, keyof SecretOutputs<S>> & keyof RecordOutputs<S>> &
-  Pick<Boxed<ReshapedOutputs<S>>, Exclude<Names, keyof SecretOutputs<S> | keyof RecordOutputs<S>>>;
+  Pick<
+    Boxed<ReshapedOutputs<S>>,
+    Exclude<Names, keyof SecretOutputs<S> | keyof RecordOutputs<S>> & keyof ReshapedOutputs<S>
+  > &
+  Pick<
+    Boxed<RotationOutputs<S>>,
+    Exclude<Names, keyof SecretOutputs<S> | keyof RecordOutputs<S> | keyof ReshapedOutputs<S>> &
+      keyof RotationOutputs<S>
+  >;
 
 /** A class's outputs: `Override` replaces the type of outputs the kind reshapes (its `outputsOf`). */
 export type OutputsOf<

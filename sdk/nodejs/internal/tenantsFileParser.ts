@@ -4,6 +4,7 @@
 import { LineCounter, parseDocument, isMap, isSeq, type Node } from "yaml";
 import { z } from "zod";
 import { Hostname } from "../../../provider/api/common";
+import { RotationSchedule } from "../../../provider/core/rotating/schedule";
 import { TenantsFileError } from "./tenantsFileError";
 
 const StrList = z.array(z.string());
@@ -11,7 +12,8 @@ const Key = z.strictObject({
   label: z.string().optional(),
   scopes: StrList.optional(),
   ipAllowList: StrList.optional(),
-  rotation: z.string().optional(),
+  // A schedule, or the deprecated string trigger (docs/guide/rotating-credentials.md).
+  rotation: z.union([z.string(), RotationSchedule]).optional(),
 });
 const Route = z.strictObject({
   url: z.string(),
@@ -51,6 +53,7 @@ const Smtp = z.strictObject({
   sandbox: z.boolean().optional(),
   scope: z.enum(["global", "scoped"]).optional(),
   domains: StrList.optional(),
+  rotation: RotationSchedule.optional(),
 });
 const MemberRole = z.enum(["Administrator", "Developer", "Analyst", "Billing Manager"]);
 const Member = z.strictObject({

@@ -16,27 +16,89 @@ from . import _utilities
 from ._enums import *
 
 __all__ = [
+    'ApiKeyRotationArgs',
+    'ApiKeyRotationArgsDict',
     'Connection',
     'ConnectionDict',
     'ConnectionArgs',
     'ConnectionArgsDict',
+    'SmtpCredentialRotationArgs',
+    'SmtpCredentialRotationArgsDict',
+    'SubAccountApiKeyRotationArgs',
+    'SubAccountApiKeyRotationArgsDict',
     'TenantDomainArgs',
     'TenantDomainArgsDict',
     'TenantDomainVerificationArgs',
     'TenantDomainVerificationArgsDict',
     'TenantKeyArgs',
     'TenantKeyArgsDict',
+    'TenantKeyRotationArgs',
+    'TenantKeyRotationArgsDict',
     'TenantMemberArgs',
     'TenantMemberArgsDict',
     'TenantRouteArgs',
     'TenantRouteArgsDict',
     'TenantSmtpCredentialArgs',
     'TenantSmtpCredentialArgsDict',
+    'TenantSmtpCredentialRotationArgs',
+    'TenantSmtpCredentialRotationArgsDict',
     'TenantSuppressionArgs',
     'TenantSuppressionArgsDict',
     'TenantWebhookArgs',
     'TenantWebhookArgsDict',
 ]
+
+class ApiKeyRotationArgsDict(TypedDict):
+    """
+    A rotation schedule: a new credential every `every`, the previous one revoked `overlap` later.
+    """
+    every: pulumi.Input[_builtins.str]
+    """
+    How often a new credential is made, e.g. `30d` or `720h`.
+    """
+    overlap: pulumi.Input[_builtins.str]
+    """
+    How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+    """
+
+@pulumi.input_type
+class ApiKeyRotationArgs:
+    def __init__(__self__, *,
+                 every: pulumi.Input[_builtins.str],
+                 overlap: pulumi.Input[_builtins.str]):
+        """
+        A rotation schedule: a new credential every `every`, the previous one revoked `overlap` later.
+
+        :param pulumi.Input[_builtins.str] every: How often a new credential is made, e.g. `30d` or `720h`.
+        :param pulumi.Input[_builtins.str] overlap: How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+        """
+        pulumi.set(__self__, "every", every)
+        pulumi.set(__self__, "overlap", overlap)
+
+    @_builtins.property
+    @pulumi.getter
+    def every(self) -> pulumi.Input[_builtins.str]:
+        """
+        How often a new credential is made, e.g. `30d` or `720h`.
+        """
+        return pulumi.get(self, "every")
+
+    @every.setter
+    def every(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "every", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def overlap(self) -> pulumi.Input[_builtins.str]:
+        """
+        How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+        """
+        return pulumi.get(self, "overlap")
+
+    @overlap.setter
+    def overlap(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "overlap", value)
+
 
 class ConnectionDict(TypedDict):
     """
@@ -184,6 +246,110 @@ class ConnectionArgs:
     @base_url.setter
     def base_url(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "base_url", value)
+
+
+class SmtpCredentialRotationArgsDict(TypedDict):
+    """
+    Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+    """
+    every: pulumi.Input[_builtins.str]
+    """
+    How often a new credential is made, e.g. `30d` or `720h`.
+    """
+    overlap: pulumi.Input[_builtins.str]
+    """
+    How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+    """
+
+@pulumi.input_type
+class SmtpCredentialRotationArgs:
+    def __init__(__self__, *,
+                 every: pulumi.Input[_builtins.str],
+                 overlap: pulumi.Input[_builtins.str]):
+        """
+        Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+
+        :param pulumi.Input[_builtins.str] every: How often a new credential is made, e.g. `30d` or `720h`.
+        :param pulumi.Input[_builtins.str] overlap: How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+        """
+        pulumi.set(__self__, "every", every)
+        pulumi.set(__self__, "overlap", overlap)
+
+    @_builtins.property
+    @pulumi.getter
+    def every(self) -> pulumi.Input[_builtins.str]:
+        """
+        How often a new credential is made, e.g. `30d` or `720h`.
+        """
+        return pulumi.get(self, "every")
+
+    @every.setter
+    def every(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "every", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def overlap(self) -> pulumi.Input[_builtins.str]:
+        """
+        How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+        """
+        return pulumi.get(self, "overlap")
+
+    @overlap.setter
+    def overlap(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "overlap", value)
+
+
+class SubAccountApiKeyRotationArgsDict(TypedDict):
+    """
+    A rotation schedule: a new credential every `every`, the previous one revoked `overlap` later.
+    """
+    every: pulumi.Input[_builtins.str]
+    """
+    How often a new credential is made, e.g. `30d` or `720h`.
+    """
+    overlap: pulumi.Input[_builtins.str]
+    """
+    How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+    """
+
+@pulumi.input_type
+class SubAccountApiKeyRotationArgs:
+    def __init__(__self__, *,
+                 every: pulumi.Input[_builtins.str],
+                 overlap: pulumi.Input[_builtins.str]):
+        """
+        A rotation schedule: a new credential every `every`, the previous one revoked `overlap` later.
+
+        :param pulumi.Input[_builtins.str] every: How often a new credential is made, e.g. `30d` or `720h`.
+        :param pulumi.Input[_builtins.str] overlap: How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+        """
+        pulumi.set(__self__, "every", every)
+        pulumi.set(__self__, "overlap", overlap)
+
+    @_builtins.property
+    @pulumi.getter
+    def every(self) -> pulumi.Input[_builtins.str]:
+        """
+        How often a new credential is made, e.g. `30d` or `720h`.
+        """
+        return pulumi.get(self, "every")
+
+    @every.setter
+    def every(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "every", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def overlap(self) -> pulumi.Input[_builtins.str]:
+        """
+        How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+        """
+        return pulumi.get(self, "overlap")
+
+    @overlap.setter
+    def overlap(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "overlap", value)
 
 
 class TenantDomainArgsDict(TypedDict):
@@ -435,7 +601,7 @@ class TenantDomainVerificationArgs:
 
 class TenantKeyArgsDict(TypedDict):
     """
-    A key of the tenant's sub account. Default label: `<tenant> <role>`. Change `rotation` to rotate it (create-before-delete).
+    A key of the tenant's sub account. Default label: `<tenant> <role>`. `rotation`: a schedule `{ every, overlap }` (the next key made, the previous one live for the overlap), or the deprecated string whose change replaces the key (create-before-delete).
     """
     ip_allow_list: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
@@ -445,9 +611,9 @@ class TenantKeyArgsDict(TypedDict):
     """
     Label shown in the service's console, 1–255 characters. Updated in place.
     """
-    rotation: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    rotation: NotRequired[pulumi.Input[Optional[Union[_builtins.str, 'TenantKeyRotationArgsDict']]]]
     """
-    Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.
+    Rotate the key on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
     """
     scopes: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
@@ -459,14 +625,14 @@ class TenantKeyArgs:
     def __init__(__self__, *,
                  ip_allow_list: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  label: pulumi.Input[Optional[_builtins.str]] = None,
-                 rotation: pulumi.Input[Optional[_builtins.str]] = None,
+                 rotation: pulumi.Input[Optional[Union[_builtins.str, 'TenantKeyRotationArgs']]] = None,
                  scopes: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
         """
-        A key of the tenant's sub account. Default label: `<tenant> <role>`. Change `rotation` to rotate it (create-before-delete).
+        A key of the tenant's sub account. Default label: `<tenant> <role>`. `rotation`: a schedule `{ every, overlap }` (the next key made, the previous one live for the overlap), or the deprecated string whose change replaces the key (create-before-delete).
 
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ip_allow_list: CIDR blocks or bare addresses allowed to use the key (empty = no restriction). Canonicalised and de-duplicated; allow-all prefixes (`0.0.0.0/0`, `::/0` in any spelling) and > 100 entries are rejected.
         :param pulumi.Input[_builtins.str] label: Label shown in the service's console, 1–255 characters. Updated in place.
-        :param pulumi.Input[_builtins.str] rotation: Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.
+        :param pulumi.Input[Union[_builtins.str, 'TenantKeyRotationArgs']] rotation: Rotate the key on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] scopes: Scopes such as `messages:send:all` or `routes:write:{domain}`. Updated in place.
         """
         if ip_allow_list is not None:
@@ -504,14 +670,14 @@ class TenantKeyArgs:
 
     @_builtins.property
     @pulumi.getter
-    def rotation(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def rotation(self) -> pulumi.Input[Optional[Union[_builtins.str, 'TenantKeyRotationArgs']]]:
         """
-        Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.
+        Rotate the key on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
         """
         return pulumi.get(self, "rotation")
 
     @rotation.setter
-    def rotation(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def rotation(self, value: pulumi.Input[Optional[Union[_builtins.str, 'TenantKeyRotationArgs']]]):
         pulumi.set(self, "rotation", value)
 
     @_builtins.property
@@ -525,6 +691,58 @@ class TenantKeyArgs:
     @scopes.setter
     def scopes(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "scopes", value)
+
+
+class TenantKeyRotationArgsDict(TypedDict):
+    """
+    A rotation schedule: a new credential every `every`, the previous one revoked `overlap` later.
+    """
+    every: pulumi.Input[_builtins.str]
+    """
+    How often a new credential is made, e.g. `30d` or `720h`.
+    """
+    overlap: pulumi.Input[_builtins.str]
+    """
+    How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+    """
+
+@pulumi.input_type
+class TenantKeyRotationArgs:
+    def __init__(__self__, *,
+                 every: pulumi.Input[_builtins.str],
+                 overlap: pulumi.Input[_builtins.str]):
+        """
+        A rotation schedule: a new credential every `every`, the previous one revoked `overlap` later.
+
+        :param pulumi.Input[_builtins.str] every: How often a new credential is made, e.g. `30d` or `720h`.
+        :param pulumi.Input[_builtins.str] overlap: How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+        """
+        pulumi.set(__self__, "every", every)
+        pulumi.set(__self__, "overlap", overlap)
+
+    @_builtins.property
+    @pulumi.getter
+    def every(self) -> pulumi.Input[_builtins.str]:
+        """
+        How often a new credential is made, e.g. `30d` or `720h`.
+        """
+        return pulumi.get(self, "every")
+
+    @every.setter
+    def every(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "every", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def overlap(self) -> pulumi.Input[_builtins.str]:
+        """
+        How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+        """
+        return pulumi.get(self, "overlap")
+
+    @overlap.setter
+    def overlap(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "overlap", value)
 
 
 class TenantMemberArgsDict(TypedDict):
@@ -785,6 +1003,10 @@ class TenantSmtpCredentialArgsDict(TypedDict):
     """
     Domains of a scoped credential (required non-empty when scoped, empty when global).
     """
+    rotation: NotRequired[pulumi.Input[Optional['TenantSmtpCredentialRotationArgsDict']]]
+    """
+    Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+    """
     sandbox: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
     Send to the sandbox instead of real recipients.
@@ -799,6 +1021,7 @@ class TenantSmtpCredentialArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
                  domains: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 rotation: pulumi.Input[Optional['TenantSmtpCredentialRotationArgs']] = None,
                  sandbox: pulumi.Input[Optional[_builtins.bool]] = None,
                  scope: pulumi.Input[Optional['Scope']] = None):
         """
@@ -806,12 +1029,15 @@ class TenantSmtpCredentialArgs:
 
         :param pulumi.Input[_builtins.str] name: The credential's name.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] domains: Domains of a scoped credential (required non-empty when scoped, empty when global).
+        :param pulumi.Input['TenantSmtpCredentialRotationArgs'] rotation: Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
         :param pulumi.Input[_builtins.bool] sandbox: Send to the sandbox instead of real recipients.
         :param pulumi.Input['Scope'] scope: `global` (default) or `scoped` to `domains`.
         """
         pulumi.set(__self__, "name", name)
         if domains is not None:
             pulumi.set(__self__, "domains", domains)
+        if rotation is not None:
+            pulumi.set(__self__, "rotation", rotation)
         if sandbox is None:
             sandbox = False
         if sandbox is not None:
@@ -847,6 +1073,18 @@ class TenantSmtpCredentialArgs:
 
     @_builtins.property
     @pulumi.getter
+    def rotation(self) -> pulumi.Input[Optional['TenantSmtpCredentialRotationArgs']]:
+        """
+        Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+        """
+        return pulumi.get(self, "rotation")
+
+    @rotation.setter
+    def rotation(self, value: pulumi.Input[Optional['TenantSmtpCredentialRotationArgs']]):
+        pulumi.set(self, "rotation", value)
+
+    @_builtins.property
+    @pulumi.getter
     def sandbox(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
         Send to the sandbox instead of real recipients.
@@ -868,6 +1106,58 @@ class TenantSmtpCredentialArgs:
     @scope.setter
     def scope(self, value: pulumi.Input[Optional['Scope']]):
         pulumi.set(self, "scope", value)
+
+
+class TenantSmtpCredentialRotationArgsDict(TypedDict):
+    """
+    Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+    """
+    every: pulumi.Input[_builtins.str]
+    """
+    How often a new credential is made, e.g. `30d` or `720h`.
+    """
+    overlap: pulumi.Input[_builtins.str]
+    """
+    How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+    """
+
+@pulumi.input_type
+class TenantSmtpCredentialRotationArgs:
+    def __init__(__self__, *,
+                 every: pulumi.Input[_builtins.str],
+                 overlap: pulumi.Input[_builtins.str]):
+        """
+        Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+
+        :param pulumi.Input[_builtins.str] every: How often a new credential is made, e.g. `30d` or `720h`.
+        :param pulumi.Input[_builtins.str] overlap: How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+        """
+        pulumi.set(__self__, "every", every)
+        pulumi.set(__self__, "overlap", overlap)
+
+    @_builtins.property
+    @pulumi.getter
+    def every(self) -> pulumi.Input[_builtins.str]:
+        """
+        How often a new credential is made, e.g. `30d` or `720h`.
+        """
+        return pulumi.get(self, "every")
+
+    @every.setter
+    def every(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "every", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def overlap(self) -> pulumi.Input[_builtins.str]:
+        """
+        How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+        """
+        return pulumi.get(self, "overlap")
+
+    @overlap.setter
+    def overlap(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "overlap", value)
 
 
 class TenantSuppressionArgsDict(TypedDict):

@@ -26,7 +26,7 @@ class ApiKeyArgs:
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  connection: pulumi.Input[Optional['ConnectionArgs']] = None,
                  ip_allow_list: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 rotation: pulumi.Input[Optional[_builtins.str]] = None):
+                 rotation: pulumi.Input[Optional[Union[_builtins.str, 'ApiKeyRotationArgs']]] = None):
         """
         The set of arguments for constructing a ApiKey resource.
 
@@ -35,7 +35,7 @@ class ApiKeyArgs:
         :param pulumi.Input[_builtins.str] adopt_id: Adopt the existing object with this id (a domain: its name) instead of creating one. Fields that cannot change in place must match the program; the others are updated to the program's values.
         :param pulumi.Input['ConnectionArgs'] connection: Per-resource credentials; default: the provider's configuration (`txmail:*`), then the TXMAIL_* environment variables. A different account replaces the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ip_allow_list: CIDR blocks or bare addresses allowed to use the key (empty = no restriction). Canonicalised and de-duplicated; allow-all prefixes (`0.0.0.0/0`, `::/0` in any spelling) and > 100 entries are rejected.
-        :param pulumi.Input[_builtins.str] rotation: Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.
+        :param pulumi.Input[Union[_builtins.str, 'ApiKeyRotationArgs']] rotation: Rotate the key on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
         """
         pulumi.set(__self__, "label", label)
         pulumi.set(__self__, "scopes", scopes)
@@ -110,14 +110,14 @@ class ApiKeyArgs:
 
     @_builtins.property
     @pulumi.getter
-    def rotation(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def rotation(self) -> pulumi.Input[Optional[Union[_builtins.str, 'ApiKeyRotationArgs']]]:
         """
-        Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.
+        Rotate the key on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
         """
         return pulumi.get(self, "rotation")
 
     @rotation.setter
-    def rotation(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def rotation(self, value: pulumi.Input[Optional[Union[_builtins.str, 'ApiKeyRotationArgs']]]):
         pulumi.set(self, "rotation", value)
 
 
@@ -131,7 +131,7 @@ class ApiKey(pulumi.CustomResource):
                  connection: pulumi.Input[Optional[Union['ConnectionArgs', 'ConnectionArgsDict', 'outputs.Connection']]] = None,
                  ip_allow_list: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  label: pulumi.Input[Optional[_builtins.str]] = None,
-                 rotation: pulumi.Input[Optional[_builtins.str]] = None,
+                 rotation: pulumi.Input[Optional[Union[_builtins.str, Union['ApiKeyRotationArgs', 'ApiKeyRotationArgsDict', 'outputs.ApiKeyRotation']]]] = None,
                  scopes: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  __props__=None):
         """
@@ -143,7 +143,7 @@ class ApiKey(pulumi.CustomResource):
         :param pulumi.Input[Union['ConnectionArgs', 'ConnectionArgsDict', 'outputs.Connection']] connection: Per-resource credentials; default: the provider's configuration (`txmail:*`), then the TXMAIL_* environment variables. A different account replaces the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ip_allow_list: CIDR blocks or bare addresses allowed to use the key (empty = no restriction). Canonicalised and de-duplicated; allow-all prefixes (`0.0.0.0/0`, `::/0` in any spelling) and > 100 entries are rejected.
         :param pulumi.Input[_builtins.str] label: Label shown in the service's console, 1–255 characters. Updated in place.
-        :param pulumi.Input[_builtins.str] rotation: Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.
+        :param pulumi.Input[Union[_builtins.str, Union['ApiKeyRotationArgs', 'ApiKeyRotationArgsDict', 'outputs.ApiKeyRotation']]] rotation: Rotate the key on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] scopes: Scopes such as `messages:send:all` or `routes:write:{domain}`. Updated in place.
         """
         ...
@@ -174,7 +174,7 @@ class ApiKey(pulumi.CustomResource):
                  connection: pulumi.Input[Optional[Union['ConnectionArgs', 'ConnectionArgsDict', 'outputs.Connection']]] = None,
                  ip_allow_list: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  label: pulumi.Input[Optional[_builtins.str]] = None,
-                 rotation: pulumi.Input[Optional[_builtins.str]] = None,
+                 rotation: pulumi.Input[Optional[Union[_builtins.str, Union['ApiKeyRotationArgs', 'ApiKeyRotationArgsDict', 'outputs.ApiKeyRotation']]]] = None,
                  scopes: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -197,13 +197,18 @@ class ApiKey(pulumi.CustomResource):
             __props__.__dict__["scopes"] = scopes
             __props__.__dict__["account_id"] = None
             __props__.__dict__["created_at"] = None
+            __props__.__dict__["current_id"] = None
             __props__.__dict__["last_used_at"] = None
+            __props__.__dict__["next_rotation_at"] = None
+            __props__.__dict__["previous_id"] = None
+            __props__.__dict__["previous_revoke_at"] = None
+            __props__.__dict__["previous_secret_key"] = None
             __props__.__dict__["public_key"] = None
+            __props__.__dict__["rotated_at"] = None
+            __props__.__dict__["rotations"] = None
             __props__.__dict__["secret_key"] = None
-        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["secretKey"])
+        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["previousSecretKey", "secretKey"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
-        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["rotation"])
-        opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
         super(ApiKey, __self__).__init__(
             'txmail:index:ApiKey',
             resource_name,
@@ -230,11 +235,18 @@ class ApiKey(pulumi.CustomResource):
         __props__.__dict__["adopt_id"] = None
         __props__.__dict__["connection"] = None
         __props__.__dict__["created_at"] = None
+        __props__.__dict__["current_id"] = None
         __props__.__dict__["ip_allow_list"] = None
         __props__.__dict__["label"] = None
         __props__.__dict__["last_used_at"] = None
+        __props__.__dict__["next_rotation_at"] = None
+        __props__.__dict__["previous_id"] = None
+        __props__.__dict__["previous_revoke_at"] = None
+        __props__.__dict__["previous_secret_key"] = None
         __props__.__dict__["public_key"] = None
+        __props__.__dict__["rotated_at"] = None
         __props__.__dict__["rotation"] = None
+        __props__.__dict__["rotations"] = None
         __props__.__dict__["scopes"] = None
         __props__.__dict__["secret_key"] = None
         return ApiKey(resource_name, opts=opts, __props__=__props__)
@@ -278,6 +290,14 @@ class ApiKey(pulumi.CustomResource):
         return pulumi.get(self, "created_at")
 
     @_builtins.property
+    @pulumi.getter(name="currentId")
+    def current_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The id of the current credential at the service (the resource's id names the first).
+        """
+        return pulumi.get(self, "current_id")
+
+    @_builtins.property
     @pulumi.getter(name="ipAllowList")
     def ip_allow_list(self) -> pulumi.Output[Sequence[_builtins.str]]:
         """
@@ -302,6 +322,38 @@ class ApiKey(pulumi.CustomResource):
         return pulumi.get(self, "last_used_at")
 
     @_builtins.property
+    @pulumi.getter(name="nextRotationAt")
+    def next_rotation_at(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        When the next `pulumi up` makes a new credential.
+        """
+        return pulumi.get(self, "next_rotation_at")
+
+    @_builtins.property
+    @pulumi.getter(name="previousId")
+    def previous_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The id of the previous credential while it lives.
+        """
+        return pulumi.get(self, "previous_id")
+
+    @_builtins.property
+    @pulumi.getter(name="previousRevokeAt")
+    def previous_revoke_at(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        When the next `pulumi up` revokes the previous credential (absent when there is none).
+        """
+        return pulumi.get(self, "previous_revoke_at")
+
+    @_builtins.property
+    @pulumi.getter(name="previousSecretKey")
+    def previous_secret_key(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The previous credential's secret while it lives (a Pulumi secret): senders not yet moved use it.
+        """
+        return pulumi.get(self, "previous_secret_key")
+
+    @_builtins.property
     @pulumi.getter(name="publicKey")
     def public_key(self) -> pulumi.Output[_builtins.str]:
         """
@@ -310,12 +362,28 @@ class ApiKey(pulumi.CustomResource):
         return pulumi.get(self, "public_key")
 
     @_builtins.property
-    @pulumi.getter
-    def rotation(self) -> pulumi.Output[Optional[_builtins.str]]:
+    @pulumi.getter(name="rotatedAt")
+    def rotated_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.
+        When the current credential was made (the service's `created_at`).
+        """
+        return pulumi.get(self, "rotated_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def rotation(self) -> pulumi.Output[Optional[Union[_builtins.str, 'outputs.ApiKeyRotation']]]:
+        """
+        Rotate the key on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
         """
         return pulumi.get(self, "rotation")
+
+    @_builtins.property
+    @pulumi.getter
+    def rotations(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        How many rotations the schedule has made (the next one's number in its idempotency key).
+        """
+        return pulumi.get(self, "rotations")
 
     @_builtins.property
     @pulumi.getter

@@ -16,6 +16,7 @@ from . import _utilities
 from ._enums import *
 
 __all__ = [
+    'ApiKeyRotation',
     'Connection',
     'DomainDnsRecord',
     'DomainVerificationDnsRecord',
@@ -25,7 +26,43 @@ __all__ = [
     'GetSubAccountUsageResultSubAccount',
     'GetSubAccountUsageResultTotal',
     'LookupDomainResultDnsRecord',
+    'SmtpCredentialRotation',
+    'SubAccountApiKeyRotation',
 ]
+
+@pulumi.output_type
+class ApiKeyRotation(dict):
+    """
+    A rotation schedule: a new credential every `every`, the previous one revoked `overlap` later.
+    """
+    def __init__(__self__, *,
+                 every: _builtins.str,
+                 overlap: _builtins.str):
+        """
+        A rotation schedule: a new credential every `every`, the previous one revoked `overlap` later.
+
+        :param _builtins.str every: How often a new credential is made, e.g. `30d` or `720h`.
+        :param _builtins.str overlap: How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+        """
+        pulumi.set(__self__, "every", every)
+        pulumi.set(__self__, "overlap", overlap)
+
+    @_builtins.property
+    @pulumi.getter
+    def every(self) -> _builtins.str:
+        """
+        How often a new credential is made, e.g. `30d` or `720h`.
+        """
+        return pulumi.get(self, "every")
+
+    @_builtins.property
+    @pulumi.getter
+    def overlap(self) -> _builtins.str:
+        """
+        How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+        """
+        return pulumi.get(self, "overlap")
+
 
 @pulumi.output_type
 class Connection(dict):
@@ -534,5 +571,73 @@ class LookupDomainResultDnsRecord(dict):
         A short label the service gives the record, when it gives one.
         """
         return pulumi.get(self, "label")
+
+
+@pulumi.output_type
+class SmtpCredentialRotation(dict):
+    """
+    Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+    """
+    def __init__(__self__, *,
+                 every: _builtins.str,
+                 overlap: _builtins.str):
+        """
+        Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+
+        :param _builtins.str every: How often a new credential is made, e.g. `30d` or `720h`.
+        :param _builtins.str overlap: How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+        """
+        pulumi.set(__self__, "every", every)
+        pulumi.set(__self__, "overlap", overlap)
+
+    @_builtins.property
+    @pulumi.getter
+    def every(self) -> _builtins.str:
+        """
+        How often a new credential is made, e.g. `30d` or `720h`.
+        """
+        return pulumi.get(self, "every")
+
+    @_builtins.property
+    @pulumi.getter
+    def overlap(self) -> _builtins.str:
+        """
+        How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+        """
+        return pulumi.get(self, "overlap")
+
+
+@pulumi.output_type
+class SubAccountApiKeyRotation(dict):
+    """
+    A rotation schedule: a new credential every `every`, the previous one revoked `overlap` later.
+    """
+    def __init__(__self__, *,
+                 every: _builtins.str,
+                 overlap: _builtins.str):
+        """
+        A rotation schedule: a new credential every `every`, the previous one revoked `overlap` later.
+
+        :param _builtins.str every: How often a new credential is made, e.g. `30d` or `720h`.
+        :param _builtins.str overlap: How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+        """
+        pulumi.set(__self__, "every", every)
+        pulumi.set(__self__, "overlap", overlap)
+
+    @_builtins.property
+    @pulumi.getter
+    def every(self) -> _builtins.str:
+        """
+        How often a new credential is made, e.g. `30d` or `720h`.
+        """
+        return pulumi.get(self, "every")
+
+    @_builtins.property
+    @pulumi.getter
+    def overlap(self) -> _builtins.str:
+        """
+        How long the previous credential stays live after a rotation, e.g. `7d`: senders pick up the new one meanwhile. Shorter than `every`.
+        """
+        return pulumi.get(self, "overlap")
 
 

@@ -26,6 +26,7 @@ class SmtpCredentialArgs:
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  connection: pulumi.Input[Optional['ConnectionArgs']] = None,
                  domains: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 rotation: pulumi.Input[Optional['SmtpCredentialRotationArgs']] = None,
                  sandbox: pulumi.Input[Optional[_builtins.bool]] = None,
                  scope: pulumi.Input[Optional['Scope']] = None):
         """
@@ -35,6 +36,7 @@ class SmtpCredentialArgs:
         :param pulumi.Input[_builtins.str] adopt_id: Adopt the existing object with this id (a domain: its name) instead of creating one. Fields that cannot change in place must match the program; the others are updated to the program's values.
         :param pulumi.Input['ConnectionArgs'] connection: Per-resource credentials; default: the provider's configuration (`txmail:*`), then the TXMAIL_* environment variables. A different account replaces the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] domains: Domains of a scoped credential (required non-empty when scoped, empty when global).
+        :param pulumi.Input['SmtpCredentialRotationArgs'] rotation: Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
         :param pulumi.Input[_builtins.bool] sandbox: Send to the sandbox instead of real recipients.
         :param pulumi.Input['Scope'] scope: `global` (default) or `scoped` to `domains`.
         """
@@ -45,6 +47,8 @@ class SmtpCredentialArgs:
             pulumi.set(__self__, "connection", connection)
         if domains is not None:
             pulumi.set(__self__, "domains", domains)
+        if rotation is not None:
+            pulumi.set(__self__, "rotation", rotation)
         if sandbox is None:
             sandbox = False
         if sandbox is not None:
@@ -104,6 +108,18 @@ class SmtpCredentialArgs:
 
     @_builtins.property
     @pulumi.getter
+    def rotation(self) -> pulumi.Input[Optional['SmtpCredentialRotationArgs']]:
+        """
+        Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+        """
+        return pulumi.get(self, "rotation")
+
+    @rotation.setter
+    def rotation(self, value: pulumi.Input[Optional['SmtpCredentialRotationArgs']]):
+        pulumi.set(self, "rotation", value)
+
+    @_builtins.property
+    @pulumi.getter
     def sandbox(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
         Send to the sandbox instead of real recipients.
@@ -137,6 +153,7 @@ class SmtpCredential(pulumi.CustomResource):
                  connection: pulumi.Input[Optional[Union['ConnectionArgs', 'ConnectionArgsDict', 'outputs.Connection']]] = None,
                  domains: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
+                 rotation: pulumi.Input[Optional[Union['SmtpCredentialRotationArgs', 'SmtpCredentialRotationArgsDict', 'outputs.SmtpCredentialRotation']]] = None,
                  sandbox: pulumi.Input[Optional[_builtins.bool]] = None,
                  scope: pulumi.Input[Optional['Scope']] = None,
                  __props__=None):
@@ -149,6 +166,7 @@ class SmtpCredential(pulumi.CustomResource):
         :param pulumi.Input[Union['ConnectionArgs', 'ConnectionArgsDict', 'outputs.Connection']] connection: Per-resource credentials; default: the provider's configuration (`txmail:*`), then the TXMAIL_* environment variables. A different account replaces the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] domains: Domains of a scoped credential (required non-empty when scoped, empty when global).
         :param pulumi.Input[_builtins.str] name: The credential's name.
+        :param pulumi.Input[Union['SmtpCredentialRotationArgs', 'SmtpCredentialRotationArgsDict', 'outputs.SmtpCredentialRotation']] rotation: Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
         :param pulumi.Input[_builtins.bool] sandbox: Send to the sandbox instead of real recipients.
         :param pulumi.Input['Scope'] scope: `global` (default) or `scoped` to `domains`.
         """
@@ -180,6 +198,7 @@ class SmtpCredential(pulumi.CustomResource):
                  connection: pulumi.Input[Optional[Union['ConnectionArgs', 'ConnectionArgsDict', 'outputs.Connection']]] = None,
                  domains: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
+                 rotation: pulumi.Input[Optional[Union['SmtpCredentialRotationArgs', 'SmtpCredentialRotationArgsDict', 'outputs.SmtpCredentialRotation']]] = None,
                  sandbox: pulumi.Input[Optional[_builtins.bool]] = None,
                  scope: pulumi.Input[Optional['Scope']] = None,
                  __props__=None):
@@ -197,6 +216,7 @@ class SmtpCredential(pulumi.CustomResource):
             if name is None and not opts.urn:
                 raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
+            __props__.__dict__["rotation"] = rotation
             if sandbox is None:
                 sandbox = False
             __props__.__dict__["sandbox"] = sandbox
@@ -204,9 +224,17 @@ class SmtpCredential(pulumi.CustomResource):
                 scope = 'global'
             __props__.__dict__["scope"] = scope
             __props__.__dict__["created_at"] = None
+            __props__.__dict__["current_id"] = None
+            __props__.__dict__["next_rotation_at"] = None
             __props__.__dict__["password"] = None
+            __props__.__dict__["previous_id"] = None
+            __props__.__dict__["previous_password"] = None
+            __props__.__dict__["previous_revoke_at"] = None
+            __props__.__dict__["previous_username"] = None
+            __props__.__dict__["rotated_at"] = None
+            __props__.__dict__["rotations"] = None
             __props__.__dict__["username"] = None
-        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["password"])
+        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["password", "previousPassword"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["domains[*]", "name", "sandbox", "scope"])
         opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
@@ -235,9 +263,18 @@ class SmtpCredential(pulumi.CustomResource):
         __props__.__dict__["adopt_id"] = None
         __props__.__dict__["connection"] = None
         __props__.__dict__["created_at"] = None
+        __props__.__dict__["current_id"] = None
         __props__.__dict__["domains"] = None
         __props__.__dict__["name"] = None
+        __props__.__dict__["next_rotation_at"] = None
         __props__.__dict__["password"] = None
+        __props__.__dict__["previous_id"] = None
+        __props__.__dict__["previous_password"] = None
+        __props__.__dict__["previous_revoke_at"] = None
+        __props__.__dict__["previous_username"] = None
+        __props__.__dict__["rotated_at"] = None
+        __props__.__dict__["rotation"] = None
+        __props__.__dict__["rotations"] = None
         __props__.__dict__["sandbox"] = None
         __props__.__dict__["scope"] = None
         __props__.__dict__["username"] = None
@@ -274,6 +311,14 @@ class SmtpCredential(pulumi.CustomResource):
         return pulumi.get(self, "created_at")
 
     @_builtins.property
+    @pulumi.getter(name="currentId")
+    def current_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The id of the current credential at the service (the resource's id names the first).
+        """
+        return pulumi.get(self, "current_id")
+
+    @_builtins.property
     @pulumi.getter
     def domains(self) -> pulumi.Output[Sequence[_builtins.str]]:
         """
@@ -290,12 +335,76 @@ class SmtpCredential(pulumi.CustomResource):
         return pulumi.get(self, "name")
 
     @_builtins.property
+    @pulumi.getter(name="nextRotationAt")
+    def next_rotation_at(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        When the next `pulumi up` makes a new credential.
+        """
+        return pulumi.get(self, "next_rotation_at")
+
+    @_builtins.property
     @pulumi.getter
     def password(self) -> pulumi.Output[_builtins.str]:
         """
         The SMTP password. Returned once, when the object is created, and kept as a Pulumi secret; empty for an adopted or imported object (the service never shows it again: rotate to get one under management).
         """
         return pulumi.get(self, "password")
+
+    @_builtins.property
+    @pulumi.getter(name="previousId")
+    def previous_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The id of the previous credential while it lives.
+        """
+        return pulumi.get(self, "previous_id")
+
+    @_builtins.property
+    @pulumi.getter(name="previousPassword")
+    def previous_password(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The previous credential's secret while it lives (a Pulumi secret): senders not yet moved use it.
+        """
+        return pulumi.get(self, "previous_password")
+
+    @_builtins.property
+    @pulumi.getter(name="previousRevokeAt")
+    def previous_revoke_at(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        When the next `pulumi up` revokes the previous credential (absent when there is none).
+        """
+        return pulumi.get(self, "previous_revoke_at")
+
+    @_builtins.property
+    @pulumi.getter(name="previousUsername")
+    def previous_username(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The previous credential's `username` while it lives.
+        """
+        return pulumi.get(self, "previous_username")
+
+    @_builtins.property
+    @pulumi.getter(name="rotatedAt")
+    def rotated_at(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        When the current credential was made (the service's `created_at`).
+        """
+        return pulumi.get(self, "rotated_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def rotation(self) -> pulumi.Output[Optional['outputs.SmtpCredentialRotation']]:
+        """
+        Rotate the credential on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+        """
+        return pulumi.get(self, "rotation")
+
+    @_builtins.property
+    @pulumi.getter
+    def rotations(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        How many rotations the schedule has made (the next one's number in its idempotency key).
+        """
+        return pulumi.get(self, "rotations")
 
     @_builtins.property
     @pulumi.getter

@@ -28,7 +28,7 @@ class SubAccountApiKeyArgs:
                  connection: pulumi.Input[Optional['ConnectionArgs']] = None,
                  defer_scope_removal: pulumi.Input[Optional[_builtins.bool]] = None,
                  ip_allow_list: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 rotation: pulumi.Input[Optional[_builtins.str]] = None):
+                 rotation: pulumi.Input[Optional[Union[_builtins.str, 'SubAccountApiKeyRotationArgs']]] = None):
         """
         The set of arguments for constructing a SubAccountApiKey resource.
 
@@ -39,7 +39,7 @@ class SubAccountApiKeyArgs:
         :param pulumi.Input['ConnectionArgs'] connection: Per-resource credentials; default: the provider's configuration (`txmail:*`), then the TXMAIL_* environment variables. A different account replaces the resource.
         :param pulumi.Input[_builtins.bool] defer_scope_removal: Keep scopes removed from `scopes` on the key until its next update. For a key other objects of the program are managed with (a Tenant's bootstrap key): Pulumi updates the key before them and deletes removed objects last, so a removed route is deleted while the key can still delete it; the following `pulumi up` narrows the key.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ip_allow_list: CIDR blocks or bare addresses allowed to use the key (empty = no restriction). Canonicalised and de-duplicated; allow-all prefixes (`0.0.0.0/0`, `::/0` in any spelling) and > 100 entries are rejected.
-        :param pulumi.Input[_builtins.str] rotation: Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.
+        :param pulumi.Input[Union[_builtins.str, 'SubAccountApiKeyRotationArgs']] rotation: Rotate the key on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
         """
         pulumi.set(__self__, "label", label)
         pulumi.set(__self__, "scopes", scopes)
@@ -141,14 +141,14 @@ class SubAccountApiKeyArgs:
 
     @_builtins.property
     @pulumi.getter
-    def rotation(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def rotation(self) -> pulumi.Input[Optional[Union[_builtins.str, 'SubAccountApiKeyRotationArgs']]]:
         """
-        Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.
+        Rotate the key on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
         """
         return pulumi.get(self, "rotation")
 
     @rotation.setter
-    def rotation(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def rotation(self, value: pulumi.Input[Optional[Union[_builtins.str, 'SubAccountApiKeyRotationArgs']]]):
         pulumi.set(self, "rotation", value)
 
 
@@ -163,7 +163,7 @@ class SubAccountApiKey(pulumi.CustomResource):
                  defer_scope_removal: pulumi.Input[Optional[_builtins.bool]] = None,
                  ip_allow_list: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  label: pulumi.Input[Optional[_builtins.str]] = None,
-                 rotation: pulumi.Input[Optional[_builtins.str]] = None,
+                 rotation: pulumi.Input[Optional[Union[_builtins.str, Union['SubAccountApiKeyRotationArgs', 'SubAccountApiKeyRotationArgsDict', 'outputs.SubAccountApiKeyRotation']]]] = None,
                  scopes: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  sub_account_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -177,7 +177,7 @@ class SubAccountApiKey(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] defer_scope_removal: Keep scopes removed from `scopes` on the key until its next update. For a key other objects of the program are managed with (a Tenant's bootstrap key): Pulumi updates the key before them and deletes removed objects last, so a removed route is deleted while the key can still delete it; the following `pulumi up` narrows the key.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ip_allow_list: CIDR blocks or bare addresses allowed to use the key (empty = no restriction). Canonicalised and de-duplicated; allow-all prefixes (`0.0.0.0/0`, `::/0` in any spelling) and > 100 entries are rejected.
         :param pulumi.Input[_builtins.str] label: Label shown in the service's console, 1–255 characters. Updated in place.
-        :param pulumi.Input[_builtins.str] rotation: Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.
+        :param pulumi.Input[Union[_builtins.str, Union['SubAccountApiKeyRotationArgs', 'SubAccountApiKeyRotationArgsDict', 'outputs.SubAccountApiKeyRotation']]] rotation: Rotate the key on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] scopes: Scopes such as `messages:send:all` or `routes:write:{domain}`. Updated in place.
         :param pulumi.Input[_builtins.str] sub_account_id: The sub account the key authenticates as. Changing it replaces the key.
         """
@@ -210,7 +210,7 @@ class SubAccountApiKey(pulumi.CustomResource):
                  defer_scope_removal: pulumi.Input[Optional[_builtins.bool]] = None,
                  ip_allow_list: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  label: pulumi.Input[Optional[_builtins.str]] = None,
-                 rotation: pulumi.Input[Optional[_builtins.str]] = None,
+                 rotation: pulumi.Input[Optional[Union[_builtins.str, Union['SubAccountApiKeyRotationArgs', 'SubAccountApiKeyRotationArgsDict', 'outputs.SubAccountApiKeyRotation']]]] = None,
                  scopes: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  sub_account_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -238,12 +238,19 @@ class SubAccountApiKey(pulumi.CustomResource):
             __props__.__dict__["sub_account_id"] = sub_account_id
             __props__.__dict__["account_id"] = None
             __props__.__dict__["created_at"] = None
+            __props__.__dict__["current_id"] = None
             __props__.__dict__["last_used_at"] = None
+            __props__.__dict__["next_rotation_at"] = None
+            __props__.__dict__["previous_id"] = None
+            __props__.__dict__["previous_revoke_at"] = None
+            __props__.__dict__["previous_secret_key"] = None
             __props__.__dict__["public_key"] = None
+            __props__.__dict__["rotated_at"] = None
+            __props__.__dict__["rotations"] = None
             __props__.__dict__["secret_key"] = None
-        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["secretKey"])
+        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["previousSecretKey", "secretKey"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
-        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["rotation", "subAccountId"])
+        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["subAccountId"])
         opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
         super(SubAccountApiKey, __self__).__init__(
             'txmail:index:SubAccountApiKey',
@@ -271,12 +278,19 @@ class SubAccountApiKey(pulumi.CustomResource):
         __props__.__dict__["adopt_id"] = None
         __props__.__dict__["connection"] = None
         __props__.__dict__["created_at"] = None
+        __props__.__dict__["current_id"] = None
         __props__.__dict__["defer_scope_removal"] = None
         __props__.__dict__["ip_allow_list"] = None
         __props__.__dict__["label"] = None
         __props__.__dict__["last_used_at"] = None
+        __props__.__dict__["next_rotation_at"] = None
+        __props__.__dict__["previous_id"] = None
+        __props__.__dict__["previous_revoke_at"] = None
+        __props__.__dict__["previous_secret_key"] = None
         __props__.__dict__["public_key"] = None
+        __props__.__dict__["rotated_at"] = None
         __props__.__dict__["rotation"] = None
+        __props__.__dict__["rotations"] = None
         __props__.__dict__["scopes"] = None
         __props__.__dict__["secret_key"] = None
         __props__.__dict__["sub_account_id"] = None
@@ -321,6 +335,14 @@ class SubAccountApiKey(pulumi.CustomResource):
         return pulumi.get(self, "created_at")
 
     @_builtins.property
+    @pulumi.getter(name="currentId")
+    def current_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The id of the current credential at the service (the resource's id names the first).
+        """
+        return pulumi.get(self, "current_id")
+
+    @_builtins.property
     @pulumi.getter(name="deferScopeRemoval")
     def defer_scope_removal(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
@@ -353,6 +375,38 @@ class SubAccountApiKey(pulumi.CustomResource):
         return pulumi.get(self, "last_used_at")
 
     @_builtins.property
+    @pulumi.getter(name="nextRotationAt")
+    def next_rotation_at(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        When the next `pulumi up` makes a new credential.
+        """
+        return pulumi.get(self, "next_rotation_at")
+
+    @_builtins.property
+    @pulumi.getter(name="previousId")
+    def previous_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The id of the previous credential while it lives.
+        """
+        return pulumi.get(self, "previous_id")
+
+    @_builtins.property
+    @pulumi.getter(name="previousRevokeAt")
+    def previous_revoke_at(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        When the next `pulumi up` revokes the previous credential (absent when there is none).
+        """
+        return pulumi.get(self, "previous_revoke_at")
+
+    @_builtins.property
+    @pulumi.getter(name="previousSecretKey")
+    def previous_secret_key(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The previous credential's secret while it lives (a Pulumi secret): senders not yet moved use it.
+        """
+        return pulumi.get(self, "previous_secret_key")
+
+    @_builtins.property
     @pulumi.getter(name="publicKey")
     def public_key(self) -> pulumi.Output[_builtins.str]:
         """
@@ -361,12 +415,28 @@ class SubAccountApiKey(pulumi.CustomResource):
         return pulumi.get(self, "public_key")
 
     @_builtins.property
-    @pulumi.getter
-    def rotation(self) -> pulumi.Output[Optional[_builtins.str]]:
+    @pulumi.getter(name="rotatedAt")
+    def rotated_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.
+        When the current credential was made (the service's `created_at`).
+        """
+        return pulumi.get(self, "rotated_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def rotation(self) -> pulumi.Output[Optional[Union[_builtins.str, 'outputs.SubAccountApiKeyRotation']]]:
+        """
+        Rotate the key on a schedule: `{ every: "30d", overlap: "7d" }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
         """
         return pulumi.get(self, "rotation")
+
+    @_builtins.property
+    @pulumi.getter
+    def rotations(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        How many rotations the schedule has made (the next one's number in its idempotency key).
+        """
+        return pulumi.get(self, "rotations")
 
     @_builtins.property
     @pulumi.getter

@@ -74,6 +74,11 @@ function expressions(value: unknown): string[] {
 function valueProblems(value: unknown, t: TypeSpec, where: string): string[] {
   if (typeof value === "string" && value.includes("${")) return []; // an output's type is checked by its path
   if (t.$ref === "pulumi.json#/Any") return [];
+  // A union (a rotation: the legacy string or a schedule): the value fits one of its types.
+  if (t.oneOf) {
+    const each = t.oneOf.map((v) => valueProblems(value, v, where));
+    return each.some((p) => p.length === 0) ? [] : each.flat();
+  }
   if (t.$ref?.startsWith("#/types/")) {
     const def = schema.types[t.$ref.slice("#/types/".length)];
     if (!def) return [`${where}: unknown type ${t.$ref}`];

@@ -82,7 +82,9 @@ describe("examples/ci workflows", () => {
     expect(job.env.SEED).toBe("${{ github.run_number }}");
     expect(job.steps.some((s) => /scripts\/setup\.sh --with yaml/.test(s.run ?? ""))).toBe(true);
     const run = job.steps.find((s) => (s.run ?? "").includes("npm run histories"))!;
-    expect(run.run).toMatch(/--depth "\$\{\{ matrix\.depth \}\}" --seed "\$SEED" --count "\$\{\{ matrix\.count \}\}"/);
+    expect(run.run).toMatch(
+      /HISTORIES_SEED="\$SEED" npm run histories -- --depth "\$\{\{ matrix\.depth \}\}" --count "\$\{\{ matrix\.count \}\}"/,
+    );
     // The runner writes the report where HISTORIES_REPORT says (test/histories/fast.test.ts).
     const keep = job.steps.at(-1)!;
     expect(keep.if).toBe("failure()");

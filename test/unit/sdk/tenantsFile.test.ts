@@ -88,6 +88,28 @@ describe("tenants file", () => {
     expect(args.displayName).toBe("t");
   });
 
+  it("takes a rotation schedule for a key and an SMTP credential, and names a bad one", () => {
+    const f = parseTenants(
+      [
+        "tenants:",
+        "  - name: t",
+        "    website: t.example.com",
+        "    bootstrapKey: {rotation: {every: 30d, overlap: 7d}}",
+        "    smtpCredentials:",
+        "      app: {rotation: {every: 90d, overlap: 12h}}",
+      ].join("\n"),
+    );
+    const args = tenantArgs(f.tenants[0]!);
+    expect(args.bootstrapKey?.rotation).toEqual({ every: "30d", overlap: "7d" });
+    expect(args.smtpCredentials?.app).toMatchObject({ name: "app", rotation: { every: "90d", overlap: "12h" } });
+    expect(() =>
+      parseTenants(
+        "tenants:\n  - name: t\n    website: t.example.com\n    bootstrapKey: {rotation: {every: 1 month, overlap: 7d}}\n",
+        "r.yaml",
+      ),
+    ).toThrow(/r\.yaml:4:\d+: tenants\.0\.bootstrapKey\.rotation\.every: must be a whole number of days or hours/);
+  });
+
   it("passes a domain's verification to the Tenant, and refuses one without a domain or with a bad timeout", () => {
     const f = parseTenants(
       "tenants:\n  - name: t\n    website: t.example.com\n    domain: mail.t.example.com\n    domainVerification: {timeoutSeconds: 900}\n",

@@ -3,13 +3,16 @@
 
 package com.pulumi_txmail.txmail;
 
+import com.pulumi.core.Either;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Export;
 import com.pulumi.core.annotations.ResourceType;
 import com.pulumi.core.internal.Codegen;
 import com.pulumi_txmail.txmail.ApiKeyArgs;
 import com.pulumi_txmail.txmail.Utilities;
+import com.pulumi_txmail.txmail.outputs.ApiKeyRotation;
 import com.pulumi_txmail.txmail.outputs.Connection;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Optional;
@@ -78,6 +81,20 @@ public class ApiKey extends com.pulumi.resources.CustomResource {
         return this.createdAt;
     }
     /**
+     * The id of the current credential at the service (the resource&#39;s id names the first).
+     * 
+     */
+    @Export(name="currentId", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> currentId;
+
+    /**
+     * @return The id of the current credential at the service (the resource&#39;s id names the first).
+     * 
+     */
+    public Output<Optional<String>> currentId() {
+        return Codegen.optional(this.currentId);
+    }
+    /**
      * CIDR blocks or bare addresses allowed to use the key (empty = no restriction). Canonicalised and de-duplicated; allow-all prefixes (`0.0.0.0/0`, `::/0` in any spelling) and &gt; 100 entries are rejected.
      * 
      */
@@ -120,6 +137,62 @@ public class ApiKey extends com.pulumi.resources.CustomResource {
         return Codegen.optional(this.lastUsedAt);
     }
     /**
+     * When the next `pulumi up` makes a new credential.
+     * 
+     */
+    @Export(name="nextRotationAt", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> nextRotationAt;
+
+    /**
+     * @return When the next `pulumi up` makes a new credential.
+     * 
+     */
+    public Output<Optional<String>> nextRotationAt() {
+        return Codegen.optional(this.nextRotationAt);
+    }
+    /**
+     * The id of the previous credential while it lives.
+     * 
+     */
+    @Export(name="previousId", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> previousId;
+
+    /**
+     * @return The id of the previous credential while it lives.
+     * 
+     */
+    public Output<Optional<String>> previousId() {
+        return Codegen.optional(this.previousId);
+    }
+    /**
+     * When the next `pulumi up` revokes the previous credential (absent when there is none).
+     * 
+     */
+    @Export(name="previousRevokeAt", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> previousRevokeAt;
+
+    /**
+     * @return When the next `pulumi up` revokes the previous credential (absent when there is none).
+     * 
+     */
+    public Output<Optional<String>> previousRevokeAt() {
+        return Codegen.optional(this.previousRevokeAt);
+    }
+    /**
+     * The previous credential&#39;s secret while it lives (a Pulumi secret): senders not yet moved use it.
+     * 
+     */
+    @Export(name="previousSecretKey", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> previousSecretKey;
+
+    /**
+     * @return The previous credential&#39;s secret while it lives (a Pulumi secret): senders not yet moved use it.
+     * 
+     */
+    public Output<Optional<String>> previousSecretKey() {
+        return Codegen.optional(this.previousSecretKey);
+    }
+    /**
      * The key&#39;s public part, which names it without revealing its secret.
      * 
      */
@@ -134,18 +207,46 @@ public class ApiKey extends com.pulumi.resources.CustomResource {
         return this.publicKey;
     }
     /**
-     * Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.
+     * When the current credential was made (the service&#39;s `created_at`).
      * 
      */
-    @Export(name="rotation", refs={String.class}, tree="[0]")
-    private Output</* @Nullable */ String> rotation;
+    @Export(name="rotatedAt", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> rotatedAt;
 
     /**
-     * @return Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.
+     * @return When the current credential was made (the service&#39;s `created_at`).
      * 
      */
-    public Output<Optional<String>> rotation() {
+    public Output<Optional<String>> rotatedAt() {
+        return Codegen.optional(this.rotatedAt);
+    }
+    /**
+     * Rotate the key on a schedule: `{ every: &#34;30d&#34;, overlap: &#34;7d&#34; }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
+     * 
+     */
+    @Export(name="rotation", refs={Either.class,String.class,ApiKeyRotation.class}, tree="[0,1,2]")
+    private Output</* @Nullable */ Either<String,ApiKeyRotation>> rotation;
+
+    /**
+     * @return Rotate the key on a schedule: `{ every: &#34;30d&#34;, overlap: &#34;7d&#34; }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
+     * 
+     */
+    public Output<Optional<Either<String,ApiKeyRotation>>> rotation() {
         return Codegen.optional(this.rotation);
+    }
+    /**
+     * How many rotations the schedule has made (the next one&#39;s number in its idempotency key).
+     * 
+     */
+    @Export(name="rotations", refs={Integer.class}, tree="[0]")
+    private Output</* @Nullable */ Integer> rotations;
+
+    /**
+     * @return How many rotations the schedule has made (the next one&#39;s number in its idempotency key).
+     * 
+     */
+    public Output<Optional<Integer>> rotations() {
+        return Codegen.optional(this.rotations);
     }
     /**
      * Scopes such as `messages:send:all` or `routes:write:{domain}`. Updated in place.
@@ -217,10 +318,8 @@ public class ApiKey extends com.pulumi.resources.CustomResource {
             .version(Utilities.getVersion())
             .pluginDownloadURL("github://api.github.com/pulumi-txmail/pulumi-txmail")
             .additionalSecretOutputs(List.of(
+                "previousSecretKey",
                 "secretKey"
-            ))
-            .replaceOnChanges(List.of(
-                "rotation"
             ))
             .build();
         return com.pulumi.resources.CustomResourceOptions.merge(defaultOptions, options, id);

@@ -11,7 +11,9 @@ import com.pulumi_txmail.txmail.SmtpCredentialArgs;
 import com.pulumi_txmail.txmail.Utilities;
 import com.pulumi_txmail.txmail.enums.Scope;
 import com.pulumi_txmail.txmail.outputs.Connection;
+import com.pulumi_txmail.txmail.outputs.SmtpCredentialRotation;
 import java.lang.Boolean;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Optional;
@@ -66,6 +68,20 @@ public class SmtpCredential extends com.pulumi.resources.CustomResource {
         return this.createdAt;
     }
     /**
+     * The id of the current credential at the service (the resource&#39;s id names the first).
+     * 
+     */
+    @Export(name="currentId", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> currentId;
+
+    /**
+     * @return The id of the current credential at the service (the resource&#39;s id names the first).
+     * 
+     */
+    public Output<Optional<String>> currentId() {
+        return Codegen.optional(this.currentId);
+    }
+    /**
      * Domains of a scoped credential (required non-empty when scoped, empty when global).
      * 
      */
@@ -94,6 +110,20 @@ public class SmtpCredential extends com.pulumi.resources.CustomResource {
         return this.name;
     }
     /**
+     * When the next `pulumi up` makes a new credential.
+     * 
+     */
+    @Export(name="nextRotationAt", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> nextRotationAt;
+
+    /**
+     * @return When the next `pulumi up` makes a new credential.
+     * 
+     */
+    public Output<Optional<String>> nextRotationAt() {
+        return Codegen.optional(this.nextRotationAt);
+    }
+    /**
      * The SMTP password. Returned once, when the object is created, and kept as a Pulumi secret; empty for an adopted or imported object (the service never shows it again: rotate to get one under management).
      * 
      */
@@ -106,6 +136,104 @@ public class SmtpCredential extends com.pulumi.resources.CustomResource {
      */
     public Output<String> password() {
         return this.password;
+    }
+    /**
+     * The id of the previous credential while it lives.
+     * 
+     */
+    @Export(name="previousId", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> previousId;
+
+    /**
+     * @return The id of the previous credential while it lives.
+     * 
+     */
+    public Output<Optional<String>> previousId() {
+        return Codegen.optional(this.previousId);
+    }
+    /**
+     * The previous credential&#39;s secret while it lives (a Pulumi secret): senders not yet moved use it.
+     * 
+     */
+    @Export(name="previousPassword", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> previousPassword;
+
+    /**
+     * @return The previous credential&#39;s secret while it lives (a Pulumi secret): senders not yet moved use it.
+     * 
+     */
+    public Output<Optional<String>> previousPassword() {
+        return Codegen.optional(this.previousPassword);
+    }
+    /**
+     * When the next `pulumi up` revokes the previous credential (absent when there is none).
+     * 
+     */
+    @Export(name="previousRevokeAt", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> previousRevokeAt;
+
+    /**
+     * @return When the next `pulumi up` revokes the previous credential (absent when there is none).
+     * 
+     */
+    public Output<Optional<String>> previousRevokeAt() {
+        return Codegen.optional(this.previousRevokeAt);
+    }
+    /**
+     * The previous credential&#39;s `username` while it lives.
+     * 
+     */
+    @Export(name="previousUsername", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> previousUsername;
+
+    /**
+     * @return The previous credential&#39;s `username` while it lives.
+     * 
+     */
+    public Output<Optional<String>> previousUsername() {
+        return Codegen.optional(this.previousUsername);
+    }
+    /**
+     * When the current credential was made (the service&#39;s `created_at`).
+     * 
+     */
+    @Export(name="rotatedAt", refs={String.class}, tree="[0]")
+    private Output</* @Nullable */ String> rotatedAt;
+
+    /**
+     * @return When the current credential was made (the service&#39;s `created_at`).
+     * 
+     */
+    public Output<Optional<String>> rotatedAt() {
+        return Codegen.optional(this.rotatedAt);
+    }
+    /**
+     * Rotate the credential on a schedule: `{ every: &#34;30d&#34;, overlap: &#34;7d&#34; }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+     * 
+     */
+    @Export(name="rotation", refs={SmtpCredentialRotation.class}, tree="[0]")
+    private Output</* @Nullable */ SmtpCredentialRotation> rotation;
+
+    /**
+     * @return Rotate the credential on a schedule: `{ every: &#34;30d&#34;, overlap: &#34;7d&#34; }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+     * 
+     */
+    public Output<Optional<SmtpCredentialRotation>> rotation() {
+        return Codegen.optional(this.rotation);
+    }
+    /**
+     * How many rotations the schedule has made (the next one&#39;s number in its idempotency key).
+     * 
+     */
+    @Export(name="rotations", refs={Integer.class}, tree="[0]")
+    private Output</* @Nullable */ Integer> rotations;
+
+    /**
+     * @return How many rotations the schedule has made (the next one&#39;s number in its idempotency key).
+     * 
+     */
+    public Output<Optional<Integer>> rotations() {
+        return Codegen.optional(this.rotations);
     }
     /**
      * Send to the sandbox instead of real recipients.
@@ -191,7 +319,8 @@ public class SmtpCredential extends com.pulumi.resources.CustomResource {
             .version(Utilities.getVersion())
             .pluginDownloadURL("github://api.github.com/pulumi-txmail/pulumi-txmail")
             .additionalSecretOutputs(List.of(
-                "password"
+                "password",
+                "previousPassword"
             ))
             .replaceOnChanges(List.of(
                 "domains[*]",

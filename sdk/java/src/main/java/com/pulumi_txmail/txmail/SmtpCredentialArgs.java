@@ -9,6 +9,7 @@ import com.pulumi.core.internal.Codegen;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import com.pulumi_txmail.txmail.enums.Scope;
 import com.pulumi_txmail.txmail.inputs.ConnectionArgs;
+import com.pulumi_txmail.txmail.inputs.SmtpCredentialRotationArgs;
 import java.lang.Boolean;
 import java.lang.String;
 import java.util.List;
@@ -82,6 +83,21 @@ public final class SmtpCredentialArgs extends com.pulumi.resources.ResourceArgs 
     }
 
     /**
+     * Rotate the credential on a schedule: `{ every: &#34;30d&#34;, overlap: &#34;7d&#34; }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+     * 
+     */
+    @Import(name="rotation")
+    private @Nullable Output<SmtpCredentialRotationArgs> rotation;
+
+    /**
+     * @return Rotate the credential on a schedule: `{ every: &#34;30d&#34;, overlap: &#34;7d&#34; }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+     * 
+     */
+    public Optional<Output<SmtpCredentialRotationArgs>> rotation() {
+        return Optional.ofNullable(this.rotation);
+    }
+
+    /**
      * Send to the sandbox instead of real recipients.
      * 
      */
@@ -118,6 +134,7 @@ public final class SmtpCredentialArgs extends com.pulumi.resources.ResourceArgs 
         this.connection = $.connection;
         this.domains = $.domains;
         this.name = $.name;
+        this.rotation = $.rotation;
         this.sandbox = $.sandbox;
         this.scope = $.scope;
     }
@@ -232,6 +249,27 @@ public final class SmtpCredentialArgs extends com.pulumi.resources.ResourceArgs 
          */
         public Builder name(String name) {
             return name(Output.of(name));
+        }
+
+        /**
+         * @param rotation Rotate the credential on a schedule: `{ every: &#34;30d&#34;, overlap: &#34;7d&#34; }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder rotation(@Nullable Output<SmtpCredentialRotationArgs> rotation) {
+            $.rotation = rotation;
+            return this;
+        }
+
+        /**
+         * @param rotation Rotate the credential on a schedule: `{ every: &#34;30d&#34;, overlap: &#34;7d&#34; }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder rotation(SmtpCredentialRotationArgs rotation) {
+            return rotation(Output.of(rotation));
         }
 
         /**

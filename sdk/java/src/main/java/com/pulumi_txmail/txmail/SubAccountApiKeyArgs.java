@@ -3,10 +3,12 @@
 
 package com.pulumi_txmail.txmail;
 
+import com.pulumi.core.Either;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import com.pulumi_txmail.txmail.inputs.ConnectionArgs;
+import com.pulumi_txmail.txmail.inputs.SubAccountApiKeyRotationArgs;
 import java.lang.Boolean;
 import java.lang.String;
 import java.util.List;
@@ -95,17 +97,17 @@ public final class SubAccountApiKeyArgs extends com.pulumi.resources.ResourceArg
     }
 
     /**
-     * Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.
+     * Rotate the key on a schedule: `{ every: &#34;30d&#34;, overlap: &#34;7d&#34; }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
      * 
      */
     @Import(name="rotation")
-    private @Nullable Output<String> rotation;
+    private @Nullable Output<Either<String,SubAccountApiKeyRotationArgs>> rotation;
 
     /**
-     * @return Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.
+     * @return Rotate the key on a schedule: `{ every: &#34;30d&#34;, overlap: &#34;7d&#34; }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
      * 
      */
-    public Optional<Output<String>> rotation() {
+    public Optional<Output<Either<String,SubAccountApiKeyRotationArgs>>> rotation() {
         return Optional.ofNullable(this.rotation);
     }
 
@@ -286,24 +288,44 @@ public final class SubAccountApiKeyArgs extends com.pulumi.resources.ResourceArg
         }
 
         /**
-         * @param rotation Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.
+         * @param rotation Rotate the key on a schedule: `{ every: &#34;30d&#34;, overlap: &#34;7d&#34; }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
          * 
          * @return builder
          * 
          */
-        public Builder rotation(@Nullable Output<String> rotation) {
+        public Builder rotation(@Nullable Output<Either<String,SubAccountApiKeyRotationArgs>> rotation) {
             $.rotation = rotation;
             return this;
         }
 
         /**
-         * @param rotation Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.
+         * @param rotation Rotate the key on a schedule: `{ every: &#34;30d&#34;, overlap: &#34;7d&#34; }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder rotation(Either<String,SubAccountApiKeyRotationArgs> rotation) {
+            return rotation(Output.of(rotation));
+        }
+
+        /**
+         * @param rotation Rotate the key on a schedule: `{ every: &#34;30d&#34;, overlap: &#34;7d&#34; }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
          * 
          * @return builder
          * 
          */
         public Builder rotation(String rotation) {
-            return rotation(Output.of(rotation));
+            return rotation(Either.ofLeft(rotation));
+        }
+
+        /**
+         * @param rotation Rotate the key on a schedule: `{ every: &#34;30d&#34;, overlap: &#34;7d&#34; }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder rotation(SubAccountApiKeyRotationArgs rotation) {
+            return rotation(Either.ofRight(rotation));
         }
 
         /**

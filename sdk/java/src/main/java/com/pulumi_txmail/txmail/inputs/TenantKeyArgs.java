@@ -3,8 +3,10 @@
 
 package com.pulumi_txmail.txmail.inputs;
 
+import com.pulumi.core.Either;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
+import com.pulumi_txmail.txmail.inputs.TenantKeyRotationArgs;
 import java.lang.String;
 import java.util.List;
 import java.util.Objects;
@@ -13,7 +15,7 @@ import javax.annotation.Nullable;
 
 
 /**
- * A key of the tenant&#39;s sub account. Default label: `&lt;tenant&gt; &lt;role&gt;`. Change `rotation` to rotate it (create-before-delete).
+ * A key of the tenant&#39;s sub account. Default label: `&lt;tenant&gt; &lt;role&gt;`. `rotation`: a schedule `{ every, overlap }` (the next key made, the previous one live for the overlap), or the deprecated string whose change replaces the key (create-before-delete).
  * 
  */
 public final class TenantKeyArgs extends com.pulumi.resources.ResourceArgs {
@@ -51,17 +53,17 @@ public final class TenantKeyArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.
+     * Rotate the key on a schedule: `{ every: &#34;30d&#34;, overlap: &#34;7d&#34; }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
      * 
      */
     @Import(name="rotation")
-    private @Nullable Output<String> rotation;
+    private @Nullable Output<Either<String,TenantKeyRotationArgs>> rotation;
 
     /**
-     * @return Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.
+     * @return Rotate the key on a schedule: `{ every: &#34;30d&#34;, overlap: &#34;7d&#34; }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
      * 
      */
-    public Optional<Output<String>> rotation() {
+    public Optional<Output<Either<String,TenantKeyRotationArgs>>> rotation() {
         return Optional.ofNullable(this.rotation);
     }
 
@@ -160,24 +162,44 @@ public final class TenantKeyArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param rotation Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.
+         * @param rotation Rotate the key on a schedule: `{ every: &#34;30d&#34;, overlap: &#34;7d&#34; }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
          * 
          * @return builder
          * 
          */
-        public Builder rotation(@Nullable Output<String> rotation) {
+        public Builder rotation(@Nullable Output<Either<String,TenantKeyRotationArgs>> rotation) {
             $.rotation = rotation;
             return this;
         }
 
         /**
-         * @param rotation Change this value (e.g. a date) to rotate the key: a new key is created before the old one is deleted.
+         * @param rotation Rotate the key on a schedule: `{ every: &#34;30d&#34;, overlap: &#34;7d&#34; }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder rotation(Either<String,TenantKeyRotationArgs> rotation) {
+            return rotation(Output.of(rotation));
+        }
+
+        /**
+         * @param rotation Rotate the key on a schedule: `{ every: &#34;30d&#34;, overlap: &#34;7d&#34; }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
          * 
          * @return builder
          * 
          */
         public Builder rotation(String rotation) {
-            return rotation(Output.of(rotation));
+            return rotation(Either.ofLeft(rotation));
+        }
+
+        /**
+         * @param rotation Rotate the key on a schedule: `{ every: &#34;30d&#34;, overlap: &#34;7d&#34; }` — a `pulumi up` after `every` makes a new key and keeps the previous one live for `overlap` (outputs `previousSecretKey`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no key. Deprecated form: a string (e.g. a date) whose change replaces the key at once, the old one deleted in the same run.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder rotation(TenantKeyRotationArgs rotation) {
+            return rotation(Either.ofRight(rotation));
         }
 
         /**

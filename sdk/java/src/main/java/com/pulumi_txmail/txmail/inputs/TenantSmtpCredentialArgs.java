@@ -8,6 +8,7 @@ import com.pulumi.core.annotations.Import;
 import com.pulumi.core.internal.Codegen;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import com.pulumi_txmail.txmail.enums.Scope;
+import com.pulumi_txmail.txmail.inputs.TenantSmtpCredentialRotationArgs;
 import java.lang.Boolean;
 import java.lang.String;
 import java.util.List;
@@ -55,6 +56,21 @@ public final class TenantSmtpCredentialArgs extends com.pulumi.resources.Resourc
     }
 
     /**
+     * Rotate the credential on a schedule: `{ every: &#34;30d&#34;, overlap: &#34;7d&#34; }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+     * 
+     */
+    @Import(name="rotation")
+    private @Nullable Output<TenantSmtpCredentialRotationArgs> rotation;
+
+    /**
+     * @return Rotate the credential on a schedule: `{ every: &#34;30d&#34;, overlap: &#34;7d&#34; }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+     * 
+     */
+    public Optional<Output<TenantSmtpCredentialRotationArgs>> rotation() {
+        return Optional.ofNullable(this.rotation);
+    }
+
+    /**
      * Send to the sandbox instead of real recipients.
      * 
      */
@@ -89,6 +105,7 @@ public final class TenantSmtpCredentialArgs extends com.pulumi.resources.Resourc
     private TenantSmtpCredentialArgs(TenantSmtpCredentialArgs $) {
         this.domains = $.domains;
         this.name = $.name;
+        this.rotation = $.rotation;
         this.sandbox = $.sandbox;
         this.scope = $.scope;
     }
@@ -161,6 +178,27 @@ public final class TenantSmtpCredentialArgs extends com.pulumi.resources.Resourc
          */
         public Builder name(String name) {
             return name(Output.of(name));
+        }
+
+        /**
+         * @param rotation Rotate the credential on a schedule: `{ every: &#34;30d&#34;, overlap: &#34;7d&#34; }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder rotation(@Nullable Output<TenantSmtpCredentialRotationArgs> rotation) {
+            $.rotation = rotation;
+            return this;
+        }
+
+        /**
+         * @param rotation Rotate the credential on a schedule: `{ every: &#34;30d&#34;, overlap: &#34;7d&#34; }` — a `pulumi up` after `every` makes a new credential (its own `username` and `password`) and keeps the previous one live for `overlap` (outputs `previousUsername`, `previousPassword`, `nextRotationAt`, `previousRevokeAt`), the first `pulumi up` after that revokes it. A change of the schedule makes no credential.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder rotation(TenantSmtpCredentialRotationArgs rotation) {
+            return rotation(Output.of(rotation));
         }
 
         /**

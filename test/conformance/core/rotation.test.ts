@@ -1,0 +1,261 @@
+// Rotation on a schedule with an overlap (provider/core/rotating), driven the way the engine drives
+// a provider — check with the state's inputs, diff, update when diff says so — with the real ApiKey
+// declaration and HTTP client against the emulator on loopback. The emulator's clock is advanced
+// through its control surface and the provider is given the same offset (TXMAIL_CLOCK_OFFSET_SECONDS,
+// rotating/clock.ts). Each `up` is a provider process of its own, as each `pulumi up` is.
+import { closeAccount, openAccount } from "../../../support/emulatorAccount";
+import { createClient, type TxmailClient } from "../../../provider/client";
+import type { AnyDeclaration, Props } from "../../../provider/core/declaration";
+import type { Provider } from "../../../provider/core/factory";
+import { apiKey as apiKeySpec } from "../../../provider/resources/apiKey";
+import type { EmulatorControl } from "../../../emulator/control";
+import type { RunningEmulator } from "../../../emulator/server";
+import { saidOnStderr } from "../../../support/stderr";
+
+// Many requests per test on 2 shared cores at load averages past 15: bounded generously.
+jest.setTimeout(120_000);
+
+const DAY = 86_400_000;
+const SALT = "salt-of-the-rotating-stack";
+const urn = (name: string) => `urn:pulumi:dev::rot::pulumi-nodejs:dynamic/txmail:ApiKey::${name}`;
+
+let emu: RunningEmulator;
+let control: EmulatorControl;
+let client: TxmailClient;
+
+beforeAll(async () => {
+  ({ emu, control, client } = await openAccount());
+});
+
+afterAll(async () => {
+  delete process.env.TXMAIL_CLOCK_OFFSET_SECONDS;
+  await closeAccount(emu);
+});
+
+/** Moves the emulator's clock, and the provider's with it. */
+async function advance(ms: number): Promise<void> {
+  const { offsetMs } = await control.advanceClock(ms);
+  process.env.TXMAIL_CLOCK_OFFSET_SECONDS = String(offsetMs / 1000);
+}
+
+/** A provider process of its own (a run). */
+function run(): Provider {
+  let made: Provider | undefined;
+  jest.isolateModules(() => {
+    const factory = require("../../../provider/core/factory") as typeof import("../../../provider/core/factory");
+    const api = require("../../../provider/core/clientApi") as typeof import("../../../provider/core/clientApi");
+    made = factory.makeProvider(apiKeySpec as unknown as AnyDeclaration, api.apiFor);
+  });
+  return made!;
+}
+
+interface State {
+  id: string;
+  outs: Props;
+}
+
+const program = (name: string, rotation: unknown): Props => ({
+  label: `rotating ${name}`,
+  scopes: ["messages:send:all"],
+  rotation,
+  __urn: urn(name),
+  __stackSalt: SALT,
+});
+
+async function checked(p: Provider, olds: Props, news: Props): Promise<Props> {
+  const r = await p.check(olds, news);
+  if (!r.inputs) throw new Error(JSON.stringify(r.failures));
+  return r.inputs;
+}
+
+async function firstUp(news: Props): Promise<State> {
+  const p = run();
+  return p.create(await checked(p, {}, news));
+}
+
+/** One `pulumi up` of a resource in the state: what diff said, and the state after. */
+async function up(state: State, news: Props, p: Provider = run()) {
+  const inputs = await checked(p, state.outs, news);
+  const diff = await p.diff(state.id, state.outs, inputs);
+  if (diff.replaces && diff.replaces.length > 0) throw new Error(`unexpected replacement: ${diff.replaces.join()}`);
+  if (!diff.changes) return { diff, state };
+  const { outs } = await p.update(state.id, state.outs, inputs);
+  // The engine's wire format has no `undefined` (the dynamic face fails the update on one).
+  expect(Object.entries(outs).filter(([, v]) => v === undefined)).toEqual([]);
+  return { diff, state: { id: state.id, outs } };
+}
+
+const liveKeys = async (label: string) =>
+  (await control.dumpState()).api_keys.filter((k) => k.label === label).map((k) => k.id);
+
+/** Whether the service takes a secret key: `GET /v2/ping` with it. */
+async function accepted(secret: unknown): Promise<boolean | number> {
+  const c = createClient({ apiKey: String(secret), accountId: emu.accountId, baseUrl: emu.baseUrl, rateLimit: false });
+  try {
+    await c.ping();
+    return true;
+  } catch (err) {
+    return (err as { status?: number }).status ?? false;
+  }
+}
+
+const SCHEDULE = { every: "30d", overlap: "7d" };
+
+test("a due rotation makes the next key and keeps the previous; after the overlap the previous is revoked (401)", async () => {
+  const news = program("a", SCHEDULE);
+  let state = await firstUp(news);
+  const first = { id: state.id, secret: state.outs.secretKey };
+  expect(state.outs).toMatchObject({ currentId: first.id, rotations: 0 });
+  expect(Date.parse(String(state.outs.nextRotationAt)) - Date.parse(String(state.outs.rotatedAt))).toBe(30 * DAY);
+
+  // Not due yet: a no-op.
+  expect((await up(state, news)).diff.changes).toBe(false);
+
+  await advance(30 * DAY + 60_000);
+  const rotated = await up(state, news);
+  expect(rotated.diff).toMatchObject({ changes: true, replaces: [] });
+  expect(rotated.diff.diffs).toEqual(["secretKey"]); // what changes; not `rotation`, which replaceOnChanges may name
+  state = rotated.state;
+  expect(state.id).toBe(first.id); // the resource keeps its id: the current object is an output
+  expect(state.outs.currentId).not.toBe(first.id);
+  expect(state.outs).toMatchObject({ rotations: 1, previousId: first.id, previousSecretKey: first.secret });
+  expect(state.outs.secretKey).not.toBe(first.secret);
+  expect(Date.parse(String(state.outs.previousRevokeAt)) - Date.parse(String(state.outs.rotatedAt))).toBe(7 * DAY);
+  expect(Date.parse(String(state.outs.nextRotationAt)) - Date.parse(String(state.outs.rotatedAt))).toBe(30 * DAY);
+  expect((await liveKeys("rotating a")).sort()).toEqual([first.id, state.outs.currentId].sort());
+  expect(await accepted(state.outs.secretKey)).toBe(true);
+  expect(await accepted(first.secret)).toBe(true); // the overlap: both work
+
+  // Within the overlap: nothing to do.
+  await advance(6 * DAY);
+  expect((await up(state, news)).diff.changes).toBe(false);
+
+  await advance(DAY + 60_000);
+  const revoked = await up(state, news);
+  expect(revoked.diff.diffs).toEqual(["previousSecretKey"]);
+  state = revoked.state;
+  expect(state.outs.previousId).toBeUndefined();
+  expect(state.outs.previousSecretKey).toBeUndefined();
+  expect(state.outs.previousRevokeAt).toBeUndefined();
+  expect(await liveKeys("rotating a")).toEqual([state.outs.currentId]);
+  expect(await accepted(first.secret)).toBe(401);
+  expect(await accepted(state.outs.secretKey)).toBe(true);
+
+  // The resource's delete deletes what it owns.
+  await run().delete(state.id, state.outs);
+  expect(await liveKeys("rotating a")).toEqual([]);
+});
+
+test("a change of the schedule alone makes no key; a legacy string still replaces", async () => {
+  const news = program("b", SCHEDULE);
+  const state = await firstUp(news);
+  const changed = await up(state, program("b", { every: "60d", overlap: "1d" }));
+  expect(changed.diff).toMatchObject({ changes: true, replaces: [], diffs: ["rotation"] });
+  expect(await liveKeys("rotating b")).toEqual([state.id]);
+  expect(Date.parse(String(changed.state.outs.nextRotationAt)) - Date.parse(String(state.outs.rotatedAt))).toBe(
+    60 * DAY,
+  );
+  // From a legacy trigger to a schedule: no key either.
+  const legacy = await firstUp(program("c", "2026-01"));
+  expect(legacy.outs.nextRotationAt).toBeUndefined();
+  const p = run();
+  const scheduled = await up(legacy, program("c", SCHEDULE), p);
+  expect(scheduled.diff.replaces).toEqual([]);
+  expect(scheduled.state.outs).toMatchObject({ currentId: legacy.id, rotations: 0 });
+  expect(await liveKeys("rotating c")).toEqual([legacy.id]);
+  // The legacy trigger, unchanged: a changed string replaces.
+  const q = run();
+  const inputs = await checked(q, legacy.outs, program("c", "2026-02"));
+  expect((await q.diff(legacy.id, legacy.outs, inputs)).replaces).toEqual(["rotation"]);
+});
+
+test("a rotation killed after the service committed its key, rerun: the same key, never a third", async () => {
+  const news = program("d", SCHEDULE);
+  const state = await firstUp(news);
+  await advance(30 * DAY + 60_000);
+  // The connection drops after the service committed the new key (the client retries under the
+  // same key), and the run is killed before its outputs are saved: the state is the old one.
+  await control.injectFault({ method: "POST", path: "/v2/accounts/{account_id}/api-keys", kind: "drop-after" });
+  const killed = await up(state, news);
+  await control.clearFaults();
+  expect(await liveKeys("rotating d")).toHaveLength(2);
+  const rerun = await up(state, news);
+  expect(rerun.state.outs.currentId).toBe(killed.state.outs.currentId);
+  expect(rerun.state.outs.secretKey).toBe(killed.state.outs.secretKey);
+  expect((await liveKeys("rotating d")).sort()).toEqual([state.id, rerun.state.outs.currentId].sort());
+  // And once more after both were recorded: nothing to do.
+  expect((await up(rerun.state, news)).diff.changes).toBe(false);
+});
+
+test("a killed rotation rerun after the 5-minute secret replay: a new key, the killed run's reported, not taken", async () => {
+  const news = program("k", SCHEDULE);
+  const state = await firstUp(news);
+  await advance(30 * DAY + 60_000);
+  const killed = await up(state, news); // its outputs never saved
+  await advance(6 * 60_000); // the service no longer replays the new key's secret (idempotency rule 7)
+  const { value: rerun, text } = await saidOnStderr(() => up(state, news));
+  const lost = String(killed.state.outs.currentId);
+  expect(rerun.state.outs.currentId).not.toBe(lost);
+  expect(rerun.state.outs).toMatchObject({ rotations: 1, previousId: state.id });
+  // The killed run's key is live and named by no state: reported with how to delete it, never deleted.
+  expect(text).toContain(`likely leftover: ApiKey ${lost}`);
+  expect((await liveKeys("rotating k")).sort()).toEqual([state.id, lost, String(rerun.state.outs.currentId)].sort());
+  expect(text).not.toContain(String(killed.state.outs.secretKey));
+});
+
+test("a previous deleted out of band is dropped by refresh, and the next rotation is fine", async () => {
+  const news = program("e", SCHEDULE);
+  let state = await firstUp(news);
+  await advance(30 * DAY + 60_000);
+  state = (await up(state, news)).state;
+  await client.delete(`/v2/accounts/${emu.accountId}/api-keys/${String(state.outs.previousId)}`);
+  const refreshed = await run().read(state.id, state.outs);
+  expect(refreshed.id).toBe(state.id);
+  expect(refreshed.props?.previousId).toBeUndefined();
+  expect(refreshed.props?.previousSecretKey).toBeUndefined();
+  state = { id: state.id, outs: refreshed.props! };
+  expect((await up(state, news)).diff.changes).toBe(false);
+  await advance(30 * DAY + 60_000);
+  const next = await up(state, news);
+  expect(next.state.outs).toMatchObject({ rotations: 2, previousId: state.outs.currentId });
+  expect((await liveKeys("rotating e")).sort()).toEqual([state.outs.currentId, next.state.outs.currentId].sort());
+});
+
+test("a current key revoked out of band shows at refresh; the next up makes its successor", async () => {
+  const news = program("f", SCHEDULE);
+  let state = await firstUp(news);
+  await advance(30 * DAY + 60_000);
+  state = (await up(state, news)).state;
+  const revoked = String(state.outs.currentId);
+  await client.delete(`/v2/accounts/${emu.accountId}/api-keys/${revoked}`);
+  const { value: refreshed, text } = await saidOnStderr(() => run().read(state.id, state.outs));
+  expect(text).toContain("revoked or deleted out of band");
+  expect(text).not.toContain(String(state.outs.previousSecretKey)); // never a secret in what is said
+  expect(refreshed.id).toBe(state.id);
+  expect(refreshed.props).toMatchObject({ currentGone: true, secretKey: "", previousId: state.outs.previousId });
+  state = { id: state.id, outs: refreshed.props! };
+  const healed = await up(state, news);
+  expect(healed.diff.changes).toBe(true);
+  expect(healed.state.outs.currentId).not.toBe(revoked);
+  expect(healed.state.outs.previousId).toBe(state.outs.previousId); // its overlap still runs
+  expect(healed.state.outs.currentGone).toBeUndefined();
+  expect(Object.keys(healed.state.outs).filter((k) => k.startsWith("__"))).toEqual([]); // no identity in outputs
+  expect((await liveKeys("rotating f")).sort()).toEqual(
+    [String(state.outs.previousId), String(healed.state.outs.currentId)].sort(),
+  );
+});
+
+test("a schedule that is no schedule fails check naming the field and the rule", async () => {
+  const p = run();
+  const bad = await p.check({}, program("g", { every: "30 days", overlap: "7d" }));
+  expect(bad.failures).toEqual([
+    {
+      property: "rotation.every",
+      reason: "rotation.every: must be a whole number of days or hours, such as 30d or 12h",
+    },
+  ]);
+  const long = await p.check({}, program("g", { every: "7d", overlap: "7d" }));
+  expect(long.failures?.[0]?.reason).toBe(
+    "rotation.overlap: must be shorter than every (7d): at most two credentials are live at once",
+  );
+});
