@@ -19,22 +19,11 @@ import { closeSharedDispatchers, createClient, type TxmailApiError } from "../pr
 import { startEmulator } from "../emulator/server";
 import { controlClient } from "../emulator/control";
 import type { FaultMode, FaultSpec } from "../emulator/faults";
+import { mulberry32 } from "../support/prng";
 
 const CREATES = Number(process.env.BENCH_CREATES ?? 1000);
 const SEED = 42;
 const ROUTES = "/v2/accounts/{account_id}/routes";
-
-/** mulberry32: tiny deterministic PRNG so runs are comparable. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The faults this bench injects. */
 type Injected = Extract<FaultMode, "error-before" | "drop-before" | "drop-after" | "rate-limit" | "error-after">;
@@ -69,7 +58,7 @@ function faultFor(kind: Injected): FaultSpec {
 }
 
 async function run(s: Scenario): Promise<Record<string, string | number>> {
-  const rnd = prng(SEED);
+  const rnd = mulberry32(SEED);
   const emu = await startEmulator({ port: 0, control: true });
   const ctl = controlClient(emu);
   const client = createClient({

@@ -52,6 +52,26 @@ export function tenantEntry(i: number, hookPath = "hooks") {
   };
 }
 
+/**
+ * A bench's txmail-fleet against `svc`: a working folder (`dir`, its file backend in state/) and
+ * the command of the package installed as a user installs it (in `project`); the caller removes both.
+ */
+export function fleetUnderBench(svc: TestService, name: string) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `txmail-bench-${name}-`));
+  const project = fs.mkdtempSync(path.join(os.tmpdir(), `txmail-bench-${name}-pkg-`));
+  const cli = path.join(installPackage(project), "pulumi-txmail", "dist", "fleet", "cli.js");
+  const fleet = (args: string[], env?: Record<string, string>): Promise<FleetRun> =>
+    runFleet(args, {
+      timeoutMs: BENCH_FLEET_TIMEOUT_MS,
+      cwd: dir,
+      stateDir: path.join(dir, "state"),
+      svc,
+      cli,
+      env,
+    });
+  return { dir, project, fleet };
+}
+
 export interface Step {
   what: string;
   seconds: number;

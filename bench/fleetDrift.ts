@@ -22,11 +22,10 @@ import type { Connection } from "../provider/core/connection";
 import { declarations } from "../provider/resources";
 import type { CounterSnapshot } from "../emulator/counters";
 import { controlClient } from "../support/control";
-import { runFleet, type FleetRun, BENCH_FLEET_TIMEOUT_MS } from "../support/fleetCli";
-import { installPackage } from "../support/package";
+import type { FleetRun } from "../support/fleetCli";
 import { startService } from "../support/service";
 import { DEFAULT_PARALLEL, DEFAULT_SHARD_SIZE } from "../fleet/defaults";
-import { tenantEntry } from "./fleet";
+import { fleetUnderBench, tenantEntry } from "./fleet";
 import { publishSection, runBenchmark } from "./section";
 import { median, round2 } from "./up";
 
@@ -135,17 +134,7 @@ async function main(): Promise<void> {
   const load = [`before: ${uptime()}`];
   const svc = await startService();
   const control = controlClient(svc);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-bench-drift-"));
-  const project = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-bench-drift-pkg-"));
-  const cli = path.join(installPackage(project), "pulumi-txmail", "dist", "fleet", "cli.js");
-  const fleet = (args: string[]): Promise<FleetRun> =>
-    runFleet(args, {
-      timeoutMs: BENCH_FLEET_TIMEOUT_MS,
-      cwd: dir,
-      stateDir: path.join(dir, "state"),
-      svc,
-      cli,
-    });
+  const { dir, project, fleet } = fleetUnderBench(svc, "drift");
   const runs: Run[] = [];
   let upSeconds: number;
   try {

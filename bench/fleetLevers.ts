@@ -5,13 +5,10 @@
 // resources in parallel; serial otherwise). Loopback only; every run bounded by the fleet's own end.
 // Run: bash scripts/bench.sh fleet-levers   (BENCH_FLEET_TENANTS=240 BENCH_REPS=3 by default)
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { stringify } from "yaml";
-import { runFleet, type FleetRun, BENCH_FLEET_TIMEOUT_MS } from "../support/fleetCli";
-import { installPackage } from "../support/package";
 import { startService } from "../support/service";
-import { tenantEntry } from "./fleet";
+import { fleetUnderBench, tenantEntry } from "./fleet";
 import { publishSection, runBenchmark } from "./section";
 import { median, round2 } from "./up";
 
@@ -26,18 +23,7 @@ const offOf = (env: Record<string, string>) => Object.fromEntries(Object.keys(en
 async function main(): Promise<void> {
   const started = new Date();
   const svc = await startService();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-bench-levers-"));
-  const project = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-bench-levers-pkg-"));
-  const cli = path.join(installPackage(project), "pulumi-txmail", "dist", "fleet", "cli.js");
-  const fleet = (args: string[], env: Record<string, string> = {}): Promise<FleetRun> =>
-    runFleet(args, {
-      timeoutMs: BENCH_FLEET_TIMEOUT_MS,
-      cwd: dir,
-      stateDir: path.join(dir, "state"),
-      svc,
-      cli,
-      env,
-    });
+  const { dir, project, fleet } = fleetUnderBench(svc, "levers");
   const lines: string[] = [];
   try {
     fs.mkdirSync(path.join(dir, "state"));

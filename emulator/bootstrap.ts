@@ -4,7 +4,7 @@
 import { FIXED_SCOPES } from "../provider/api/scopes";
 import type { Services } from "./context";
 import { SECRET_KEY_FORMAT, newSecretKey, sha256, uuid } from "./crypto";
-import { type AccountData, type KeyData, newKeyData } from "./records";
+import { type AccountData, type KeyData, newAccountData, newKeyData } from "./records";
 import { addMembership, userFor } from "./members";
 import { UUID_RE } from "./validate";
 
@@ -31,20 +31,14 @@ export function bootstrap(
     }
     if (!accountId) {
       accountId = opts.accountId ?? uuid();
-      const a: AccountData = {
+      const a = newAccountData(now, {
         id: accountId,
         parent_account_id: null,
         name: "Emulator parent account",
         website: "example.com",
         status: "active",
         monthly_credit: 0,
-        created_at: now,
-        updated_at: now,
-        last_activity_at: null,
-        suspend_reason: null,
-        deleted_at: null,
-        deleted_ms: null,
-      };
+      });
       objects.insert("account", accountId, null, a);
       db.setMeta("parent_account_id", accountId);
     }

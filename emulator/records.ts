@@ -23,6 +23,27 @@ export interface AccountData {
   owner_user_id?: string;
 }
 
+/** A new account's stored shape: created and updated `now`, never active, suspended or deleted. */
+export function newAccountData(
+  now: string,
+  account: Pick<AccountData, "id" | "parent_account_id" | "name" | "website" | "status" | "monthly_credit">,
+): AccountData {
+  return {
+    id: account.id,
+    parent_account_id: account.parent_account_id,
+    name: account.name,
+    website: account.website,
+    status: account.status,
+    monthly_credit: account.monthly_credit,
+    created_at: now,
+    updated_at: now,
+    last_activity_at: null,
+    suspend_reason: null,
+    deleted_at: null,
+    deleted_ms: null,
+  };
+}
+
 /**
  * `user_id`: the user the key acts for (emulator-internal, never in a record). A caller cannot remove
  * itself from an account (docs/contract/endpoints/members.md#removal-restrictions): with an API key, "itself" is this user.

@@ -10,7 +10,9 @@
 //   provider/api/generated/contracts.ts  every contract file's exports, kinds and endpoints;
 //   provider/api/generated/kindNames.ts  the kinds' names alone (no schema: the SDK loads them);
 //   provider/resources/index.ts          the declarations by kind;
-//   emulator/handlers/index.ts           the endpoints the emulator serves and its stored types;
+//   emulator/handlers/index.ts           the endpoints the emulator serves;
+//   emulator/store/generated/stored.ts   the types the handlers store and their dump sections, as a
+//                                        literal (the store imports no handler: they use the store);
 //   provider/kinds/<kind>.ts             the module the dynamic face stores in state (its path is
 //                                        in existing stacks' state: it never moves).
 // `node scripts/gen-kinds.js` writes them (first step of `npm run gen:sdk`);
@@ -113,32 +115,61 @@ function resourcesIndex(root) {
   );
 }
 
-function handlersIndex(root) {
-  const files = sourcesOf(root, "emulator/handlers");
-  const handlers = files.flatMap((f) =>
+/** The handler files' `EmulatedEndpoints` exports (name, module). */
+function handlers(root) {
+  return sourcesOf(root, "emulator/handlers").flatMap((f) =>
     all(f.text, /^export const (\w+): EmulatedEndpoints = /gm).map(([name]) => ({ name, module: f.module })),
   );
-  const stored = files.filter((f) => /^export const STORED = /m.test(f.text)).map((f) => f.module);
-  const modules = [...new Set([...handlers.map((h) => h.module), ...stored])].sort();
+}
+
+function handlersIndex(root) {
+  const hs = handlers(root);
+  const modules = [...new Set(hs.map((h) => h.module))].sort();
   const imports = modules.map((module) => {
-    const names = [
-      ...(stored.includes(module) ? [`STORED as ${module}Stored`] : []),
-      ...handlers.filter((h) => h.module === module).map((h) => h.name),
-    ];
+    const names = hs.filter((h) => h.module === module).map((h) => h.name);
     return `import { ${names.join(", ")} } from "./${module}";\n`;
   });
   return (
-    HEADER("the handler files in emulator/handlers (their `EmulatedEndpoints` and `STORED` exports)") +
+    HEADER("the handler files in emulator/handlers (their `EmulatedEndpoints` exports)") +
     "// How the emulator serves every v2 endpoint, keyed by its name in the endpoint table\n" +
     "// (provider/api/endpoints.ts), which holds its method and path template.\n" +
     'import type { EmulatedEndpoints } from "../context";\n' +
     imports.join("") +
     "\nexport const endpoints: EmulatedEndpoints = {\n" +
-    handlers.map((h) => `  ...${h.name},\n`).join("") +
-    "};\n\n" +
-    "/** What the handlers store (a row's type) and the state dump's section for it (emulator/store/objects.ts). */\n" +
+    hs.map((h) => `  ...${h.name},\n`).join("") +
+    "};\n"
+  );
+}
+
+/**
+ * Each handler file's `export const STORED = { <type>: "<section>" | null, … } as const;` as
+ * [module, type, section] (section null: not dumped). The one-line form is the only one read: a
+ * STORED written otherwise throws, naming its file, rather than dropping a type from the store.
+ */
+function storedTypes(root) {
+  return sourcesOf(root, "emulator/handlers").flatMap((f) => {
+    if (!/^export const STORED = /m.test(f.text)) return [];
+    const m = /^export const STORED = \{([^{}\n]*)\} as const;$/m.exec(f.text);
+    const body = m ? m[1].trim() : "";
+    const entries = all(body, /(\w+): ("[a-z_]+"|null)/g);
+    const rewritten = entries.map(([type, section]) => `${type}: ${section}`).join(", ");
+    if (!m || rewritten !== body)
+      throw new Error(
+        `emulator/handlers/${f.module}.ts: write its STORED on one line as \`export const STORED = { <type>: "<section>" } as const;\``,
+      );
+    return entries.map(([type, section]) => ({ module: f.module, type, section: JSON.parse(section) }));
+  });
+}
+
+function storedFile(root) {
+  return (
+    HEADER("the handler files in emulator/handlers (their `STORED` exports)") +
+    "// A literal, not an import of the handlers: they use the store, which takes its types from here.\n" +
+    "\n/** What the handlers store (a row's type) and the state dump's section for it (emulator/store/objects.ts). */\n" +
     "export const STORED_TYPES = {\n" +
-    stored.map((m) => `  ...${m}Stored,\n`).join("") +
+    storedTypes(root)
+      .map((s) => `  ${s.type}: ${JSON.stringify(s.section)}, // ${s.module}.ts\n`)
+      .join("") +
     "} as const;\n"
   );
 }
@@ -173,6 +204,7 @@ function generatedFiles(root) {
     ["provider/api/generated/kindNames.ts", kindNamesFile(root)],
     ["provider/resources/index.ts", resourcesIndex(root)],
     ["emulator/handlers/index.ts", handlersIndex(root)],
+    ["emulator/store/generated/stored.ts", storedFile(root)],
   ]);
   for (const d of declarations(root)) files.set(`provider/kinds/${camel(d.kind)}.ts`, kindModule(d.kind));
   return files;

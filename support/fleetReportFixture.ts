@@ -12,6 +12,7 @@ import { type FleetRunReport, runReport } from "../fleet/html/runReport";
 import type { Status } from "../fleet/html/view";
 import type { ShardResult } from "../fleet/workerLane";
 import { zeroCounts } from "../fleet/stepCounts";
+import { mulberry32 } from "./prng";
 
 export interface ReportFixture {
   report: FleetRunReport;
@@ -24,17 +25,6 @@ export interface ReportFixture {
 
 export type FixtureCommand = "up" | "drift" | "dns";
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const STARTED = Date.parse("2026-11-27T02:00:00.000Z");
 
 export function reportFixture(o: {
@@ -44,7 +34,7 @@ export function reportFixture(o: {
   parallel?: number;
   seed?: number;
 }): ReportFixture {
-  const random = rng(o.seed ?? 63);
+  const random = mulberry32(o.seed ?? 63);
   const shardSize = o.shardSize ?? 30;
   const parallel = o.parallel ?? 4;
   const tenants = Array.from({ length: o.tenants }, (_, i) => `tenant-${String(i + 1).padStart(5, "0")}`);

@@ -3,11 +3,10 @@
 // the engine runs the program through pulumi-java's language host (.tools/bin/pulumi-language-java)
 // with a PATH holding only the CLI, that host and the JDK's `java` (no Node, no Maven).
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { resolvable } from "./plugin";
+import { resolvable, toolsRootWithCli } from "./plugin";
 import { REPO_ROOT, TOOLS_DIR } from "./root";
 
 const execFileAsync = promisify(execFile);
@@ -79,17 +78,8 @@ export function javaToolsRoot(): string {
   if (javaTools) return javaTools;
   const host = path.join(TOOLS_DIR, "bin", "pulumi-language-java");
   if (!fs.existsSync(host)) throw new Error(`no ${host}: run 'bash scripts/setup.sh --with java' first`);
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-java-tools-"));
-  const bin = path.join(root, "bin");
-  fs.mkdirSync(bin);
-  try {
-    fs.linkSync(path.join(TOOLS_DIR, "bin", "pulumi"), path.join(bin, "pulumi"));
-  } catch {
-    fs.copyFileSync(path.join(TOOLS_DIR, "bin", "pulumi"), path.join(bin, "pulumi"));
-    fs.chmodSync(path.join(bin, "pulumi"), 0o755);
-  }
+  const { root, bin } = toolsRootWithCli("txmail-java-tools-");
   fs.symlinkSync(fs.realpathSync(host), path.join(bin, "pulumi-language-java"));
   fs.symlinkSync(commandPath("java"), path.join(bin, "java"));
-  process.on("exit", () => fs.rmSync(root, { recursive: true, force: true }));
   return (javaTools = root);
 }

@@ -68,7 +68,22 @@ let nodeFree: string | undefined;
  */
 export function nodeFreeTools(): string {
   if (nodeFree) return nodeFree;
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-nonode-"));
+  const yamlHost = path.join(TOOLS_DIR, "bin", "pulumi-language-yaml");
+  if (!fs.existsSync(yamlHost)) throw new Error(`no ${yamlHost}: run 'bash scripts/setup.sh --with yaml' first`);
+  const { root, bin } = toolsRootWithCli("txmail-nonode-");
+  fs.symlinkSync(fs.realpathSync(yamlHost), path.join(bin, "pulumi-language-yaml"));
+  return (nodeFree = root);
+}
+
+/**
+ * A new tools root (removed when the process exits) whose bin/ holds the Pulumi CLI as a file of
+ * its own: the engine looks for its bundled plugins next to its resolved path, so a symbolic link
+ * would not do; a hard link where the file system allows, else a copy. The caller adds the rest of
+ * its PATH to `bin`.
+ */
+export function toolsRootWithCli(prefix: string): { root: string; bin: string } {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  process.on("exit", () => fs.rmSync(root, { recursive: true, force: true }));
   const bin = path.join(root, "bin");
   fs.mkdirSync(bin);
   try {
@@ -77,11 +92,7 @@ export function nodeFreeTools(): string {
     fs.copyFileSync(path.join(TOOLS_DIR, "bin", "pulumi"), path.join(bin, "pulumi"));
     fs.chmodSync(path.join(bin, "pulumi"), 0o755);
   }
-  const yamlHost = path.join(TOOLS_DIR, "bin", "pulumi-language-yaml");
-  if (!fs.existsSync(yamlHost)) throw new Error(`no ${yamlHost}: run 'bash scripts/setup.sh --with yaml' first`);
-  fs.symlinkSync(fs.realpathSync(yamlHost), path.join(bin, "pulumi-language-yaml"));
-  process.on("exit", () => fs.rmSync(root, { recursive: true, force: true }));
-  return (nodeFree = root);
+  return { root, bin };
 }
 
 /** The PATH directories in which a program named `name` is found (none: it is not resolvable). */

@@ -2,6 +2,7 @@
 import { canonicalizeAllowList } from "../../provider/api/cidr";
 import { scopeProblem } from "../../provider/api/scopes";
 import type { Ctx } from "../context";
+import { randomChars, sha256 } from "../crypto";
 import { type Reply, badRequest, notFound } from "../http/errors";
 import type { ObjectType } from "../store/objects";
 import { uuidParam } from "../validate";
@@ -70,4 +71,36 @@ export function domainOf(address: string): string | undefined {
   if (at < 0) return undefined;
   const d = address.slice(at + 1).toLowerCase();
   return d || undefined;
+}
+
+/**
+ * What the emulator keeps of a signed endpoint (a route, a webhook: the service signs what it posts
+ * to their URL) besides its record: its account and its signing secret's hash.
+ */
+export interface SignedData {
+  account_id: string;
+  secret_hash: string;
+}
+
+/** A signed endpoint's record: its stored data less what SignedData adds. */
+export function signedRecord<T extends SignedData>(data: T): Omit<T, keyof SignedData> {
+  const { account_id: _a, secret_hash: _s, ...rest } = data;
+  return rest;
+}
+
+/**
+ * A new signed endpoint's secret (its create's answer shows it, once) and the fields it is stored
+ * with after its own: nothing delivered yet, its account, the secret's hash.
+ */
+export function newSigned(ctx: Ctx) {
+  const secret = `whsec_${randomChars(40)}`;
+  const fields = {
+    success_count: 0,
+    error_count: 0,
+    errors_since_last_success: 0,
+    last_request_at: null,
+    account_id: ctx.account.id,
+    secret_hash: sha256(secret),
+  };
+  return { secret, fields };
 }

@@ -5,24 +5,18 @@
 import { CreateRoute, CreateRouteForm, Hostname, type Route, UpdateRoute } from "../../provider/api";
 import { grant, requireDomains } from "../authz";
 import type { Ctx, EmulatedEndpoints } from "../context";
-import { randomChars, sha256, uuid } from "../crypto";
+import { uuid } from "../crypto";
 import { badRequest, forbidden } from "../http/errors";
 import { PAGE_QUERY, listPage } from "../pagination";
 import { parseBody } from "../validate";
-import { DELETED, created, domainOf, ok, ownedObject } from "./common";
+import { DELETED, type SignedData, created, domainOf, newSigned, ok, ownedObject, signedRecord } from "./common";
 
 /** What this file stores (routes): a row's type and its section of the state dump (emulator/store/objects.ts). */
 export const STORED = { route: "routes" } as const;
 
-export interface RouteData extends Route {
-  account_id: string;
-  secret_hash: string;
-}
+export interface RouteData extends Route, SignedData {}
 
-export function routeRecord(r: RouteData): Route {
-  const { account_id: _a, secret_hash: _s, ...rest } = r;
-  return rest;
-}
+export const routeRecord = (r: RouteData): Route => signedRecord(r);
 
 const routeDomains = (recipient: string): string[] => {
   const d = domainOf(recipient);
@@ -52,7 +46,7 @@ function create(ctx: Ctx) {
   const recipient = checkRecipient(b.recipient);
   requireDomains(ctx.key, "routes", "write", routeDomains(recipient), "every");
   const now = ctx.iso();
-  const secret = `whsec_${randomChars(40)}`;
+  const { secret, fields } = newSigned(ctx);
   const r: RouteData = {
     object: "route",
     id: uuid(),
@@ -66,12 +60,7 @@ function create(ctx: Ctx) {
     group_by_message_id: b.group_by_message_id ?? defaults.group_by_message_id,
     strip_replies: b.strip_replies ?? defaults.strip_replies,
     enabled: b.enabled ?? defaults.enabled,
-    success_count: 0,
-    error_count: 0,
-    errors_since_last_success: 0,
-    last_request_at: null,
-    account_id: ctx.account.id,
-    secret_hash: sha256(secret),
+    ...fields,
   };
   ctx.svc.objects.insert("route", r.id, ctx.account.id, r);
   return created({ ...routeRecord(r), secret });

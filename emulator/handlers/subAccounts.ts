@@ -16,7 +16,7 @@ import type { Ctx, EmulatedEndpoints } from "../context";
 import { uuid } from "../crypto";
 import { badRequest, conflict, notFound } from "../http/errors";
 import { PAGE_QUERY, listPage } from "../pagination";
-import { type AccountData, subAccountRecord } from "../records";
+import { type AccountData, newAccountData, subAccountRecord } from "../records";
 import { type UserData, addMembership } from "../members";
 import { parseBody, uuidParam } from "../validate";
 import { created, ok } from "./common";
@@ -50,20 +50,14 @@ function create(ctx: Ctx) {
   const b = parseBody(CreateSubAccount, ctx.json());
   const now = ctx.iso();
   const parentSuspended = ctx.account.status === "suspended";
-  const a: AccountData = {
+  const a = newAccountData(now, {
     id: uuid(),
     parent_account_id: ctx.account.id,
     name: b.name,
     website: b.website,
     status: parentSuspended ? "parent-suspended" : "active",
     monthly_credit: b.monthly_credit ?? CreateSubAccountForm.defaults.monthly_credit,
-    created_at: now,
-    updated_at: now,
-    last_activity_at: null,
-    suspend_reason: null,
-    deleted_at: null,
-    deleted_ms: null,
-  };
+  });
   // Owned by the user the creating key acts for (emulator/members.ts).
   const owner = ctx.key.user_id ? ctx.svc.objects.get<UserData>("user", ctx.key.user_id)?.data : undefined;
   if (owner) {

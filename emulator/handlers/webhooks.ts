@@ -12,24 +12,18 @@ import {
 } from "../../provider/api";
 import { grant, requireDomains, sees } from "../authz";
 import type { Ctx, EmulatedEndpoints } from "../context";
-import { randomChars, sha256, uuid } from "../crypto";
+import { uuid } from "../crypto";
 import { badRequest } from "../http/errors";
 import { PAGE_QUERY, listPage } from "../pagination";
 import { parseBody } from "../validate";
-import { DELETED, created, ok, ownedObject } from "./common";
+import { DELETED, type SignedData, created, newSigned, ok, ownedObject, signedRecord } from "./common";
 
 /** What this file stores (webhooks): a row's type and its section of the state dump (emulator/store/objects.ts). */
 export const STORED = { webhook: "webhooks" } as const;
 
-export interface WebhookData extends Webhook {
-  account_id: string;
-  secret_hash: string;
-}
+export interface WebhookData extends Webhook, SignedData {}
 
-export function webhookRecord(w: WebhookData): Webhook {
-  const { account_id: _a, secret_hash: _s, ...rest } = w;
-  return rest;
-}
+export const webhookRecord = (w: WebhookData): Webhook => signedRecord(w);
 
 /** Domain lists as the service keeps them (declared with the create's form, provider/api/createForm.ts). */
 export const normDomains = storedDomains;
@@ -44,7 +38,7 @@ function create(ctx: Ctx) {
   const domains = b.scope === "scoped" ? normDomains(b.domains) : [];
   requireDomains(ctx.key, "webhooks", "write", domains, "every");
   const now = ctx.iso();
-  const secret = `whsec_${randomChars(40)}`;
+  const { secret, fields } = newSigned(ctx);
   const w = {
     object: "webhook",
     id: uuid(),
@@ -56,12 +50,7 @@ function create(ctx: Ctx) {
     ...Object.fromEntries(WEBHOOK_EVENTS.map((e) => [e, b[e] ?? defaults[e]])),
     scope: b.scope,
     domains,
-    success_count: 0,
-    error_count: 0,
-    errors_since_last_success: 0,
-    last_request_at: null,
-    account_id: ctx.account.id,
-    secret_hash: sha256(secret),
+    ...fields,
   } as WebhookData;
   ctx.svc.objects.insert("webhook", w.id, ctx.account.id, w);
   return created({ ...webhookRecord(w), secret });

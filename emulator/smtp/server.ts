@@ -9,7 +9,7 @@
 // AUTH without TLS unless told otherwise, which `allowInsecureAuth` does.
 import { type AddressInfo, isIP } from "node:net";
 import { format } from "node:util";
-import { SMTPServer, type SMTPServerSession } from "smtp-server";
+import { SMTPServer, type SMTPServerOptions, type SMTPServerSession } from "smtp-server";
 import { checkSuspension } from "../auth";
 import { Ctx, type Services } from "../context";
 import { acceptMessage, checkSender } from "../handlers/messages";
@@ -102,13 +102,6 @@ function answer(e: unknown): Error {
 
 export async function startSmtp(svc: Services, opts: SmtpOptions): Promise<RunningSmtp> {
   const log = opts.log;
-  const line =
-    (level: string) =>
-    (...args: unknown[]): void => {
-      // bunyan-style calls: an optional context object (dropped), then a format string and its values.
-      const rest = typeof args[0] === "object" && args[0] !== null ? args.slice(1) : args;
-      log?.(`smtp ${level}: ${format(...rest)}`);
-    };
   const server = new SMTPServer({
     name: "txmail-emulator",
     banner: "txmail emulator SMTP submission",
@@ -118,97 +111,139 @@ export async function startSmtp(svc: Services, opts: SmtpOptions): Promise<Runni
     authRequiredMessage: "5.7.0 Authentication required",
     disableReverseLookup: true,
     size: MAX_MESSAGE_BYTES,
-    // Not smtp-server's own 552 (no enhanced code): onData answers an oversized message below.
+    // Not smtp-server's own 552 (no enhanced code): onData answers an oversized message (receive).
     rejectOversized: false,
     socketTimeout: 60_000,
     closeTimeout: 1_000,
-    logger: log
-      ? {
-          level: () => undefined,
-          trace: line("trace"),
-          debug: line("debug"),
-          info: line("info"),
-          warn: line("warn"),
-          error: line("error"),
-          fatal: line("fatal"),
-        }
-      : false,
-
-    onAuth(auth, _session, callback) {
-      // Only PLAIN and LOGIN are offered, so a username and password are always there.
-      const found = login(svc, auth.username ?? "", auth.password ?? "");
-      if (!found) return callback(null, { responseCode: 535, message: `5.7.8 ${REFUSED_LOGIN}` });
-      callback(null, { user: { credentialId: found.credential.id } });
-    },
-
-    onMailFrom(address, session, callback) {
-      try {
-        const s = senderOf(svc, session);
-        try {
-          checkSuspension(s.ctx);
-        } catch (e) {
-          throw policyReply(e, 550);
-        }
-        if (address.address === "") throw new SmtpReply(553, "5.7.1", "a submission needs a sender address");
-        try {
-          checkSender(s.ctx, address.address, "MAIL FROM", s.grant);
-        } catch (e) {
-          throw policyReply(e, 553);
-        }
-        callback();
-      } catch (e) {
-        callback(answer(e));
-      }
-    },
-
-    onRcptTo(_address, session, callback) {
-      // The envelope so far, this recipient not yet in it.
-      if (session.envelope.rcptTo.length >= MAX_RECIPIENTS) {
-        return callback(new SmtpReply(452, "4.5.3", `too many recipients: at most ${MAX_RECIPIENTS} per message`));
-      }
-      callback();
-    },
-
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      let kept = 0;
-      stream.on("data", (chunk: Buffer) => {
-        // Only the header section is needed; the rest is drained (smtp-server counts it for `size`).
-        if (kept < MAX_HEADER_BYTES) {
-          chunks.push(chunk);
-          kept += chunk.length;
-        }
-      });
-      // One answer per message, whichever of "error" and "end" comes first.
-      let answered = false;
-      const reply = (e: Error | null, message?: string) => {
-        if (answered) return;
-        answered = true;
-        callback(e, message);
-      };
-      stream.on("error", (e: Error) => reply(answer(e)));
-      stream.on("end", () => {
-        if (stream.sizeExceeded)
-          return reply(new SmtpReply(552, "5.3.4", `message exceeds the size limit of ${MAX_MESSAGE_BYTES} bytes`));
-        try {
-          // UTF-8: header fields may carry it raw (RFC 6532, SMTPUTF8), besides encoded words.
-          reply(null, deliver(svc, session, Buffer.concat(chunks).toString("utf8")));
-        } catch (e) {
-          reply(answer(e));
-        }
-      });
-    },
+    logger: smtpLogger(log),
+    onAuth: (auth, _session, callback) => authenticate(svc, auth, callback),
+    onMailFrom: (address, session, callback) => mailFrom(svc, address, session, callback),
+    onRcptTo: (_address, session, callback) => rcptTo(session, callback),
+    onData: (stream, session, callback) => receive(svc, stream, session, callback),
   });
   // Connection errors (a client resetting its socket) are the client's; they must not end the process.
   server.on("error", (e: Error) => log?.(`smtp error: ${e.message}`));
+  await listening(server, opts);
+  return running(server);
+}
 
-  await new Promise<void>((resolve, reject) => {
+/** smtp-server's logger as lines of `log` (none without it). */
+function smtpLogger(log: SmtpOptions["log"]): SMTPServerOptions["logger"] {
+  const line =
+    (level: string) =>
+    (...args: unknown[]): void => {
+      // bunyan-style calls: an optional context object (dropped), then a format string and its values.
+      const rest = typeof args[0] === "object" && args[0] !== null ? args.slice(1) : args;
+      log?.(`smtp ${level}: ${format(...rest)}`);
+    };
+  return log
+    ? {
+        level: () => undefined,
+        trace: line("trace"),
+        debug: line("debug"),
+        info: line("info"),
+        warn: line("warn"),
+        error: line("error"),
+        fatal: line("fatal"),
+      }
+    : false;
+}
+
+/** The parameters smtp-server gives a stage of a session (the stages below take them after `svc`). */
+type Stage<K extends "onAuth" | "onMailFrom" | "onRcptTo" | "onData"> = Parameters<NonNullable<SMTPServerOptions[K]>>;
+
+/** AUTH: the credential's login, or 535. */
+function authenticate(svc: Services, auth: Stage<"onAuth">[0], callback: Stage<"onAuth">[2]): void {
+  // Only PLAIN and LOGIN are offered, so a username and password are always there.
+  const found = login(svc, auth.username ?? "", auth.password ?? "");
+  if (!found) return callback(null, { responseCode: 535, message: `5.7.8 ${REFUSED_LOGIN}` });
+  callback(null, { user: { credentialId: found.credential.id } });
+}
+
+/** MAIL FROM: the credential still live, its account not suspended, the address through the sender's rules. */
+function mailFrom(
+  svc: Services,
+  address: Stage<"onMailFrom">[0],
+  session: SMTPServerSession,
+  callback: Stage<"onMailFrom">[2],
+): void {
+  try {
+    const s = senderOf(svc, session);
+    try {
+      checkSuspension(s.ctx);
+    } catch (e) {
+      throw policyReply(e, 550);
+    }
+    if (address.address === "") throw new SmtpReply(553, "5.7.1", "a submission needs a sender address");
+    try {
+      checkSender(s.ctx, address.address, "MAIL FROM", s.grant);
+    } catch (e) {
+      throw policyReply(e, 553);
+    }
+    callback();
+  } catch (e) {
+    callback(answer(e));
+  }
+}
+
+/** RCPT TO: at most MAX_RECIPIENTS. */
+function rcptTo(session: SMTPServerSession, callback: Stage<"onRcptTo">[2]): void {
+  // The envelope so far, this recipient not yet in it.
+  if (session.envelope.rcptTo.length >= MAX_RECIPIENTS) {
+    return callback(new SmtpReply(452, "4.5.3", `too many recipients: at most ${MAX_RECIPIENTS} per message`));
+  }
+  callback();
+}
+
+/** DATA: the header section kept, the rest drained, then the message delivered (or 552 when oversized). */
+function receive(
+  svc: Services,
+  stream: Stage<"onData">[0],
+  session: SMTPServerSession,
+  callback: Stage<"onData">[2],
+): void {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  stream.on("data", (chunk: Buffer) => {
+    // Only the header section is needed; the rest is drained (smtp-server counts it for `size`).
+    if (kept < MAX_HEADER_BYTES) {
+      chunks.push(chunk);
+      kept += chunk.length;
+    }
+  });
+  // One answer per message, whichever of "error" and "end" comes first.
+  let answered = false;
+  const reply = (e: Error | null, message?: string) => {
+    if (answered) return;
+    answered = true;
+    callback(e, message);
+  };
+  stream.on("error", (e: Error) => reply(answer(e)));
+  stream.on("end", () => {
+    if (stream.sizeExceeded)
+      return reply(new SmtpReply(552, "5.3.4", `message exceeds the size limit of ${MAX_MESSAGE_BYTES} bytes`));
+    try {
+      // UTF-8: header fields may carry it raw (RFC 6532, SMTPUTF8), besides encoded words.
+      reply(null, deliver(svc, session, Buffer.concat(chunks).toString("utf8")));
+    } catch (e) {
+      reply(answer(e));
+    }
+  });
+}
+
+/** Resolves once the server listens at `opts`' port and host; rejects with the listen's error. */
+function listening(server: SMTPServer, opts: SmtpOptions): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     server.server.once("error", reject);
     server.listen(opts.port, opts.host, () => {
       server.server.off("error", reject);
       resolve();
     });
   });
+}
+
+/** The listening server's address, and its close (once; open sessions get 421 now). */
+function running(server: SMTPServer): RunningSmtp {
   const addr = server.server.address() as AddressInfo;
   const host = isIP(addr.address) === 6 ? `[${addr.address}]` : addr.address;
   let closed = false;

@@ -17,7 +17,9 @@ import {
   type Family,
   prefixBreadth,
 } from "../../provider/api/cidr";
+import type { ResourceValidation } from "@pulumi/policy";
 import { describeValue, readStringList, type StringList } from "./inputs";
+import { KEY_KINDS, kindOf, subject } from "./resources";
 
 export const ALLOW_LIST_INPUT = "ipAllowList";
 
@@ -119,4 +121,22 @@ function meansAllowAll(entry: string): boolean {
 /** `ipAllowList[3]:`, or `ipAllowList:` for list-wide findings. */
 export function where(f: Pick<Finding, "index">): string {
   return f.index === undefined ? `${ALLOW_LIST_INPUT}:` : `${ALLOW_LIST_INPUT}[${f.index}]:`;
+}
+
+/**
+ * The check of an allow-list rule: on a key (KEY_KINDS) whose list is known, one violation per key
+ * listing every finding of the kind the rule is about (`findings`), then how to fix them (`fix`).
+ */
+export function keyAllowListCheck(findings: "allowAll" | "invalid" | "tooMany", fix?: string): ResourceValidation {
+  return (args, reportViolation) => {
+    const kind = kindOf(args.type, KEY_KINDS);
+    if (!kind) return;
+    const a = analyzeAllowList(args.props);
+    if (a.state !== "known") return;
+    const found = a[findings];
+    if (found.length > 0)
+      reportViolation(
+        `${subject(kind, args)}: ${found.map((f) => `${where(f)} ${f.message}`).join("; ")}${fix ? `; ${fix}` : ""}.`,
+      );
+  };
 }

@@ -2,18 +2,9 @@
 // 0:0:0:0:0:0:0:0/0, ::ffff:0:0/96, 10.0.0.0/0, 0/0, …) or however split (0.0.0.0/1 +
 // 128.0.0.0/1). The service rejects the plain forms only; the rest would reach it as real rules.
 import type { ResourceValidation, ResourceValidationPolicy } from "@pulumi/policy";
-import { analyzeAllowList, where } from "../lib/allowList";
-import { KEY_KINDS, kindOf, subject } from "../lib/resources";
+import { keyAllowListCheck } from "../lib/allowList";
 
-export const validateNoAllowAll: ResourceValidation = (args, reportViolation) => {
-  const kind = kindOf(args.type, KEY_KINDS);
-  if (!kind) return;
-  const a = analyzeAllowList(args.props);
-  if (a.state !== "known") return;
-  // One finding per key, listing every entry.
-  if (a.allowAll.length > 0)
-    reportViolation(`${subject(kind, args)}: ${a.allowAll.map((f) => `${where(f)} ${f.message}`).join("; ")}.`);
-};
+export const validateNoAllowAll: ResourceValidation = keyAllowListCheck("allowAll");
 
 export const noAllowAll: ResourceValidationPolicy = {
   name: "ip-allow-list-no-allow-all",

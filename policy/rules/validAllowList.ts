@@ -2,20 +2,11 @@
 // author meant. Ambiguous spellings (010.0.0.1, 10.1) are rejected rather than guessed, because
 // parsers disagree on them and a guess can widen the list.
 import type { ResourceValidation, ResourceValidationPolicy } from "@pulumi/policy";
-import { analyzeAllowList, where } from "../lib/allowList";
-import { KEY_KINDS, kindOf, subject } from "../lib/resources";
+import { keyAllowListCheck } from "../lib/allowList";
 
 const FIX = "write a CIDR block or bare address such as 203.0.113.0/24, 198.51.100.7 or 2001:db8::/48";
 
-export const validateAllowListEntries: ResourceValidation = (args, reportViolation) => {
-  const kind = kindOf(args.type, KEY_KINDS);
-  if (!kind) return;
-  const a = analyzeAllowList(args.props);
-  if (a.state !== "known") return;
-  // One finding per key, listing every entry.
-  if (a.invalid.length > 0)
-    reportViolation(`${subject(kind, args)}: ${a.invalid.map((f) => `${where(f)} ${f.message}`).join("; ")}; ${FIX}.`);
-};
+export const validateAllowListEntries: ResourceValidation = keyAllowListCheck("invalid", FIX);
 
 export const validAllowList: ResourceValidationPolicy = {
   name: "ip-allow-list-valid-entries",

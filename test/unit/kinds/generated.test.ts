@@ -17,6 +17,26 @@ interface GenKinds {
 // A plain script (it runs before anything compiles), required as such.
 const genKinds = require(path.join(REPO_ROOT, "scripts", "gen-kinds.js")) as GenKinds;
 
+/** The folders gen-kinds.js reads and writes: a copy of them is a tree it can check. */
+const COPIED = [
+  "provider/api",
+  "provider/resources",
+  "emulator/handlers",
+  "emulator/store/generated",
+  "provider/kinds",
+];
+
+/** A copy of COPIED in a temporary folder, given to `test` and then removed. */
+function withCopy(test: (root: string) => void): void {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "gen-kinds-"));
+  try {
+    for (const dir of COPIED) fs.cpSync(path.join(REPO_ROOT, dir), path.join(root, dir), { recursive: true });
+    test(root);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
 describe("scripts/gen-kinds.js", () => {
   it("finds every generated file up to date (else run `npm run gen:sdk`)", () => {
     expect(genKinds.staleFiles(REPO_ROOT)).toEqual([]);
@@ -31,16 +51,32 @@ describe("scripts/gen-kinds.js", () => {
   });
 
   it("reports a list that no longer matches its sources as stale", () => {
-    // A copy of the three folders it reads, with one declaration gone: its barrel no longer matches.
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), "gen-kinds-"));
-    try {
-      for (const dir of ["provider/api", "provider/resources", "emulator/handlers", "provider/kinds"])
-        fs.cpSync(path.join(REPO_ROOT, dir), path.join(root, dir), { recursive: true });
+    // One declaration gone from a copy: its barrel no longer matches.
+    withCopy((root) => {
       expect(genKinds.staleFiles(root)).toEqual([]);
       fs.rmSync(path.join(root, "provider/resources/suppression.ts"));
       expect(genKinds.staleFiles(root)).toEqual(["provider/resources/index.ts"]);
-    } finally {
-      fs.rmSync(root, { recursive: true, force: true });
-    }
+    });
+  });
+
+  // The store's table of types is a literal copied from the handlers' STORED (the store imports no
+  // handler: they use it); a STORED changed without regenerating must show.
+  it("reports the store's table as stale when a handler's STORED changes", () => {
+    withCopy((root) => {
+      const file = path.join(root, "emulator/handlers/routes.ts");
+      fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace('{ route: "routes" }', '{ route: "paths" }'));
+      expect(genKinds.staleFiles(root)).toEqual(["emulator/store/generated/stored.ts"]);
+    });
+  });
+
+  it("refuses a STORED it cannot read whole, rather than drop a type from the store", () => {
+    withCopy((root) => {
+      const file = path.join(root, "emulator/handlers/routes.ts");
+      fs.writeFileSync(
+        file,
+        fs.readFileSync(file, "utf8").replace('{ route: "routes" }', '{ route: "routes", [ROUTE_ALIAS]: "routes" }'),
+      );
+      expect(() => genKinds.staleFiles(root)).toThrow(/emulator\/handlers\/routes\.ts: write its STORED on one line/);
+    });
   });
 });
