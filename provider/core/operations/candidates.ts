@@ -74,8 +74,13 @@ export function earlierAttempts(attempt: Attempt): Promise<Record<string, unknow
   return candidates(attempt, { since: Date.now() - RECORD_LIFETIME_MS, fields: keyFields(attempt.k.declaration) });
 }
 
-/** Candidates for a stray of a 5xx that committed: every field the program set, made during this create. */
-export function strays(attempt: Attempt, started: number, madeId: string): Promise<Record<string, unknown>[]> {
+/**
+ * Candidates for a stray of a 5xx that committed: every field the program set that the record shows,
+ * made during this create (`madeId`, the object this create made, if any, excepted). A kind whose
+ * record shows none of its name (a membership: no email) is compared on what it does show, and no
+ * name filters the report: looks are enough to report, never to act.
+ */
+export function strays(attempt: Attempt, started: number, madeId?: string): Promise<Record<string, unknown>[]> {
   return candidates(attempt, { since: started, fields: reportedFields(attempt.k.declaration), exceptId: madeId });
 }
 

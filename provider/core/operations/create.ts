@@ -8,7 +8,7 @@
 // One direction of calls: `create` runs named stages in order (checkBeforeSending, firstAttempt,
 // then per key createKey, send and settle), and the stages call leaves (createForm.ts, createKey.ts,
 // answer.ts, proof.ts, candidates.ts, state.ts) that never call back into this file.
-import { isConflict } from "../api";
+import { isConflict, wasRetried } from "../api";
 import { deepEqual } from "../canonicalJson";
 import type { Ctx, Props } from "../declaration";
 import { requireSavedSalt } from "../freshSalt";
@@ -140,13 +140,18 @@ async function settle(
       return undefined;
     case "nameTaken":
       throw await nameTaken(attempt, answer.error, answer.afterRetry, started, replaced);
-    case "refused":
-      throw (
+    case "refused": {
+      const failure =
         replaced.conflict(attempt, answer.error) ??
         (attempt.displacedBy && isConflict(answer.error)
           ? await nameTaken(attempt, answer.error, false, started, replaced)
-          : refused(attempt, answer.error))
-      );
+          : refused(attempt, answer.error));
+      // A 409 after a 5xx: the 5xx may have committed (rule 6) and the 409 be its object — a
+      // membership's "already a member". No key names it, and the run's error may be the last word on
+      // it (the program may drop or replace the resource next), so it is also reported.
+      if (wasRetried(answer.error) && isConflict(answer.error)) await reportStraysOfFailure(attempt, started);
+      throw failure;
+    }
   }
 }
 
@@ -311,9 +316,18 @@ function reportStrays(attempt: Attempt, found: Record<string, unknown>[]): void 
   reportCandidates(
     attempt,
     found,
-    "made during this create with the same values; the service may have committed an attempt it answered with a " +
+    "made during this create with the same values (those its record shows); the service may have committed an attempt it answered with a " +
       "server error, and it keeps no record of those (idempotency rule 6), so no key names it",
   );
+}
+
+/**
+ * The strays of a create that failed after a 5xx, reported. The look is best effort: its own failure
+ * (a key without the read scope) must not hide why the create failed, which the caller throws.
+ */
+async function reportStraysOfFailure(attempt: Attempt, started: number): Promise<void> {
+  const found = await strays(attempt, started).catch(() => []);
+  reportStrays(attempt, found);
 }
 
 /** A 409 on a kind whose name the service keeps unique: the object is never taken without `adoptId`. */
