@@ -170,6 +170,22 @@ const holds: [string, Settings, Cmd[]][] = [
       { t: "up", s: 0 },
     ],
   ],
+  [
+    // issue-59 seed 5907, history #1271 again, after the fix above: the same membership replaced
+    // (a name added; the same email, so delete-before-replace), the create's 5xx committed and the
+    // retry's 409 — and the report left the stray out as "the state's own object": its id, the
+    // person's, is the one the diff named. One made since the create started is another membership.
+    "a membership replaced in place, committed before a 5xx, then its email changed",
+    shared,
+    [
+      { t: "add", s: 0, kind: "AccountMember", name: "a", v: 0 },
+      { t: "up", s: 0 },
+      { t: "optional", s: 0, pick: 0, i: 0 },
+      { t: "up", s: 0, fault: { mode: "error-after", method: "POST" } },
+      { t: "replaceField", s: 0, pick: 0, i: 1 },
+      { t: "up", s: 0 },
+    ],
+  ],
 ];
 
 test.each(holds)("holds: %s", async (_name, settings, steps) => {

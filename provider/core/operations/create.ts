@@ -109,7 +109,7 @@ async function settle(
     case "created": {
       const id = k.idOf(answer.record);
       holdHere(attempt.collection, id); // before the look for strays, so a concurrent look never reports it
-      if (answer.strayPossible) reportStrays(attempt, await strays(attempt, started, id));
+      if (answer.strayPossible) reportStrays(attempt, await strays(attempt, started, id), started);
       return replaced.made(await finishCreate(k, ctx, inputs, attempt.collection, id, answer.record), false);
     }
     case "replayed": {
@@ -312,12 +312,13 @@ async function takeOver(attempt: Attempt, replayed: Record<string, unknown>): Pr
 }
 
 /** After a 5xx that may have committed: the objects made meanwhile that look like this one, reported. */
-function reportStrays(attempt: Attempt, found: Record<string, unknown>[]): void {
+function reportStrays(attempt: Attempt, found: Record<string, unknown>[], started: number): void {
   reportCandidates(
     attempt,
     found,
     "made during this create with the same values (those its record shows); the service may have committed an attempt it answered with a " +
       "server error, and it keeps no record of those (idempotency rule 6), so no key names it",
+    started,
   );
 }
 
@@ -327,7 +328,7 @@ function reportStrays(attempt: Attempt, found: Record<string, unknown>[]): void 
  */
 async function reportStraysOfFailure(attempt: Attempt, started: number): Promise<void> {
   const found = await strays(attempt, started).catch(() => []);
-  reportStrays(attempt, found);
+  reportStrays(attempt, found, started);
 }
 
 /** A 409 on a kind whose name the service keeps unique: the object is never taken without `adoptId`. */
@@ -357,7 +358,7 @@ async function nameTaken(
     : "";
   // Also said as a likely leftover, which outlives the run's error: a tenants file or program that
   // then drops the resource still has the object named, with its DELETE line.
-  if (appeared) reportStrays(attempt, [record]);
+  if (appeared) reportStrays(attempt, [record], started);
   // The object's own id: `adoptId` means the object it names, whoever re-makes one under the name.
   const adoptId = record ? k.idOf(record) : declaration.findExisting ? "<its id>" : (nameOf(declaration, inputs) ?? "");
   const said =
