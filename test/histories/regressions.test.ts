@@ -199,7 +199,12 @@ const known: [string, Settings, Cmd[]][] = [
     // h1 — and is killed before the engine records it. The next rerun's key again meets the first
     // attempt's body (h0), but the proof rebuilds bodies from the candidates' records
     // (operations/proof.ts), and the only candidate now holds h1: unproven, reported as a likely
-    // leftover, and a second route made: a twin of this stack's own object.
+    // leftover, and a second route made: a twin of this stack's own object. Still open: after run 2
+    // the first body's url (h0) is held by nothing — not the program, the record, a state — and the
+    // key answers only that body (rule 2); every route field changes in place, so a create body of
+    // only what the key stands for cannot leave them out. A fix must make the proof durable before
+    // the object changes: the engine's state first (a create that returns the object unconverged
+    // with an initialization error, converged by the next up's update).
     "a killed create taken over and converged by a run killed in turn makes no twin",
     plain,
     [
