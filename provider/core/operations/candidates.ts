@@ -74,20 +74,40 @@ export function earlierAttempts(attempt: Attempt): Promise<Record<string, unknow
   return candidates(attempt, { since: Date.now() - RECORD_LIFETIME_MS, fields: keyFields(attempt.k.declaration) });
 }
 
-/** Candidates for a stray of a 5xx that committed: every field the program set, made during this create. */
-export function strays(attempt: Attempt, started: number, madeId: string): Promise<Record<string, unknown>[]> {
+/**
+ * Candidates for a stray of a 5xx that committed: every field the program set that the record shows,
+ * made during this create (`madeId`, the object this create made, if any, excepted). A kind whose
+ * record shows none of its name (a membership: no email) is compared on what it does show, and no
+ * name filters the report: looks are enough to report, never to act.
+ */
+export function strays(attempt: Attempt, started: number, madeId?: string): Promise<Record<string, unknown>[]> {
   return candidates(attempt, { since: started, fields: reportedFields(attempt.k.declaration), exceptId: madeId });
 }
 
-/** Reports candidates as likely leftovers (warnings on the resource), touching none. */
-export function reportCandidates(attempt: Attempt, found: readonly Record<string, unknown>[], why: string): void {
+/**
+ * Reports candidates as likely leftovers (warnings on the resource), touching none. `madeSince`: when
+ * this create started (strays only).
+ */
+export function reportCandidates(
+  attempt: Attempt,
+  found: readonly Record<string, unknown>[],
+  why: string,
+  madeSince?: number,
+): void {
   const { k, ctx, inputs } = attempt;
   const { declaration } = k;
   const { listing } = declaration;
   const titleOf = listing.listed ? listedTitle(declaration, listing) : undefined;
-  // The state's own object (a replacement's diff named it) is the resource's, never a leftover.
+  // The state's own object (a replacement's diff named it) is the resource's, never a leftover. Where
+  // an id outlives its object (a membership's is the person's), one made since this create started,
+  // by the service's clock and with no skew allowed, is another object with that id: a
+  // delete-before-replace removed the state's before this create ran.
   const stateIds = typeof inputs.__urn === "string" ? k.stateObjects.stateObjectOf(inputs.__urn).ids : new Set();
-  const fresh = found.filter((record) => !attempt.reported.has(k.idOf(record)) && !stateIds.has(k.idOf(record)));
+  const idOutlives = (declaration.naturalKey?.identity ?? []).length > 0;
+  const madeNow = (record: Record<string, unknown>) =>
+    idOutlives && madeSince !== undefined && Date.parse(String(record.created_at)) >= madeSince;
+  const stateOwn = (record: Record<string, unknown>) => stateIds.has(k.idOf(record)) && !madeNow(record);
+  const fresh = found.filter((record) => !attempt.reported.has(k.idOf(record)) && !stateOwn(record));
   for (const record of fresh) attempt.reported.add(k.idOf(record));
   const leftovers = fresh.map((record) => {
     const id = k.idOf(record);

@@ -8,7 +8,7 @@
 // One direction of calls: `create` runs named stages in order (checkBeforeSending, firstAttempt,
 // then per key createKey, send and settle), and the stages call leaves (createForm.ts, createKey.ts,
 // answer.ts, proof.ts, candidates.ts, state.ts) that never call back into this file.
-import { isConflict } from "../api";
+import { isConflict, wasRetried } from "../api";
 import { deepEqual } from "../canonicalJson";
 import type { Ctx, Props } from "../declaration";
 import { requireSavedSalt } from "../freshSalt";
@@ -109,7 +109,7 @@ async function settle(
     case "created": {
       const id = k.idOf(answer.record);
       holdHere(attempt.collection, id); // before the look for strays, so a concurrent look never reports it
-      if (answer.strayPossible) reportStrays(attempt, await strays(attempt, started, id));
+      if (answer.strayPossible) reportStrays(attempt, await strays(attempt, started, id), started);
       return replaced.made(await finishCreate(k, ctx, inputs, attempt.collection, id, answer.record), false);
     }
     case "replayed": {
@@ -140,13 +140,18 @@ async function settle(
       return undefined;
     case "nameTaken":
       throw await nameTaken(attempt, answer.error, answer.afterRetry, started, replaced);
-    case "refused":
-      throw (
+    case "refused": {
+      const failure =
         replaced.conflict(attempt, answer.error) ??
         (attempt.displacedBy && isConflict(answer.error)
           ? await nameTaken(attempt, answer.error, false, started, replaced)
-          : refused(attempt, answer.error))
-      );
+          : refused(attempt, answer.error));
+      // A 409 after a 5xx: the 5xx may have committed (rule 6) and the 409 be its object — a
+      // membership's "already a member". No key names it, and the run's error may be the last word on
+      // it (the program may drop or replace the resource next), so it is also reported.
+      if (wasRetried(answer.error) && isConflict(answer.error)) await reportStraysOfFailure(attempt, started);
+      throw failure;
+    }
   }
 }
 
@@ -307,13 +312,23 @@ async function takeOver(attempt: Attempt, replayed: Record<string, unknown>): Pr
 }
 
 /** After a 5xx that may have committed: the objects made meanwhile that look like this one, reported. */
-function reportStrays(attempt: Attempt, found: Record<string, unknown>[]): void {
+function reportStrays(attempt: Attempt, found: Record<string, unknown>[], started: number): void {
   reportCandidates(
     attempt,
     found,
-    "made during this create with the same values; the service may have committed an attempt it answered with a " +
+    "made during this create with the same values (those its record shows); the service may have committed an attempt it answered with a " +
       "server error, and it keeps no record of those (idempotency rule 6), so no key names it",
+    started,
   );
+}
+
+/**
+ * The strays of a create that failed after a 5xx, reported. The look is best effort: its own failure
+ * (a key without the read scope) must not hide why the create failed, which the caller throws.
+ */
+async function reportStraysOfFailure(attempt: Attempt, started: number): Promise<void> {
+  const found = await strays(attempt, started).catch(() => []);
+  reportStrays(attempt, found, started);
 }
 
 /** A 409 on a kind whose name the service keeps unique: the object is never taken without `adoptId`. */
@@ -343,7 +358,7 @@ async function nameTaken(
     : "";
   // Also said as a likely leftover, which outlives the run's error: a tenants file or program that
   // then drops the resource still has the object named, with its DELETE line.
-  if (appeared) reportStrays(attempt, [record]);
+  if (appeared) reportStrays(attempt, [record], started);
   // The object's own id: `adoptId` means the object it names, whoever re-makes one under the name.
   const adoptId = record ? k.idOf(record) : declaration.findExisting ? "<its id>" : (nameOf(declaration, inputs) ?? "");
   const said =
