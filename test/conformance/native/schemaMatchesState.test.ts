@@ -81,6 +81,8 @@ const PROGRAMS: Partial<Record<Kind, () => Props>> = {
 /** Does a state value have the schema type? (Pulumi has no null: a declared property may be null.) */
 function fits(value: unknown, prop: PropertySpec): boolean {
   if (value === null) return true;
+  // A union (a key's `rotation`: the legacy string or a schedule) fits when one of its types does.
+  if (prop.oneOf) return prop.oneOf.some((t) => fits(value, t));
   if (prop.$ref) {
     const type = schema.types[prop.$ref.replace("#/types/", "")];
     if (!type) return false;
