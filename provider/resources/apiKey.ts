@@ -14,18 +14,7 @@ export const apiKey = {
   description:
     "An API key of the account. Its `secretKey` is returned once by the service and kept as a Pulumi secret.",
   sdk: {
-    outputs: [
-      "secretKey",
-      "publicKey",
-      "accountId",
-      "createdAt",
-      "lastUsedAt",
-      // Of a rotation schedule (provider/core/rotating): unset without one.
-      "previousSecretKey",
-      "rotatedAt",
-      "nextRotationAt",
-      "previousRevokeAt",
-    ],
+    outputs: ["secretKey", "publicKey", "accountId", "createdAt", "lastUsedAt"],
   },
   inputs,
   apiFields: ["label", "scopes", "ipAllowList"],

@@ -39,16 +39,7 @@ export const smtpCredential = {
     "SMTP credentials. The service cannot update them: any change replaces the credential (the new one is created " +
     "before the old one is deleted). `password` is a Pulumi secret, returned once.",
   sdk: {
-    outputs: [
-      "username",
-      "password",
-      // Of a rotation schedule (provider/core/rotating): unset without one.
-      "previousUsername",
-      "previousPassword",
-      "rotatedAt",
-      "nextRotationAt",
-      "previousRevokeAt",
-    ],
+    outputs: ["username", "password"],
   },
   inputs,
   apiFields: ["name", "sandbox", "scope", "domains"],

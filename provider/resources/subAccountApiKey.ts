@@ -31,17 +31,7 @@ export const subAccountApiKey = {
     "An API key that authenticates as a sub account, created with the parent's credentials (the sub account's " +
     "own keys cannot manage these). Use its `secretKey` as the tenant's bootstrap key.",
   sdk: {
-    outputs: [
-      "secretKey",
-      "publicKey",
-      "createdAt",
-      "lastUsedAt",
-      // Of a rotation schedule (provider/core/rotating): unset without one.
-      "previousSecretKey",
-      "rotatedAt",
-      "nextRotationAt",
-      "previousRevokeAt",
-    ],
+    outputs: ["secretKey", "publicKey", "createdAt", "lastUsedAt"],
   },
   inputs,
   apiFields: ["label", "scopes", "ipAllowList"],

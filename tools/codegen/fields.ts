@@ -10,7 +10,7 @@ import * as path from "node:path";
 import type { z } from "zod";
 import { KINDS, type Kind } from "../../provider/api/kinds";
 import { declarations } from "../../provider/resources";
-import { rotationSecretOutputs } from "../../provider/core/rotating/outputs";
+import { rotationSdkOutputs, rotationSecretOutputs } from "../../provider/core/rotating/outputs";
 import { REPO_ROOT } from "../../support/root";
 
 export const REGENERATE = "npm run gen:sdk";
@@ -52,7 +52,7 @@ function kindInterface(kind: Kind): string {
     `  inputs: ${list(Object.keys(shape))},\n` +
     `  writeOnly: ${list(declaration.writeOnly ?? [])},\n` +
     `  secretOutputs: ${list([...Object.keys(declaration.createOnly ?? {}), ...rotationSecretOutputs(declaration)])},\n` +
-    `  outputs: ${list(declaration.sdk.outputs)},\n` +
+    `  outputs: ${list([...declaration.sdk.outputs, ...rotationSdkOutputs(declaration)])},\n` +
     `} as const;\n`
   );
 }

@@ -32,6 +32,17 @@ export const ROTATION_OUTPUTS = {
     .describe("When the next `pulumi up` revokes the previous credential (absent when there is none)."),
 } as const;
 
+/**
+ * The outputs rotation adds to a kind's SDK class (after its declaration's `sdk.outputs`): what a
+ * sender needs of the previous credential (`carried` first, then the secret), and when the schedule
+ * rotated and next acts. The ids and the count stay in state only.
+ */
+export function rotationSdkOutputs(declaration: AnyDeclaration): string[] {
+  const r = declaration.rotating;
+  if (!r) return [];
+  return [...[...(r.carried ?? []), r.secret].map(previousOf), "rotatedAt", "nextRotationAt", "previousRevokeAt"];
+}
+
 /** The secret outputs rotation adds to a declaration (its previous credential's secret). */
 export function rotationSecretOutputs(declaration: AnyDeclaration): string[] {
   return declaration.rotating ? [previousSecretOf(declaration.rotating)] : [];
