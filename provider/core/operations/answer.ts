@@ -27,8 +27,12 @@ export type Answer =
   | { kind: "secretExpired"; error: unknown }
   /** A 409 on a kind whose name the service keeps unique: an object of that name exists. */
   | { kind: "nameTaken"; error: unknown; afterRetry: boolean }
-  /** Anything else: the create failed. */
-  | { kind: "refused"; error: unknown };
+  /**
+   * Anything else: the create failed. `strayPossible`: a 409 after a retry — the earlier attempt
+   * may have committed before its 5xx (rule 6) and the 409 be its object (a membership's "already
+   * a member"), which no key names.
+   */
+  | { kind: "refused"; error: unknown; strayPossible: boolean };
 
 /** One create of one resource: what every stage of it needs. */
 export interface Attempt {
@@ -70,6 +74,6 @@ export async function send(attempt: Attempt, body: Record<string, unknown>, key:
     if (isConflict(error) && Object.keys(declaration.createOnly ?? {}).length > 0) {
       return { kind: "secretExpired", error };
     }
-    return { kind: "refused", error };
+    return { kind: "refused", error, strayPossible: isConflict(error) && wasRetried(error) };
   }
 }

@@ -8,7 +8,7 @@
 // One direction of calls: `create` runs named stages in order (checkBeforeSending, firstAttempt,
 // then per key createKey, send and settle), and the stages call leaves (createForm.ts, createKey.ts,
 // answer.ts, proof.ts, candidates.ts, state.ts) that never call back into this file.
-import { isConflict, wasRetried } from "../api";
+import { isConflict } from "../api";
 import { deepEqual } from "../canonicalJson";
 import type { Ctx, Props } from "../declaration";
 import { requireSavedSalt } from "../freshSalt";
@@ -146,10 +146,9 @@ async function settle(
         (attempt.displacedBy && isConflict(answer.error)
           ? await nameTaken(attempt, answer.error, false, started, replaced)
           : refused(attempt, answer.error));
-      // A 409 after a 5xx: the 5xx may have committed (rule 6) and the 409 be its object — a
-      // membership's "already a member". No key names it, and the run's error may be the last word on
-      // it (the program may drop or replace the resource next), so it is also reported.
-      if (wasRetried(answer.error) && isConflict(answer.error)) await reportStraysOfFailure(attempt, started);
+      // The run's error may be the last word on a stray (the program may drop or replace the
+      // resource next), so it is also reported.
+      if (answer.strayPossible) await reportStraysOfFailure(attempt, started);
       throw failure;
     }
   }
