@@ -13,6 +13,7 @@
 // default, so the pack stays quiet on a program that never asked for rotation (the examples get no
 // finding under the defaults), and because older stacks' SMTP credentials had no `rotation` input.
 import type { ResourceValidation, ResourceValidationPolicy } from "@pulumi/policy";
+import { DAY_MS, DURATION_RULE, durationMs } from "../../provider/api/duration";
 import { booleanSetting, integerSetting, readConfig } from "../lib/config";
 import { describeValue, readProp } from "../lib/inputs";
 import { KEY_KINDS, type Kind, kindOf, subject } from "../lib/resources";
@@ -30,17 +31,13 @@ export const CREDENTIAL_ROTATION_DEFAULTS = {
 } as const;
 
 /**
- * A rotation period in days: a number of days, or `<n>d` / `<n>h` (720h = 30 days). Undefined when
- * the value is no period (a zero, a negative, another unit, a bare number in a string).
+ * A rotation period in days, read with the provider's own grammar (`<n>d` or `<n>h`, a whole number:
+ * provider/api/duration.ts), so the pack never passes a period the provider refuses at check.
+ * Undefined when the value is no period.
  */
 export function periodDays(every: unknown): number | undefined {
-  if (typeof every === "number") return Number.isFinite(every) && every > 0 ? every : undefined;
-  if (typeof every !== "string") return undefined;
-  const m = /^\s*(\d+(?:\.\d+)?)\s*([dDhH])\s*$/.exec(every);
-  if (!m) return undefined;
-  const n = Number(m[1]);
-  const days = m[2]!.toLowerCase() === "d" ? n : n / 24;
-  return days > 0 ? days : undefined;
+  const ms = durationMs(every);
+  return ms === undefined ? undefined : ms / DAY_MS;
 }
 
 /** How a credential's `rotation` input reads. */
@@ -104,8 +101,7 @@ export const validateCredentialRotation: ResourceValidation = (args, reportViola
         ? `${rotation.field} is missing`
         : `${rotation.field} ${describeValue(rotation.value)} is not a rotation period`;
       reportViolation(
-        `${who}: ${what}; write rotation: { every: "${max}d" } (days such as "30d", hours such as "720h", ` +
-          `or a number of days), at most ${days(max)}.`,
+        `${who}: ${what}; write rotation: { every: "${max}d" } (${DURATION_RULE}), at most ${days(max)}.`,
       );
       return;
     }

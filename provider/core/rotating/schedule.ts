@@ -1,22 +1,16 @@
 // A credential's rotation schedule, `rotation: { every, overlap }`: how often a new credential is
-// made and how long the one it succeeds stays live. Parsed here and nowhere else; the legacy form, a
-// string whose change replaces the credential (0.1.x), is told apart from it by `isSchedule`.
+// made and how long the one it succeeds stays live. Parsed here (its periods' grammar is
+// provider/api/duration.ts, shared with the policy pack); the legacy form, a string whose change
+// replaces the credential (0.1.x), is told apart from it by `isSchedule`.
 import { z } from "zod";
+import { DURATION_RULE, durationMs } from "../../api/duration";
 
-const HOUR_MS = 3_600_000;
-const DURATION = /^([1-9]\d{0,5})([dh])$/;
-
-/** Milliseconds of a duration `<n>d` or `<n>h`; undefined when it is none. */
-export function durationMs(value: unknown): number | undefined {
-  const m = typeof value === "string" ? DURATION.exec(value) : null;
-  if (!m) return undefined;
-  return Number(m[1]) * (m[2] === "d" ? 24 : 1) * HOUR_MS;
-}
+export { durationMs };
 
 const Duration = (what: string) =>
   z
     .string()
-    .refine((v) => durationMs(v) !== undefined, "must be a whole number of days or hours, such as 30d or 12h")
+    .refine((v) => durationMs(v) !== undefined, `must be ${DURATION_RULE}`)
     .describe(what);
 
 export const RotationSchedule = z
