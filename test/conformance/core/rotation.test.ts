@@ -8,6 +8,8 @@ import { createClient, type TxmailClient } from "../../../provider/client";
 import type { AnyDeclaration, Props } from "../../../provider/core/declaration";
 import type { Provider } from "../../../provider/core/factory";
 import { apiKey as apiKeySpec } from "../../../provider/resources/apiKey";
+import { readForImport } from "../../../provider/core/importRead";
+import { ApiKeyWithSecret, paths } from "../../../provider/api";
 import type { EmulatorControl } from "../../../emulator/control";
 import type { RunningEmulator } from "../../../emulator/server";
 import { saidOnStderr } from "../../../support/stderr";
@@ -243,6 +245,39 @@ test("a current key revoked out of band shows at refresh; the next up makes its 
   expect((await liveKeys("rotating f")).sort()).toEqual(
     [String(state.outs.previousId), String(healed.state.outs.currentId)].sort(),
   );
+});
+
+test("an imported key given a schedule rotates from when it was made; it stays live for the overlap", async () => {
+  // A key made outside the stack, its secret held by senders the stack does not know of.
+  const made = await client.post(
+    paths.apiKeys(emu.accountId),
+    { label: "rotating i", scopes: ["messages:send:all"] },
+    ApiKeyWithSecret,
+  );
+  const imported = (await readForImport(apiKeySpec as unknown as AnyDeclaration, run(), made.data.id))!;
+  expect(imported.props.secretKey).toBe(""); // shown only at creation: the import cannot bring it
+  const news = program("i", SCHEDULE);
+  let state: State = { id: imported.id, outs: { ...imported.props, __urn: news.__urn } };
+
+  // Not 30 days old: adding the schedule makes no key, and times the rotation from the key's createdAt.
+  let next = await up(state, news);
+  expect(next.diff.changes).toBe(true);
+  expect(next.state.outs).toMatchObject({ currentId: made.data.id, rotatedAt: made.data.created_at });
+  expect(await liveKeys("rotating i")).toEqual([made.data.id]);
+  state = next.state;
+
+  await advance(30 * DAY + 60_000);
+  next = await up(state, news);
+  state = next.state;
+  expect(state.outs).toMatchObject({ rotations: 1, previousId: made.data.id, previousSecretKey: "" });
+  expect(await accepted(state.outs.secretKey)).toBe(true); // a secret under management at last
+  expect(await accepted(made.data.secret_key)).toBe(true); // the imported key's senders keep working
+  expect((await liveKeys("rotating i")).sort()).toEqual([made.data.id, state.outs.currentId].sort());
+
+  await advance(7 * DAY + 60_000);
+  state = (await up(state, news)).state;
+  expect(await accepted(made.data.secret_key)).toBe(401);
+  expect(await liveKeys("rotating i")).toEqual([state.outs.currentId]);
 });
 
 test("a schedule that is no schedule fails check naming the field and the rule", async () => {
