@@ -113,6 +113,10 @@ class Sender {
   async saw(what: string, pred: (e: SenderEvent) => boolean, timeoutMs = 120_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!this.events.some(pred)) {
+      // A failed send fails the test at once, naming it (the sender never says a secret).
+      const failed = this.events.filter((e) => e.event === "failed");
+      if (failed.length)
+        throw new Error(`the sender failed to send:\n${failed.map((e) => JSON.stringify(e)).join("\n")}`);
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`the sender never said ${what}; it said:\n${this.said()}`);
       await new Promise<void>((wake) => {
