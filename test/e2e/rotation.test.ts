@@ -259,6 +259,7 @@ async function expectConverged(withPrevious: boolean): Promise<{ sender: Named; 
     return v ? [v] : [];
   });
   expect(secrets.length).toBe(withPrevious ? 4 : 2);
+  for (const secret of secrets) seenSecrets.add(secret);
   const stacks = path.join(t.stateDir, ".pulumi", "stacks");
   const files = fs.readdirSync(stacks, { recursive: true, encoding: "utf8" }).filter((f) => /\.json(\.bak)?$/.test(f));
   expect(files.length).toBeGreaterThan(0);
@@ -285,6 +286,9 @@ async function upKilledAt(at: WriteToKillAt): Promise<void> {
   const cancel = await t.boundedCli(["cancel", "--yes"]).done;
   expect(cancel.code).toBe(0);
 }
+
+/** Every secret the stack published: none may appear in its state files, nor in what the engine or the sender said. */
+const seenSecrets = new Set<string>();
 
 const API_KEYS = "/v2/accounts/{account_id}/api-keys";
 const SMTP_CREDENTIALS = "/v2/accounts/{account_id}/smtp-credentials";
@@ -400,6 +404,9 @@ test("three rotations with a sender in another process: 0 failed sends; kills at
     expect(summary.api.failed + summary.smtp.failed).toBe(0);
     expect(summary.api.attempted).toBeGreaterThan(20);
     expect(summary.smtp.attempted).toBeGreaterThan(20);
+    const said = `${t.log()}\n${sender.said()}`;
+    expect(seenSecrets.size).toBeGreaterThanOrEqual(12);
+    expect([...seenSecrets].filter((secret) => said.includes(secret))).toEqual([]);
     process.stdout.write(
       `rotation: ${summary.api.attempted} API sends and ${summary.smtp.attempted} SMTP sends, ` +
         `${summary.api.failed + summary.smtp.failed} failed, ${summary.reloads} reloads over ${summary.ms} ms; ` +
