@@ -11,10 +11,13 @@
 //    before letting the overlap end. Every send must be accepted; each revoked credential refused.
 // 2. Kills: the CLI SIGKILLed at each step of a rotation (support/killAtWrite.ts) — right after the
 //    new key's create committed; after the key's rotation was saved (killed at the relay's create,
-//    which depends on it); right after a revocation's DELETE committed — then `up` again and a
-//    preview that must show no change: the live credentials are exactly those the state names (the
-//    current, and the previous within the overlap), no third, none unnamed, no secret in plain text.
-// The sender runs through the kills too: a kill must not cost a send either.
+//    which depends on it, with both previous credentials still live); right after a revocation's
+//    DELETE committed — then `up` again and a preview that must show no change: the live
+//    credentials are exactly those the state names (the current, and the previous within the
+//    overlap), no third, none unnamed, no secret in plain text. The sender runs through the kills
+//    too: a kill must not cost a send either.
+// 3. The preview before the first rotation and before the first revocation names each as such.
+import type { ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { LocalWorkspace } from "@pulumi/pulumi/automation";
@@ -73,7 +76,7 @@ async function advance(ms: number): Promise<void> {
 class Sender {
   readonly events: SenderEvent[] = [];
   private readonly waiters: Array<() => void> = [];
-  private readonly run: { child: import("node:child_process").ChildProcess; done: Promise<BoundedRun> };
+  private readonly run: { child: ChildProcess; done: Promise<BoundedRun> };
   constructor() {
     const settings: SenderSettings = {
       pulumi: path.join(TOOLS_DIR, "bin", "pulumi"),
