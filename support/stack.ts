@@ -21,7 +21,6 @@ import type { Face } from "../sdk/nodejs/internal/face";
 import { engineEnv, pulumiCommand } from "./engineEnv";
 import { installPackage } from "./package";
 import { nodeFreeTools, resolvable, type PluginBuild } from "./plugin";
-import { type BoundedRun, spawnBounded } from "./processes";
 import { REPO_ROOT } from "./root";
 
 const execFileAsync = promisify(execFile);
@@ -100,15 +99,10 @@ export interface TestStack {
    * job runs it — a process the test can signal, unlike the Automation API's. Its output joins `log()`.
    */
   spawnCli(args: string[]): ChildProcess;
-  /**
-   * The same, bounded (processes.ts spawnBounded: past `timeoutMs` its process group is killed), with
-   * the workspace's environment as it is now (a test may have changed it, e.g. a clock offset).
-   */
-  boundedCli(args: string[], timeoutMs?: number): { child: ChildProcess; done: Promise<BoundedRun> };
   /** Where the program runs (`pulumi` commands on this stack run there) and the stack's name. */
   workDir: string;
   stackName: string;
-  /** The engine's environment as the next operation gets it (the workspace's). */
+  /** The engine's environment as the next operation gets it (the workspace's, with a test's changes). */
   env(): Record<string, string>;
   /** `pulumi stack export` as text, without secrets decrypted unless asked. */
   exportText(showSecrets?: boolean): Promise<string>;
@@ -233,23 +227,6 @@ export async function createTestStack(opts: StackOptions): Promise<TestStack> {
       child.stdout!.setEncoding("utf8").on("data", onOutput);
       child.stderr!.setEncoding("utf8").on("data", onError);
       return child;
-    },
-    boundedCli(args, timeoutMs = 5 * 60_000) {
-      const env = { ...process.env, ...(stack.workspace as LocalWorkspace).envVars };
-      const run = spawnBounded(pulumi.command, [...args, "--stack", stackName, "--color", "never"], {
-        cwd: workDir,
-        env,
-        what: `pulumi ${args.join(" ")} (stack ${stackName})`,
-        timeoutMs,
-      });
-      run.done.then(
-        (r) => {
-          onOutput(r.stdout);
-          onError(r.stderr);
-        },
-        () => undefined,
-      );
-      return run;
     },
     workDir,
     stackName,

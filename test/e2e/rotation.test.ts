@@ -280,18 +280,31 @@ async function expectClean(): Promise<void> {
   expect(changed).toEqual([]);
 }
 
+/** The project's CLI on the stack, bounded, with the workspace's environment as it is now (its clock offset). */
+function cli(args: string[]): { child: ChildProcess; done: Promise<BoundedRun> } {
+  return spawnBounded(path.join(TOOLS_DIR, "bin", "pulumi"), [...args, "--stack", t.stackName, "--color", "never"], {
+    cwd: t.workDir,
+    env: { ...process.env, ...t.env() },
+    what: `pulumi ${args.join(" ")}`,
+    timeoutMs: 5 * 60_000,
+  });
+}
+
 /** `pulumi up` SIGKILLed right after the service committed `at`; the file backend's lock released. */
 async function upKilledAt(at: WriteToKillAt): Promise<void> {
   const { run, killed } = await runKilledAtWrite(control, at, path.join(t.stateDir, ".pulumi-home"), () =>
-    t.boundedCli(["up", "--yes", "--skip-preview"]),
+    cli(["up", "--yes", "--skip-preview"]),
   );
   if (!killed) throw new Error(`the run ended (${run.code}) before ${at.method} ${at.path} #${at.nth}: ${run.stderr}`);
-  const cancel = await t.boundedCli(["cancel", "--yes"]).done;
+  const cancel = await cli(["cancel", "--yes"]).done;
+  cliSaid.push(run.stdout, run.stderr, cancel.stdout, cancel.stderr);
   expect(cancel.code).toBe(0);
 }
 
 /** Every secret the stack published: none may appear in its state files, nor in what the engine or the sender said. */
 const seenSecrets = new Set<string>();
+/** What the CLI runs outside the workspace (the killed ones) said. */
+const cliSaid: string[] = [];
 
 const API_KEYS = "/v2/accounts/{account_id}/api-keys";
 const SMTP_CREDENTIALS = "/v2/accounts/{account_id}/smtp-credentials";
@@ -407,7 +420,7 @@ test("three rotations with a sender in another process: 0 failed sends; kills at
     expect(summary.api.failed + summary.smtp.failed).toBe(0);
     expect(summary.api.attempted).toBeGreaterThan(20);
     expect(summary.smtp.attempted).toBeGreaterThan(20);
-    const said = `${t.log()}\n${sender.said()}`;
+    const said = [t.log(), sender.said(), ...cliSaid].join("\n");
     expect(seenSecrets.size).toBeGreaterThanOrEqual(12);
     expect([...seenSecrets].filter((secret) => said.includes(secret))).toEqual([]);
     process.stdout.write(
