@@ -2,6 +2,7 @@
 // (not only on Pulumi outputs).
 import { type EmulatorOptions, startEmulator } from "../emulator/server";
 import type { Shapes } from "../emulator/shapes";
+import type { SmtpAddress } from "../emulator/smtp/server";
 import { createClient, type TxmailClient } from "../provider/client";
 
 export interface TestService {
@@ -9,6 +10,8 @@ export interface TestService {
   accountId: string;
   apiKey: string;
   controlToken: string;
+  /** Where SMTP submission listens, when started with `smtpPort`. */
+  smtp?: SmtpAddress;
   client: TxmailClient;
   /** Stack config pointing the provider at this emulator (the API key as a secret). */
   config(): Record<string, { value: string; secret?: boolean }>;
@@ -18,7 +21,7 @@ export interface TestService {
 export async function startService(
   opts: { dataDir?: string; port?: number; shapes?: Shapes } & Pick<
     EmulatorOptions,
-    "dnsServer" | "dnsCacheSeconds"
+    "dnsServer" | "dnsCacheSeconds" | "smtpPort"
   > = {},
 ): Promise<TestService> {
   const emu = await startEmulator({
@@ -28,6 +31,7 @@ export async function startService(
     shapes: opts.shapes,
     dnsServer: opts.dnsServer,
     dnsCacheSeconds: opts.dnsCacheSeconds,
+    smtpPort: opts.smtpPort,
   });
   const client = createClient({ apiKey: emu.apiKey, accountId: emu.accountId, baseUrl: emu.baseUrl, rateLimit: false });
   return {
@@ -35,6 +39,7 @@ export async function startService(
     accountId: emu.accountId,
     apiKey: emu.apiKey,
     controlToken: emu.controlToken ?? "",
+    smtp: emu.smtp,
     client,
     config: () => ({
       "txmail:apiKey": { value: emu.apiKey, secret: true },

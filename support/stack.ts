@@ -99,6 +99,11 @@ export interface TestStack {
    * job runs it — a process the test can signal, unlike the Automation API's. Its output joins `log()`.
    */
   spawnCli(args: string[]): ChildProcess;
+  /** Where the program runs (`pulumi` commands on this stack run there) and the stack's name. */
+  workDir: string;
+  stackName: string;
+  /** The engine's environment as the next operation gets it (the workspace's, with a test's changes). */
+  env(): Record<string, string>;
   /** `pulumi stack export` as text, without secrets decrypted unless asked. */
   exportText(showSecrets?: boolean): Promise<string>;
   /**
@@ -223,6 +228,9 @@ export async function createTestStack(opts: StackOptions): Promise<TestStack> {
       child.stderr!.setEncoding("utf8").on("data", onError);
       return child;
     },
+    workDir,
+    stackName,
+    env: () => ({ ...(stack.workspace as LocalWorkspace).envVars }),
     async exportText(showSecrets = false) {
       const args = ["stack", "export", "--stack", stackName];
       if (showSecrets) args.push("--show-secrets");

@@ -12,7 +12,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import YAML from "yaml";
 import { engineEnv } from "../../support/engineEnv";
-import { processesOfHome, running, spawnBounded, type BoundedRun } from "../../support/processes";
+import { runKilledAtWrite, killQuietly } from "../../support/killAtWrite";
+import { processesOfHome, spawnBounded, type BoundedRun } from "../../support/processes";
 import { TOOLS_DIR } from "../../support/root";
 import type { StateDump } from "../../emulator/control";
 import type { Props } from "../../provider/core/declaration";
@@ -22,8 +23,6 @@ import { type Entry, fixedOf, type ProgramResource, type RunOptions, type RunRep
 const TYPE_PREFIX = "txmail:index:";
 /** A CLI run that takes longer than this is a hang to report (a history's runs take seconds). */
 const RUN_TIMEOUT_MS = 5 * 60_000;
-/** How long a held write's answer is held: past the kill, so the engine never hears it. */
-const HOLD_MS = 10_000;
 
 /** What the engine depth knows of a stack besides its state: its directories and environment. */
 interface Place {
@@ -167,49 +166,26 @@ export class EngineWorld extends World {
    * The CLI on `stack`'s program, bounded. With `killAt`, a delay-after fault holds the run's n-th
    * write (POST, PUT or PATCH) once the service has committed it; when it fires, the CLI and every
    * process of the stack's Pulumi home (the engine starts each plugin in a process group of its
-   * own) are SIGKILLed, and the lock the file backend keeps is released with `pulumi cancel`.
+   * own) are SIGKILLed (support/killAtWrite.ts), and the lock the file backend keeps is released
+   * with `pulumi cancel`.
    */
   private async cli(stack: Stack, args: string[], killAt?: number): Promise<{ run: BoundedRun; killed: boolean }> {
     const place = this.places[stack.index]!;
-    // Armed before the CLI starts, so no write of the run can pass unseen.
-    const fault =
-      killAt === undefined
-        ? undefined
-        : await this.control.injectFault({
-            method: "POST,PUT,PATCH",
-            path: "/v2/*",
-            kind: "delay-after",
-            delayMs: HOLD_MS,
-            skip: killAt - 1,
-          });
-    const { child, done } = spawnBounded(path.join(TOOLS_DIR, "bin", "pulumi"), [...args, "--color", "never"], {
-      cwd: place.program,
-      env: { ...process.env, ...place.env },
-      what: `pulumi ${args.join(" ")} (stack ${"AB"[stack.index]})`,
-      timeoutMs: RUN_TIMEOUT_MS,
-    });
-    if (fault === undefined) return { run: await done, killed: false };
-    let ended = false;
-    const finished = done.finally(() => (ended = true));
-    let killed = false;
-    // Bounded by the run's own bound: `done` settles (or rejects) by then.
-    while (!ended) {
-      const fired = (await this.control.faults()).find((f) => f.id === fault.id)?.fired ?? 0;
-      if (fired > 0) {
-        killed = true;
-        if (child.pid !== undefined) killQuietly(-child.pid);
-        for (const pid of processesOfHome(place.home)) killQuietly(pid);
-        break;
-      }
-      await Promise.race([finished, new Promise((r) => setTimeout(r, 50))]);
-    }
-    const run = await finished.catch((err: unknown) => {
-      if (!killed) throw err;
-      return { code: null, signal: "SIGKILL", stdout: "", stderr: String(err) } as BoundedRun;
-    });
-    await this.control.clearFaults();
+    const start = () =>
+      spawnBounded(path.join(TOOLS_DIR, "bin", "pulumi"), [...args, "--color", "never"], {
+        cwd: place.program,
+        env: { ...process.env, ...place.env },
+        what: `pulumi ${args.join(" ")} (stack ${"AB"[stack.index]})`,
+        timeoutMs: RUN_TIMEOUT_MS,
+      });
+    if (killAt === undefined) return { run: await start().done, killed: false };
+    const { run, killed } = await runKilledAtWrite(
+      this.control,
+      { method: "POST,PUT,PATCH", path: "/v2/*", nth: killAt },
+      place.home,
+      start,
+    );
     if (killed) {
-      await waitEnded(() => processesOfHome(place.home));
       let cancel = await this.cli(stack, ["cancel", "--yes"]);
       if (cancel.run.code !== 0 && /failed to load checkpoint/.test(cancel.run.stderr)) {
         // Seen once in 50 histories (seed 5903, #2): the engine killed while it saved left a
@@ -390,25 +366,4 @@ function parseEvents(stdout: string): EngineEvent[] {
     }
   }
   return out;
-}
-
-/** SIGKILL to a process (or, negative, a process group) that may have ended meanwhile. */
-function killQuietly(pid: number): void {
-  try {
-    process.kill(pid, "SIGKILL");
-  } catch {
-    // gone already
-  }
-}
-
-/** Waits (bounded) until the processes `find` lists have ended; kills stragglers again meanwhile. */
-async function waitEnded(find: () => number[], timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const left = find().filter(running);
-    if (left.length === 0) return;
-    if (Date.now() > deadline) throw new Error(`processes ${left.join(", ")} outlived their killed engine`);
-    for (const pid of left) killQuietly(pid);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }

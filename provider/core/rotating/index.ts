@@ -4,10 +4,11 @@
 // It wraps the generic provider (factory.ts) and adds no branch to the operations: they run on the
 // current object (`currentId`) with the schedule taken out of their inputs, and this module adds
 //   - diff: an update (never a replacement) when a rotation or a revocation is due, or the schedule changed;
-//   - update: the due rotation — the next credential made by the generic create, whose idempotency
-//     key (operations/createKey.ts) stands for the rotation's number instead of the schedule, so a
-//     run killed after the service committed is answered with the same credential by its rerun —
-//     then the older ones beyond the previous revoked; after the overlap, the previous revoked;
+//   - update: the due rotation — the one beyond the previous revoked first (never three live), then
+//     the next credential made by the generic create, whose idempotency key (operations/createKey.ts)
+//     stands for the rotation's number instead of the schedule, so a run killed after the service
+//     committed is answered with the same credential by its rerun; after the overlap, the previous
+//     revoked;
 //   - read: a previous deleted out of band is dropped; a current revoked out of band is drift, and
 //     the next up rotates at once (while the previous lives: otherwise the resource is gone);
 //   - delete: both objects.
@@ -199,20 +200,24 @@ class Slots {
 
   /**
    * The next credential, made under the rotation's own idempotency key; the one it succeeds becomes
-   * the previous (or, when that one is gone, the previous stays), and any older one is revoked.
+   * the previous (or, when that one is gone, the previous stays), and any older one is revoked before.
    */
   private async rotate(inner: Provider, state: Props, olds: Props, news: Props): Promise<Props> {
     const number = Number(olds.rotations ?? 0) + 1;
-    // The generic create, as for a first object: the key's rotation field holds the rotation's number
-    // (a string trigger can never spell an object), so a rerun sends this very key.
-    const made = await inner.create({ ...news, adoptId: undefined, [this.r.input]: { rotation: number } });
     const current = String(state.currentId);
     const currentLives = olds.currentGone !== true;
     const older = typeof olds.previousId === "string" ? olds.previousId : undefined;
     const kept = currentLives ? current : older;
+    // The one the new credential will not keep is revoked first: its overlap is over (a rotation is
+    // due only after `every`, longer than the overlap), and a run killed between the two steps then
+    // leaves the current credential and at most one more live, never three. A rerun finds it gone
+    // (a 404 counts as done, operations/delete.ts) and makes the next.
     for (const gone of [current, older]) {
-      if (gone !== undefined && gone !== kept && gone !== made.id) await inner.delete(gone, olds);
+      if (gone !== undefined && gone !== kept) await inner.delete(gone, olds);
     }
+    // The generic create, as for a first object: the key's rotation field holds the rotation's number
+    // (a string trigger can never spell an object), so a rerun sends this very key.
+    const made = await inner.create({ ...news, adoptId: undefined, [this.r.input]: { rotation: number } });
     progress(
       `${what(this.declaration, news, made.id)}: rotated (rotation ${number}); ` +
         (kept ? `previous ${kept} stays live for the overlap.` : "no previous credential lives."),

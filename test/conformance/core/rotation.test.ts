@@ -13,6 +13,7 @@ import { ApiKeyWithSecret, paths } from "../../../provider/api";
 import type { EmulatorControl } from "../../../emulator/control";
 import type { RunningEmulator } from "../../../emulator/server";
 import { saidOnStderr } from "../../../support/stderr";
+import { until } from "../../../support/processes";
 
 // Many requests per test on 2 shared cores at load averages past 15: bounded generously.
 jest.setTimeout(120_000);
@@ -187,6 +188,35 @@ test("a rotation killed after the service committed its key, rerun: the same key
   expect((await liveKeys("rotating d")).sort()).toEqual([state.id, rerun.state.outs.currentId].sort());
   // And once more after both were recorded: nothing to do.
   expect((await up(rerun.state, news)).diff.changes).toBe(false);
+});
+
+test("a rotation due while the previous still lives revokes it before making the next: never three live", async () => {
+  const news = program("h", SCHEDULE);
+  let state = await firstUp(news);
+  await advance(30 * DAY + 60_000);
+  state = (await up(state, news)).state;
+  const older = String(state.outs.previousId);
+  // No up between the end of the overlap and the next rotation: the previous still lives when it is due.
+  await advance(30 * DAY + 60_000);
+  // The next key's create held once the service committed it: what lives while the run waits (a run
+  // killed there leaves exactly that until its rerun).
+  const held = await control.injectFault({
+    method: "POST",
+    path: "/v2/accounts/{account_id}/api-keys",
+    kind: "delay-after",
+    delayMs: 5_000,
+  });
+  const rotating = up(state, news);
+  await until("the next key's create", async () =>
+    (await control.faults()).some((f) => f.id === held.id && f.fired > 0),
+  );
+  const whileHeld = await liveKeys("rotating h");
+  const rotated = (await rotating).state;
+  await control.clearFaults();
+  expect(whileHeld.sort()).toEqual([String(state.outs.currentId), String(rotated.outs.currentId)].sort());
+  expect(rotated.outs).toMatchObject({ rotations: 2, previousId: state.outs.currentId });
+  expect((await liveKeys("rotating h")).sort()).toEqual(whileHeld);
+  expect(whileHeld).not.toContain(older);
 });
 
 test("a killed rotation rerun after the 5-minute secret replay: a new key, the killed run's reported, not taken", async () => {
