@@ -6,7 +6,8 @@ import { configureConnection } from "./core/connection";
 import { exitWithTheEngine } from "./core/engineWatch";
 import { makeProvider, type Provider } from "./core/factory";
 import { markSecrets, type SecretPath } from "./core/secretMarks";
-import type { AnyDeclaration } from "./core/declaration";
+import type { AnyDeclaration, Props } from "./core/declaration";
+import { isInitFailure, withProperties } from "./core/initFailure";
 import { apiFor } from "./core/clientApi";
 import { readForImport, type Imported } from "./core/importRead";
 import { rotationSecretOutputs } from "./core/rotating/outputs";
@@ -49,7 +50,7 @@ export function provider(kind: string): Provider {
 export function dynamicProvider(kind: string): Provider {
   let p = dynamicProviders.get(kind);
   if (!p) {
-    p = onceInDynamicHost(provider(kind));
+    p = onceInDynamicHost(withProviderInInitFailures(provider(kind)));
     dynamicProviders.set(kind, p);
   }
   return p;
@@ -90,7 +91,7 @@ export function withSecretMarks(p: Provider, paths: readonly SecretPath[]): Prov
     },
     diff: (id, olds, news) => p.diff(id, olds, news),
     create: async (inputs) => {
-      const r = await p.create(inputs);
+      const r = await p.create(inputs).catch(markedInitFailure(paths));
       return { ...r, outs: markSecrets(r.outs, paths) };
     },
     read: async (id, props) => {
@@ -98,10 +99,38 @@ export function withSecretMarks(p: Provider, paths: readonly SecretPath[]): Prov
       return r.props ? { ...r, props: markSecrets(r.props, paths) } : r;
     },
     update: async (id, olds, news) => {
-      const r = await p.update(id, olds, news);
+      const r = await p.update(id, olds, news).catch(markedInitFailure(paths));
       return { ...r, outs: markSecrets(r.outs, paths) };
     },
     delete: (id, props) => p.delete(id, props),
+  };
+}
+
+/** Rethrows a failure; an init failure's properties go into state, so they are marked as outputs are. */
+const markedInitFailure =
+  (paths: readonly SecretPath[]) =>
+  (e: unknown): never => {
+    if (isInitFailure(e)) throw withProperties(e, markSecrets(e.properties, paths));
+    throw e;
+  };
+
+/**
+ * The dynamic face's init failures: the host keeps the serialized provider (`__provider`) in a
+ * resource's outputs only for a success, and a later update or delete of the recorded object loads
+ * its provider from there.
+ */
+function withProviderInInitFailures(p: Provider): Provider {
+  const carried =
+    (props: Props) =>
+    (e: unknown): never => {
+      if (isInitFailure(e) && props.__provider !== undefined)
+        throw withProperties(e, { ...e.properties, __provider: props.__provider });
+      throw e;
+    };
+  return {
+    ...p,
+    create: (inputs) => p.create(inputs).catch(carried(inputs)),
+    update: (id, olds, news) => p.update(id, olds, news).catch(carried(news)),
   };
 }
 
