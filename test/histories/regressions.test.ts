@@ -206,6 +206,21 @@ const holds: [string, Settings, Cmd[]][] = [
       { t: "up", s: 1 },
     ],
   ],
+  [
+    // The same at the engine depth, which kills after the run's n-th HTTP write where the fast
+    // depth counts creates and updates: the second run's writes are the program's POST (422), the
+    // proof's replayed POST and, before the fix, the converging PUT — killed after it here.
+    "a killed create taken over and converged by a run killed in turn makes no twin (engine depth's writes)",
+    plain,
+    [
+      { t: "add", s: 1, kind: "Route", name: "a", v: 0 },
+      { t: "up", s: 1, kill: 1 },
+      { t: "update", s: 1, pick: 0, i: 0 },
+      { t: "up", s: 1, kill: 3 },
+      { t: "up", s: 1 },
+      { t: "up", s: 1 },
+    ],
+  ],
 ];
 
 test.each(holds)("holds: %s", async (_name, settings, steps) => {
