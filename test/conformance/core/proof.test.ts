@@ -170,7 +170,9 @@ describe("a killed create proven through the key with other values: recorded bef
     expect(failure.id).toBe(killed);
     expect(failure.reasons).toEqual([failure.message]);
     expect(failure.message).toMatch(
-      new RegExp(`Route ${killed} 'recorded-first': recovered, not yet updated: an interrupted run created it.*\\(url\\); run \`pulumi up\` again`),
+      new RegExp(
+        `Route ${killed} 'recorded-first': recovered, not yet updated: an interrupted run created it.*\\(url\\); run \`pulumi up\` again`,
+      ),
     );
     // As it is: the service's url, in the properties and at the service; the program's only where the key stood for it.
     expect(failure.properties).toMatchObject({ url: inputs.url, name: "recorded-first" });

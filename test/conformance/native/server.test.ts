@@ -246,7 +246,9 @@ describe("an init failure: an interrupted run's object recovered, not yet update
     // The next up diffs the recorded object against the program: an update, which converges it.
     expect(await p.diff(urn, String(made.id), recorded, changed)).toMatchObject({ changes: "some", replaces: [] });
     await p.update(urn, String(made.id), recorded, changed);
-    expect((await client.get(paths.route(emu.accountId, String(made.id)), Route)).url).toBe("https://example.com/changed");
+    expect((await client.get(paths.route(emu.accountId, String(made.id)), Route)).url).toBe(
+      "https://example.com/changed",
+    );
   });
 });
 
