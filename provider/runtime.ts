@@ -6,7 +6,7 @@ import { configureConnection } from "./core/connection";
 import { exitWithTheEngine } from "./core/engineWatch";
 import { makeProvider, type Provider } from "./core/factory";
 import { markSecrets, type SecretPath } from "./core/secretMarks";
-import type { AnyDeclaration, Props } from "./core/declaration";
+import type { AnyDeclaration } from "./core/declaration";
 import { isInitFailure, withProperties } from "./core/initFailure";
 import { apiFor } from "./core/clientApi";
 import { readForImport, type Imported } from "./core/importRead";
@@ -50,7 +50,7 @@ export function provider(kind: string): Provider {
 export function dynamicProvider(kind: string): Provider {
   let p = dynamicProviders.get(kind);
   if (!p) {
-    p = onceInDynamicHost(withProviderInInitFailures(provider(kind)));
+    p = onceInDynamicHost(provider(kind));
     dynamicProviders.set(kind, p);
   }
   return p;
@@ -113,26 +113,6 @@ const markedInitFailure =
     if (isInitFailure(e)) throw withProperties(e, markSecrets(e.properties, paths));
     throw e;
   };
-
-/**
- * The dynamic face's init failures: the host keeps the serialized provider (`__provider`) in a
- * resource's outputs only for a success, and a later update or delete of the recorded object loads
- * its provider from there.
- */
-function withProviderInInitFailures(p: Provider): Provider {
-  const carried =
-    (props: Props) =>
-    (e: unknown): never => {
-      if (isInitFailure(e) && props.__provider !== undefined)
-        throw withProperties(e, { ...e.properties, __provider: props.__provider });
-      throw e;
-    };
-  return {
-    ...p,
-    create: (inputs) => p.create(inputs).catch(carried(inputs)),
-    update: (id, olds, news) => p.update(id, olds, news).catch(carried(news)),
-  };
-}
 
 /**
  * `pulumi import`'s Read (no prior state) of one object of `kind` by its import id (core/importId.ts):

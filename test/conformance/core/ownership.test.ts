@@ -223,8 +223,8 @@ describe("a killed create, then a change, then the rerun: proven through the key
         expect(plain).not.toContain(secretText);
         expect(plain).not.toContain(emu.apiKey);
       }
-      // The dynamic face keeps its serialized provider with the recorded object (its later update and
-      // delete load it from there); the native face has none.
+      // The dynamic face's serialized provider stays with the recorded object, as a create's outputs
+      // keep it (the host loads a later update's and delete's provider from there); the native face has none.
       expect(rest.__provider).toBe(face === "dynamic" ? SERIALIZED : undefined);
       // The replay's own secret, which works; the object not changed yet.
       const res = await fetch(`${emu.baseUrl}/v2/accounts/${emu.accountId}/routes`, {

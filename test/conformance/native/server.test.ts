@@ -224,7 +224,10 @@ describe("an init failure: an interrupted run's object recovered, not yet update
     });
     const signing = String(made.secret);
     expect(signing.length).toBeGreaterThan(8);
-    const changed = (await p.check(urn, {}, { ...program, url: "https://example.com/changed" })).inputs;
+    // The recipient arrives secret (a program's choice): it must leave secret in the recorded properties too.
+    const changed = (
+      await p.check(urn, {}, { ...program, recipient: secret(program.recipient), url: "https://example.com/changed" })
+    ).inputs;
     const err = await p.create(urn, changed).then(
       () => undefined,
       (e: unknown) => e as grpc.ServiceError,
@@ -239,6 +242,7 @@ describe("an init failure: an interrupted run's object recovered, not yet update
     expect(detail?.getReasonsList()).toEqual([expect.stringMatching(/recovered, not yet updated.*\(url\)/)]);
     const recorded = detail!.getProperties()!.toJavaScript() as Record<string, unknown>;
     expect(recorded.url).toBe(ROUTE.url); // as it is
+    expect(recorded.recipient).toEqual({ [SIG_KEY]: SECRET_SIG, value: ROUTE.recipient });
     // The replay's signing secret, marked; nowhere else in the answer.
     expect(recorded.secret).toEqual({ [SIG_KEY]: SECRET_SIG, value: signing });
     expect(Buffer.from(details).toString("latin1").split(signing)).toHaveLength(2);
