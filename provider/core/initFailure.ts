@@ -12,7 +12,9 @@
 // change in place. Converging it inside the create would change it before any state names it; a
 // run killed after that change leaves an object whose first body — what its key answers — is held
 // by nothing the next run can read, so the next proof fails and a twin is made. Recorded first, it
-// is named by the state, and the update that converges it can be killed any number of times.
+// is named by the state, and the update that converges it can be killed any number of times. A
+// rotation's create runs inside an update (rotating/index.ts): that update fails the same way, with
+// the whole rotated state, which the engine records with the old inputs (engine/update.go).
 import type { Props } from "./declaration";
 
 export class InitFailure extends Error {
@@ -38,7 +40,7 @@ export function isInitFailure(e: unknown): e is InitFailure {
   return typeof id === "string" && id !== "" && typeof properties === "object" && Array.isArray(reasons);
 }
 
-/** The same failure with other properties (secrets marked, the dynamic face's `__provider` added). */
+/** The same failure with other properties (secrets marked; a rotating credential's whole state). */
 export function withProperties(e: InitFailure, properties: Props): InitFailure {
   return Object.assign(e, { properties });
 }
