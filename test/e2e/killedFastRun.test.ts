@@ -29,9 +29,9 @@ import { byKind, pendingOperations, stackSaltOf, stateObjects, stateOutputs } fr
 jest.setTimeout(10 * 60_000);
 
 const PROGRAM = path.join(REPO_ROOT, "test", "e2e", "programs", "rounds");
-const TENANTS = 16;
+const TENANTS = 12;
 /** Fewer in the second round: the rest are deleted. */
-const TENANTS_AFTER = 12;
+const TENANTS_AFTER = 9;
 /** Per tenant: sub account, bootstrap key, route, webhook, SMTP credential. */
 const OBJECTS_EACH = 5;
 const FAST = { PULUMI_SKIP_CHECKPOINTS: "true" };
