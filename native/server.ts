@@ -10,7 +10,10 @@
 // service here costs one small file and answers each of them.
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
+import type * as anyTypes from "google-protobuf/google/protobuf/any_pb";
 import type * as provTypes from "@pulumi/pulumi/proto/provider_pb";
+import type * as statusTypes from "@pulumi/pulumi/proto/status_pb";
+import { type InitFailure, isInitFailure } from "../provider/core/initFailure";
 import * as native from "./provider";
 import { fromPulumi } from "../provider/core/pulumiModules";
 import { servedSchema, PACKAGE_VERSION } from "./servedSchema";
@@ -21,6 +24,8 @@ import type * as InvokeModule from "./invoke";
 const grpc = fromPulumi<typeof grpcTypes>("@grpc/grpc-js");
 const structproto = fromPulumi<typeof structTypes>("google-protobuf/google/protobuf/struct_pb");
 const emptyproto = fromPulumi<{ Empty: new () => unknown }>("google-protobuf/google/protobuf/empty_pb");
+const anyproto = fromPulumi<typeof anyTypes>("google-protobuf/google/protobuf/any_pb");
+const statusproto = require("@pulumi/pulumi/proto/status_pb") as typeof statusTypes;
 const provproto = require("@pulumi/pulumi/proto/provider_pb") as typeof provTypes;
 const provrpc = require("@pulumi/pulumi/proto/provider_grpc_pb") as {
   ResourceProviderService: grpcTypes.ServiceDefinition;
@@ -50,11 +55,33 @@ function handle<R>(fn: (req: R) => Promise<unknown> | unknown) {
             Object.assign(new Error(err instanceof Error ? err.message : String(err)), {
               code: grpc.status.UNKNOWN,
               details: err instanceof Error ? err.message : String(err),
-              metadata: new grpc.Metadata(),
+              metadata: isInitFailure(err) ? initFailureMetadata(err) : new grpc.Metadata(),
             }) as grpcTypes.ServiceError,
           ),
       );
   };
+}
+
+/**
+ * An init failure (provider/core/initFailure.ts) as the engine reads one: a google.rpc.Status whose
+ * details hold a pulumirpc.ErrorResourceInitFailed, in the `grpc-status-details-bin` trailer (as
+ * @pulumi/pulumi's own provider server packs it; the engine's parseError unpacks it). Only create
+ * and update throw one.
+ */
+function initFailureMetadata(err: InitFailure): grpcTypes.Metadata {
+  const detail = new provproto.ErrorResourceInitFailed();
+  detail.setId(err.id);
+  detail.setProperties(toStruct(err.properties));
+  detail.setReasonsList(err.reasons);
+  const packed = new anyproto.Any();
+  packed.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+  const status = new statusproto.Status();
+  status.setCode(grpc.status.UNKNOWN);
+  status.setMessage(err.message);
+  status.addDetails(packed);
+  const metadata = new grpc.Metadata();
+  metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+  return metadata;
 }
 
 const checkFailure = (f: native.CheckFailure) =>

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run histories -- --depth fast|engine --seed S --count N [--seconds T] [--max-commands M]
-//  [--no-natural-keys] [--without a,b] [--skip-known]`: runs the history tester (test/histories,
+//  [--no-natural-keys] [--without a,b]`: runs the history tester (test/histories,
 // docs/guide/development.md#histories) through jest, which gives each fast run its own module graph
 // (a provider process per run). `--depth fast` (default) drives the providers in process;
 // `--depth engine` runs the same commands through the real Pulumi engine (the CLI setup installs,
@@ -27,7 +27,6 @@ for (let i = 0; i < args.length; i++) {
   else if (a === "--without") opts.without = value();
   else if (a === "--max-commands") opts.maxCommands = value();
   else if (a === "--no-natural-keys") opts.naturalKeys = false;
-  else if (a === "--skip-known") opts.skipKnown = true;
   else {
     process.stderr.write(`histories: unknown argument ${a}\n`);
     process.exit(2);
@@ -47,8 +46,6 @@ const env = {
   ...(opts.seconds !== undefined ? { HISTORIES_SECONDS: opts.seconds } : {}),
   ...(opts.without !== undefined ? { HISTORIES_WITHOUT: opts.without } : {}),
   ...(opts.naturalKeys === false ? { HISTORIES_NATURAL_KEYS: "0" } : {}),
-  // The known open defects' shapes are drawn here (the suite's budget leaves them out): --skip-known.
-  HISTORIES_INCLUDE_KNOWN: opts.skipKnown ? "0" : "1",
 };
 const jest = path.join(root, "node_modules", "jest", "bin", "jest.js");
 const run = spawnSync(process.execPath, [jest, "--ci", "test/histories/fast.test.ts"], {

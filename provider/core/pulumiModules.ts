@@ -10,6 +10,7 @@ const loaders = {
   "@grpc/grpc-js": () => require("@grpc/grpc-js"),
   "google-protobuf/google/protobuf/struct_pb": () => require("google-protobuf/google/protobuf/struct_pb"),
   "google-protobuf/google/protobuf/empty_pb": () => require("google-protobuf/google/protobuf/empty_pb"),
+  "google-protobuf/google/protobuf/any_pb": () => require("google-protobuf/google/protobuf/any_pb"),
   "@pulumi/pulumi/proto/engine_grpc_pb": () => require("@pulumi/pulumi/proto/engine_grpc_pb"),
   "@pulumi/pulumi/proto/engine_pb": () => require("@pulumi/pulumi/proto/engine_pb"),
 } as const;

@@ -34,8 +34,6 @@ export type Cmd =
 
 export interface Model {
   programs: ProgramResource[][];
-  /** Per stack: its last `up` was killed (for Settings.skipKnown). */
-  killedUp?: boolean[];
 }
 
 export interface Settings {
@@ -44,20 +42,12 @@ export interface Settings {
   stacks: number;
   /** Command types left out (to look past a known defect for the next one). */
   without: string[];
-  /**
-   * Leave out the shapes of the defects kept open under `known` in regressions.test.ts, so the
-   * suite's budget looks for new ones and stays green while they are open: today a killed `up`
-   * right after a killed `up` of the same stack (a killed create taken over, converged and killed
-   * again leaves a twin). The nightly recipe and `npm run histories` keep them (HISTORIES_INCLUDE_KNOWN=1).
-   */
-  skipKnown?: boolean;
 }
 
 export const settingsFromEnv = (env = process.env): Settings => ({
   naturalKeys: env.HISTORIES_NATURAL_KEYS !== "0",
   stacks: 2,
   without: (env.HISTORIES_WITHOUT ?? "").split(",").filter(Boolean),
-  skipKnown: env.HISTORIES_INCLUDE_KNOWN !== "1",
 });
 
 const letter = (s: number) => "AB"[s]!;
@@ -170,7 +160,6 @@ export async function runCmd(settings: Settings, model: Model, w: World, c: Cmd)
   switch (c.t) {
     case "up": {
       const program = model.programs[c.s]!;
-      (model.killedUp ??= [])[c.s] = Boolean(c.kill);
       const r = await w.up(stack!, program, opts(c.fault, c.kill));
       reports.push(r);
       if (!r.error && !r.killed) {
@@ -263,8 +252,6 @@ class HistoryCommand implements fc.AsyncCommand<Model, World> {
         return edited(this.settings, m.programs[this.c.s]!, this.c) !== undefined;
       case "upReplace":
         return m.programs[this.c.s]!.length > 0;
-      case "up":
-        return !(this.settings.skipKnown && this.c.kill && m.killedUp?.[this.c.s]);
       default:
         return true;
     }

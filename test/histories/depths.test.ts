@@ -5,7 +5,8 @@
 // resources by kind and name, each with its inputs and the service's record of the object it names,
 // and the service as its live objects' records, without ids and times. One history per stack covers:
 // add + up, an updatable change + up, a replacing change + up, `up --replace`, replaceOnChanges,
-// remove + up, refresh after an out-of-band delete, destroy.
+// remove + up, refresh after an out-of-band delete, destroy; then a killed create, a change, and the
+// rerun's init failure (the object recorded as it is) before the up that updates it.
 import { closeSharedDispatchers } from "../../provider/client";
 import { type Cmd, describe as describeCmd, type Model, runCmd, type Settings } from "./commands";
 import { type Depth, startWorld } from "./runner";
@@ -42,6 +43,17 @@ const HISTORY: Cmd[] = [
   { t: "oobDelete", pick: 3 }, // B's ApiKey (after A's two objects and B's Webhook)
   { t: "refresh", s: 1 },
   { t: "destroy", s: 0 },
+  // A: a create killed after the service committed, an updatable change, then the rerun that proves
+  // the object through its key: an init failure (provider/core/initFailure.ts) — the engine records
+  // the object as it is and fails the run — and the next up updates it. The program first drops
+  // what the destroy left in it, so the killed run's one write is this route's create.
+  { t: "remove", s: 0, pick: 0 },
+  { t: "remove", s: 0, pick: 0 },
+  { t: "add", s: 0, kind: "Route", name: "k", v: 0 },
+  { t: "up", s: 0, kill: 1 },
+  { t: "update", s: 0, pick: 0, i: 0 },
+  { t: "up", s: 0 },
+  { t: "up", s: 0 },
 ];
 
 /** What may differ between two runs of one history: ids, times, counters, accounts, secrets, generated usernames and public keys. */
@@ -115,7 +127,8 @@ test("the fast depth's engine model leaves the states and the service the real e
   for (let i = 0; i < HISTORY.length; i++) expect({ at: i + 1, ...engine[i] }).toEqual({ at: i + 1, ...fast[i] });
   // The history did what it says: objects were made, replaced, deleted (a vacuous pass would not).
   const last = engine[engine.length - 1]!.after;
-  expect(last.states[0]).toEqual([]);
+  expect(engine[20 - 1]!.after.states[0]).toEqual([]); // destroyed
+  expect(last.states[0]!.map((r) => r.resource)).toEqual(["A:Route::k"]);
   expect(last.states[1]!.map((r) => r.resource)).toEqual(["B:Webhook::a"]);
   const sameAfter = (step: number, resource: string) =>
     engine[step - 1]!.after.states.flat().find((r) => r.resource === resource)?.same;
@@ -124,4 +137,15 @@ test("the fast depth's engine model leaves the states and the service the real e
   // up --replace within 24 h: the service answers the create with the same object, which stays.
   expect(sameAfter(14, "B:Webhook::a")).toBe(true);
   expect(sameAfter(17, "B:Webhook::a")).toBe(false); // replaceOnChanges
+  // The killed create's object, recorded from the init failure as it is (the first url, the
+  // program's inputs), then updated in place by the next up.
+  const recovered = engine[26 - 1]!.after.states[0]!.find((r) => r.resource === "A:Route::k");
+  expect(recovered?.same).toBe("new");
+  expect((recovered?.object as Record<string, unknown>).url).not.toBe(
+    (recovered?.inputs as Record<string, unknown>).url,
+  );
+  expect(sameAfter(27, "A:Route::k")).toBe(true);
+  expect(last.states[0]![0]!.object).toMatchObject({
+    url: (last.states[0]![0]!.inputs as Record<string, unknown>).url,
+  });
 });

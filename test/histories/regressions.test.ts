@@ -1,7 +1,8 @@
 // Shrunk histories the history tester found (test/histories, docs/guide/development.md#histories),
 // replayed step by step. `holds`: a defect that was fixed — the history must hold every invariant.
-// A defect found and not yet fixed goes under `known`, as test.failing, turning red when fixed. They replay at the fast depth; HISTORIES_DEPTH=engine replays them through the real
-// engine instead (engineWorld.ts; minutes, so not in the suite).
+// A defect found and not yet fixed goes under a `known` list, as test.failing, turning red when
+// fixed (none is open today). They replay at the fast depth; HISTORIES_DEPTH=engine replays them
+// through the real engine instead (engineWorld.ts; minutes, so not in the suite).
 import { closeSharedDispatchers } from "../../provider/client";
 import type { Cmd, Settings } from "./commands";
 import { type Depth, replay } from "./runner";
@@ -186,25 +187,14 @@ const holds: [string, Settings, Cmd[]][] = [
       { t: "up", s: 0 },
     ],
   ],
-];
-
-test.each(holds)("holds: %s", async (_name, settings, steps) => {
-  expect(await replay(settings, steps, depth)).toBeUndefined();
-});
-
-const known: [string, Settings, Cmd[]][] = [
   [
-    // issue-59 seed 5905, history #2737 (fast depth; open): a killed create (url h0), the url changed
-    // in the program, a rerun that proves the object through the key, takes it over, converges it to
-    // h1 — and is killed before the engine records it. The next rerun's key again meets the first
-    // attempt's body (h0), but the proof rebuilds bodies from the candidates' records
-    // (operations/proof.ts), and the only candidate now holds h1: unproven, reported as a likely
-    // leftover, and a second route made: a twin of this stack's own object. Still open: after run 2
-    // the first body's url (h0) is held by nothing — not the program, the record, a state — and the
-    // key answers only that body (rule 2); every route field changes in place, so a create body of
-    // only what the key stands for cannot leave them out. A fix must make the proof durable before
-    // the object changes: the engine's state first (a create that returns the object unconverged
-    // with an initialization error, converged by the next up's update).
+    // issue-59 seed 5905, history #2737: a killed create (url h0), the url changed in the program, a
+    // rerun that proved the object through the key, took it over, converged it to h1 — and was
+    // killed before the engine recorded it. The next rerun's key again met the first attempt's body
+    // (h0), which nothing held any more (the record showed h1): unproven, and a second route made.
+    // A create now hands a proven object that differs from the program to the engine unchanged, as
+    // an init failure with its properties (provider/core/initFailure.ts): the state names it before
+    // anything changes it, the run fails saying so, and the next up updates it.
     "a killed create taken over and converged by a run killed in turn makes no twin",
     plain,
     [
@@ -213,10 +203,26 @@ const known: [string, Settings, Cmd[]][] = [
       { t: "update", s: 1, pick: 0, i: 0 },
       { t: "up", s: 1, kill: 1 },
       { t: "up", s: 1 },
+      { t: "up", s: 1 },
+    ],
+  ],
+  [
+    // The same at the engine depth, which kills after the run's n-th HTTP write where the fast
+    // depth counts creates and updates: the second run's writes are the program's POST (422), the
+    // proof's replayed POST and, before the fix, the converging PUT — killed after it here.
+    "a killed create taken over and converged by a run killed in turn makes no twin (engine depth's writes)",
+    plain,
+    [
+      { t: "add", s: 1, kind: "Route", name: "a", v: 0 },
+      { t: "up", s: 1, kill: 1 },
+      { t: "update", s: 1, pick: 0, i: 0 },
+      { t: "up", s: 1, kill: 3 },
+      { t: "up", s: 1 },
+      { t: "up", s: 1 },
     ],
   ],
 ];
 
-test.failing.each(known)("known, open: %s", async (_name, settings, steps) => {
+test.each(holds)("holds: %s", async (_name, settings, steps) => {
   expect(await replay(settings, steps, depth)).toBeUndefined();
 });

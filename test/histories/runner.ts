@@ -111,7 +111,6 @@ function failureReport(
   return [
     `A history failed (seed ${opts.seed}, history #${result.numRuns}, shrunk ${result.numShrinks} times; ` +
       `replay: ${opts.depth === "engine" ? "HISTORIES_DEPTH=engine " : ""}HISTORIES_SEED=${opts.seed}${opts.settings.naturalKeys ? "" : " HISTORIES_NATURAL_KEYS=0"}` +
-      `${opts.settings.skipKnown ? "" : " HISTORIES_INCLUDE_KNOWN=1"}` +
       `${opts.settings.without.length ? ` HISTORIES_WITHOUT=${opts.settings.without.join(",")}` : ""}, ` +
       `fast-check path ${result.counterexamplePath}).`,
     "",

@@ -12,6 +12,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator/server";
 import { createClient, type TxmailClient } from "../../provider/client";
 import type { AnyDeclaration, Props } from "../../provider/core/declaration";
 import type { Provider } from "../../provider/core/factory";
+import { isInitFailure } from "../../provider/core/initFailure";
 import { z } from "zod";
 import type { Cmd } from "./commands";
 import { KIND_MODELS, KINDS, type HKind } from "./kinds";
@@ -22,6 +23,11 @@ export interface Entry {
   id: string;
   inputs: Props;
   outs: Props;
+  /**
+   * The reasons of the init failure the engine recorded with this object (a create or update that
+   * handed back the object with its actual properties): the next `up` updates it even without a diff.
+   */
+  initErrors?: string[];
 }
 
 /**
@@ -449,32 +455,43 @@ export class FastWorld extends World {
           ...(res.replaceOnChanges ? { __replaceOnChanges: res.replaceOnChanges } : {}),
         };
         const old = stack.state.get(urn);
-        if (!old) {
-          const inputs = await r.check(res.kind, {}, news);
+        /**
+         * A create's outcome into the state, as the engine records it: an init failure too (the
+         * object with its actual properties), and then the run fails, after marking the object a
+         * create-before-delete replacement replaces for deletion (step.go CreateStep.Apply).
+         */
+        const created = async (inputs: Props, replacing?: Entry) => {
           const made = await r.create(res.kind, urn, inputs);
-          stack.state.set(urn, { urn, kind: res.kind, id: made.id, inputs, outs: made.outs });
+          const { initErrors } = made;
+          stack.state.set(urn, { urn, kind: res.kind, id: made.id, inputs, outs: made.outs, initErrors });
+          if (!initErrors) return;
+          if (replacing) stack.pendingDelete.push(replacing);
+          throw new Error(initErrors.join("\n"));
+        };
+        if (!old) {
+          await created(await r.check(res.kind, {}, news));
         } else if (replace === urn) {
           // A targeted replacement: checked without old inputs, no diff, create, delete the old.
-          const inputs = await r.check(res.kind, {}, news);
-          const made = await r.create(res.kind, urn, inputs);
-          stack.state.set(urn, { urn, kind: res.kind, id: made.id, inputs, outs: made.outs });
+          await created(await r.check(res.kind, {}, news), old);
           await r.deleteReplaced(old);
         } else {
           const inputs = await r.check(res.kind, old.inputs, news);
           const d = await r.diff(old, inputs);
-          if (!d.changes) continue;
-          if ((d.replaces ?? []).length === 0) {
-            const { outs } = await r.update(old, inputs);
-            stack.state.set(urn, { ...old, inputs, outs });
+          // An object recorded with init errors is updated even without a diff, and replaced when
+          // `replaceOnChanges` covers every property (step_generator.go, "#initerror").
+          const forced = old.initErrors !== undefined && (res.replaceOnChanges ?? []).includes("*");
+          if (!d.changes && !old.initErrors) continue;
+          if ((d.replaces ?? []).length === 0 && !forced) {
+            const { outs, initErrors } = await r.update(old, inputs);
+            // A partially failed update keeps the old inputs with the new outputs (engine/update.go).
+            stack.state.set(urn, { ...old, inputs: initErrors ? old.inputs : inputs, outs, initErrors });
+            if (initErrors) throw new Error(initErrors.join("\n"));
           } else if (d.deleteBeforeReplace) {
             await r.delete(old);
             stack.state.delete(urn);
-            const made = await r.create(res.kind, urn, inputs);
-            stack.state.set(urn, { urn, kind: res.kind, id: made.id, inputs, outs: made.outs });
+            await created(inputs);
           } else {
-            const again = await r.check(res.kind, {}, news);
-            const made = await r.create(res.kind, urn, again);
-            stack.state.set(urn, { urn, kind: res.kind, id: made.id, inputs: again, outs: made.outs });
+            await created(await r.check(res.kind, {}, news), old);
             await r.deleteReplaced(old);
           }
         }
@@ -494,7 +511,8 @@ export class FastWorld extends World {
       for (const [urn, e] of [...stack.state]) {
         const got = await r.providers[e.kind].read(e.id, { ...e.inputs, ...e.outs });
         if (!got.id) stack.state.delete(urn);
-        else stack.state.set(urn, { ...e, id: got.id, outs: got.props ?? e.outs });
+        // A read that succeeds clears the init errors (step.go RefreshStep.Apply).
+        else stack.state.set(urn, { ...e, id: got.id, outs: got.props ?? e.outs, initErrors: undefined });
       }
     });
   }
@@ -512,6 +530,15 @@ export class FastWorld extends World {
       }
     });
   }
+}
+
+/**
+ * A create's or update's init failure as the engine takes it: the object's id and properties, and
+ * the reasons it then fails the run with. Any other failure is rethrown.
+ */
+function initFailed(e: unknown): { id: string; outs: Props; initErrors: string[] } {
+  if (!isInitFailure(e)) throw e;
+  return { id: e.id, outs: e.properties, initErrors: e.reasons };
 }
 
 /** One run's calls into its provider process, counted, with the kill. */
@@ -550,8 +577,12 @@ class Runner {
     return this.killAt !== undefined && this.writes === this.killAt;
   }
 
-  async create(kind: HKind, urn: string, inputs: Props): Promise<{ id: string; outs: Props }> {
-    const made = await this.providers[kind].create(inputs);
+  /**
+   * A create; an init failure (provider/core/initFailure.ts) is its outcome too — the object, its
+   * properties and the reasons — which a kill loses like any other.
+   */
+  async create(kind: HKind, urn: string, inputs: Props): Promise<{ id: string; outs: Props; initErrors?: string[] }> {
+    const made = await this.providers[kind].create(inputs).catch(initFailed);
     this.noteSecrets(kind, made.outs);
     this.creates.push(`${kind} ${made.id}`);
     if (this.killed()) {
@@ -569,8 +600,8 @@ class Runner {
     return made;
   }
 
-  async update(old: Entry, inputs: Props): Promise<{ outs: Props }> {
-    const r = await this.providers[old.kind].update(old.id, { ...old.inputs, ...old.outs }, inputs);
+  async update(old: Entry, inputs: Props): Promise<{ outs: Props; initErrors?: string[] }> {
+    const r = await this.providers[old.kind].update(old.id, { ...old.inputs, ...old.outs }, inputs).catch(initFailed);
     this.updates.push(`${old.kind} ${old.id}`);
     if (this.killed()) throw new Killed(`killed after the update of ${old.urn}`);
     return r;

@@ -14,6 +14,7 @@ import type { Ctx, Props } from "../declaration";
 import { requireSavedSalt } from "../freshSalt";
 import { progress } from "../progress";
 import type { StateObjects } from "../stateObjects";
+import { InitFailure } from "../initFailure";
 import { createdSince, holdHere } from "../uncertainCreate";
 import { type Answer, type Attempt, send } from "./answer";
 import { earlierAttempts, reportCandidates, sameNamed, strays } from "./candidates";
@@ -25,7 +26,7 @@ import { nameOf, what } from "./names";
 import { exists, proveEarlierAttempt } from "./proof";
 import { withScopeHint } from "./scopeHint";
 import { keptSecrets, secretsFrom, stateOf, stored, withState, withoutCreateOnly } from "./state";
-import { updateRemote } from "./update";
+import { changedFields, updateRemote } from "./update";
 
 /**
  * How many derived idempotency keys one create may walk through. Every earlier attempt of the same
@@ -125,8 +126,13 @@ async function settle(
     }
     case "otherPayload": {
       const earlier = await proveEarlierAttempt(attempt, key);
-      if (earlier.kind === "ours" && replaced.isReplaced(k.idOf(earlier.record))) return undefined;
-      if (earlier.kind === "ours") return replaced.made(await takeOver(attempt, earlier.record), true);
+      if (earlier.kind === "ours") {
+        const id = k.idOf(earlier.record);
+        if (replaced.isReplaced(id)) return undefined;
+        // Noted before the take-over, which may hand the object to the engine as an init failure.
+        replaced.made({ id }, true);
+        return takeOver(attempt, earlier.record);
+      }
       if (earlier.kind === "unproven") reportCandidates(attempt, earlier.candidates, earlier.why);
       return undefined; // gone, made nothing, or unproven: the next key makes this resource's object
     }
@@ -209,7 +215,7 @@ class Replaced {
    * Notes the object this create returns when the engine's delete of a replaced object could hit it:
    * a replacement's, or one that existed before (`earlier`: a replay or a proof named it).
    */
-  made<T extends Created>(created: T, earlier: boolean): T {
+  made<T extends { id: string }>(created: T, earlier: boolean): T {
     if (this.state?.inState || earlier) this.objects.recordedByCreate(created.id);
     return created;
   }
@@ -282,8 +288,11 @@ export async function adopt(k: KindContext, props: Props): Promise<Created> {
 
 /**
  * The object the service named under this stack's key, made by an earlier run with other values
- * that change in place: converged to the program's values, as an update would. Its one-time secret
- * is the replay's when the replay carried it, else unknown ("").
+ * that change in place. Equal to the program in every field an update sends: this resource's object,
+ * as a create returns it. Otherwise it is not changed here: it goes back to the engine as an init
+ * failure with its id and its properties as they are (initFailure.ts says why), and the next `pulumi
+ * up` updates the recorded object to the program's values. Its one-time secret is the replay's when
+ * the replay carried it, else unknown ("").
  */
 async function takeOver(attempt: Attempt, replayed: Record<string, unknown>): Promise<Created> {
   const { k, ctx, inputs } = attempt;
@@ -292,22 +301,29 @@ async function takeOver(attempt: Attempt, replayed: Record<string, unknown>): Pr
   const live = await withScopeHint(k, "read", inputs, () =>
     ctx.api.get(k.declaration.itemPath(ctx.conn, inputs, id), k.declaration.record),
   ).catch(() => replayed);
-  const converged = await updateRemote(k, ctx, { ...inputs, ...k.outputsOf(live) }, inputs, id);
+  const secrets = Object.fromEntries(Object.entries(secretsFrom(k, replayed)).filter(([, v]) => v !== undefined));
+  const outs = (record: Record<string, unknown>, state?: Props) =>
+    stateOf(withState({ ...stored(k, inputs), ...k.outputsOf(record), ...keptSecrets(k, {}), ...secrets }, state));
+  const olds = { ...inputs, ...k.outputsOf(live) };
+  const differing = changedFields(k, olds, inputs);
+  if (differing.length > 0) {
+    throw new InitFailure(
+      `${what(k.declaration, inputs, id)}: recovered, not yet updated: an interrupted run created it and did not ` +
+        `record it, and the service answered this resource's own idempotency key with it. It is now in the ` +
+        `stack's state as it is, with other values than the program's (${differing.join(", ")}); run \`pulumi up\` ` +
+        `again to update it.`,
+      id,
+      outs(live),
+    );
+  }
+  // The fields an update sends already hold the program's values: the kind's reconcile step, if any.
+  const converged = await updateRemote(k, ctx, olds, inputs, id);
   progress(
     `${what(k.declaration, inputs, id)}: taken over: an earlier run created it with other values and did not ` +
       `record it, and the service answered this resource's own idempotency key with it.`,
     inputs.__urn,
   );
-  const secrets = Object.fromEntries(Object.entries(secretsFrom(k, replayed)).filter(([, v]) => v !== undefined));
-  return {
-    id,
-    outs: stateOf(
-      withState(
-        { ...stored(k, inputs), ...k.outputsOf(converged.record ?? live), ...keptSecrets(k, {}), ...secrets },
-        converged.state,
-      ),
-    ),
-  };
+  return { id, outs: outs(converged.record ?? live, converged.state) };
 }
 
 /** After a 5xx that may have committed: the objects made meanwhile that look like this one, reported. */

@@ -24,6 +24,17 @@ export async function update(k: KindContext, id: string, olds: Props, news: Prop
 }
 
 /**
+ * The fields an update sends: those the program sets to other values than `olds` holds (write-only
+ * ones are never compared: no record shows them). None for a kind the service cannot update.
+ */
+export function changedFields(k: KindContext, olds: Props, news: Props): string[] {
+  if (k.declaration.immutable) return [];
+  return k.declaration.apiFields.filter(
+    (f) => !k.writeOnly.has(f) && news[f] !== undefined && !deepEqual(olds[f], news[f]),
+  );
+}
+
+/**
  * The service side of an update (also how an adopted object converges to the program), through the
  * connection the caller resolved for `news`: one resolution per operation.
  */
@@ -36,12 +47,10 @@ export async function updateRemote(
 ): Promise<{ record?: Record<string, unknown>; state?: Props }> {
   const { declaration } = k;
   const path = declaration.itemPath(conn, news, id);
-  const changed = declaration.apiFields.filter(
-    (f) => !k.writeOnly.has(f) && news[f] !== undefined && !deepEqual(olds[f], news[f]),
-  );
+  const changed = changedFields(k, olds, news);
   let record: Record<string, unknown> | undefined;
   let state: Props | undefined;
-  if (changed.length > 0 && !declaration.immutable) {
+  if (changed.length > 0) {
     let body: Record<string, unknown> = Object.fromEntries(changed.map((f) => [camelToSnake(f), news[f]]));
     if (declaration.prepareUpdate) ({ body, state } = declaration.prepareUpdate(olds, news, body));
     const sent = body;

@@ -17,6 +17,7 @@
 // generic provider unchanged.
 import { deepEqual } from "../canonicalJson";
 import type { AnyDeclaration, Props, Rotating } from "../declaration";
+import { type InitFailure, isInitFailure, withProperties } from "../initFailure";
 import type { Provider } from "../provider";
 import { what } from "../operations/names";
 import { stateOf } from "../operations/state";
@@ -34,7 +35,11 @@ export function withRotation(declaration: AnyDeclaration, inner: Provider): Prov
     check: (olds, news) => inner.check(olds, news),
     create: async (inputs) => {
       const schedule = s.scheduleOf(inputs);
-      const made = await inner.create(s.plain(inputs));
+      const made = await inner.create(s.plain(inputs)).catch((e: unknown) => {
+        // A recovered object goes into state as a first object on its schedule, like a created one.
+        if (schedule && isInitFailure(e)) throw withProperties(e, defined(s.started(e.properties, e.id, schedule)));
+        throw e;
+      });
       if (!schedule) return made;
       return { id: made.id, outs: defined(s.started(made.outs, made.id, schedule)) };
     },
@@ -58,7 +63,11 @@ export function withRotation(declaration: AnyDeclaration, inner: Provider): Prov
         olds.currentGone === true
           ? { outs: stateOf({ ...olds, ...s.plain(news) }) } // nothing to update: the rotation below makes its successor
           : await inner.update(current, s.plain(olds), s.plain(news));
-      return { outs: defined(await s.settle(inner, { ...applied.outs, currentId: current }, olds, news)) };
+      const settled = await s.settle(inner, { ...applied.outs, currentId: current }, olds, news);
+      // The rotation's create recovered an interrupted rotation's credential, not yet updated to the
+      // program: the whole rotated state goes into the stack's state, and the next up updates it.
+      if (settled.recovered) throw withProperties(Object.assign(settled.recovered, { id }), defined(settled.state));
+      return { outs: defined(settled.state) };
     },
     read: async (id, props) => {
       if (typeof props?.currentId !== "string") return inner.read(id, props);
@@ -179,7 +188,12 @@ class Slots {
   }
 
   /** After the in-place update: the schedule's due work, and the state it leaves. */
-  async settle(inner: Provider, outs: Props, olds: Props, news: Props): Promise<Props> {
+  async settle(
+    inner: Provider,
+    outs: Props,
+    olds: Props,
+    news: Props,
+  ): Promise<{ state: Props; recovered?: InitFailure }> {
     const schedule = this.scheduleOf(news);
     const due = this.due(olds, news);
     let state: Props = { ...outs, [this.r.input]: news[this.r.input] };
@@ -187,22 +201,28 @@ class Slots {
     if (!schedule) {
       if (due.includes("revoke previous")) await inner.delete(String(olds.previousId), olds);
       const { rotations: _n, rotatedAt: _at, nextRotationAt: _next, ...rest } = this.withoutPrevious(state);
-      return rest;
+      return { state: rest };
     }
     state.rotations ??= 0;
-    if (due.includes("rotate")) state = await this.rotate(inner, state, olds, news);
+    let recovered: InitFailure | undefined;
+    if (due.includes("rotate")) ({ state, recovered } = await this.rotate(inner, state, olds, news));
     else if (due.includes("revoke previous")) {
       await inner.delete(String(olds.previousId), olds); // a 404 counts as done (operations/delete.ts)
       state = this.withoutPrevious(state);
     }
-    return this.timed(state, schedule);
+    return { state: this.timed(state, schedule), recovered };
   }
 
   /**
    * The next credential, made under the rotation's own idempotency key; the one it succeeds becomes
    * the previous (or, when that one is gone, the previous stays), and any older one is revoked before.
    */
-  private async rotate(inner: Provider, state: Props, olds: Props, news: Props): Promise<Props> {
+  private async rotate(
+    inner: Provider,
+    state: Props,
+    olds: Props,
+    news: Props,
+  ): Promise<{ state: Props; recovered?: InitFailure }> {
     const number = Number(olds.rotations ?? 0) + 1;
     const current = String(state.currentId);
     const currentLives = olds.currentGone !== true;
@@ -216,8 +236,16 @@ class Slots {
       if (gone !== undefined && gone !== kept) await inner.delete(gone, olds);
     }
     // The generic create, as for a first object: the key's rotation field holds the rotation's number
-    // (a string trigger can never spell an object), so a rerun sends this very key.
-    const made = await inner.create({ ...news, adoptId: undefined, [this.r.input]: { rotation: number } });
+    // (a string trigger can never spell an object), so a rerun sends this very key. An interrupted
+    // rotation's credential it recovers (initFailure.ts) is the successor all the same.
+    let recovered: InitFailure | undefined;
+    const made = await inner
+      .create({ ...news, adoptId: undefined, [this.r.input]: { rotation: number } })
+      .catch((e: unknown) => {
+        if (!isInitFailure(e)) throw e;
+        recovered = e;
+        return { id: e.id, outs: e.properties };
+      });
     progress(
       `${what(this.declaration, news, made.id)}: rotated (rotation ${number}); ` +
         (kept ? `previous ${kept} stays live for the overlap.` : "no previous credential lives."),
@@ -236,7 +264,7 @@ class Slots {
       for (const [output, previous] of Object.entries(previousOutputs(this.r)))
         next[previous] = kept === current ? (olds[output] ?? "") : (olds[previous] ?? "");
     }
-    return next;
+    return { state: next, recovered };
   }
 }
 

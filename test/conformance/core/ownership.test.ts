@@ -18,6 +18,10 @@ import { subAccount as subAccountSpec } from "../../../provider/resources/subAcc
 import type { EmulatorControl } from "../../../emulator/control";
 import type { RunningEmulator } from "../../../emulator/server";
 import { saidOnStderr } from "../../../support/stderr";
+import { type InitFailure, isInitFailure } from "../../../provider/core/initFailure";
+import { isSecretValue } from "../../../provider/core/secretMarks";
+import * as runtime from "../../../provider/runtime";
+import * as native from "../../../native/provider";
 
 const urn = (kind: string, name: string) => `urn:pulumi:dev::two::pulumi-nodejs:dynamic/txmail:${kind}::${name}`;
 const MINE = "salt-of-my-dev-stack-0001";
@@ -51,6 +55,16 @@ async function killedCreate(
   const key = createKey(spec, inputs, { urn: String(inputs.__urn), accountId: emu.accountId, path }, 0);
   const { data } = await client.post(path, body, spec.created, { idempotencyKey: key });
   return String(data.id);
+}
+
+/** The init failure a create rejects with (provider/core/initFailure.ts); any other outcome fails the test. */
+async function initFailureOf(created: Promise<unknown>): Promise<InitFailure> {
+  const outcome = await created.then(
+    (made) => made,
+    (e: unknown) => e,
+  );
+  if (!isInitFailure(outcome)) throw new Error(`expected an init failure, got ${JSON.stringify(outcome) ?? outcome}`);
+  return outcome;
 }
 
 /**
@@ -128,7 +142,7 @@ describe("two stacks on one account, the same names: one removes and re-adds its
 });
 
 describe("a killed create, then a change, then the rerun: proven through the key", () => {
-  test("a sub account is taken over and updated: one object", async () => {
+  test("a sub account is recovered as it is, then updated by the next up: one object", async () => {
     const inputs = {
       name: "killed",
       website: "killed.example.com",
@@ -139,12 +153,22 @@ describe("a killed create, then a change, then the rerun: proven through the key
     await killedCreate(subAccountSpec, inputs, { name: inputs.name, website: inputs.website });
     const made = (await control.dumpState()).accounts.filter((a) => a.name === "killed");
     expect(made).toHaveLength(1);
-    const { value: rerun, text } = await saidOnStderr(() =>
-      subAccount.create({ ...inputs, website: "changed.example.com" }),
+    const changed = { ...inputs, website: "changed.example.com" };
+    const failure = await initFailureOf(subAccount.create(changed));
+    // The engine records the object from the init failure: its id, its properties as they are.
+    expect(failure.id).toBe(made[0]!.id);
+    expect(failure.properties).toMatchObject({ website: "killed.example.com" });
+    expect(failure.message).toMatch(/recovered, not yet updated.*\(website\).*run `pulumi up` again/);
+    expect((await client.get(paths.subAccount(emu.accountId, failure.id), SubAccount)).website).toBe(
+      "killed.example.com",
     );
-    expect(rerun.id).toBe(made[0]!.id);
-    expect(text).toMatch(/taken over/);
-    const live = await client.get(paths.subAccount(emu.accountId, rerun.id), SubAccount);
+    // The next up: the engine's diff of the recorded object against the program is an update, not a replacement.
+    expect(await subAccount.diff(failure.id, failure.properties, changed)).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
+    await subAccount.update(failure.id, failure.properties, changed);
+    const live = await client.get(paths.subAccount(emu.accountId, failure.id), SubAccount);
     expect(live.website).toBe("changed.example.com");
     expect((await control.dumpState()).accounts.filter((a) => a.name === "killed")).toHaveLength(1);
   });
@@ -164,29 +188,58 @@ describe("a killed create, then a change, then the rerun: proven through the key
     expect(made[0]!.status).toBe("suspended");
   });
 
-  test("an API key within the replay window is taken over with its real secret", async () => {
-    const inputs = {
-      label: "killed-key",
-      scopes: ["routes:read:all"],
-      ipAllowList: [],
-      __urn: urn("ApiKey", "k"),
-      __stackSalt: MINE,
-    };
-    const killed = await killedCreate(apiKeySpec, inputs, {
-      label: inputs.label,
-      scopes: inputs.scopes,
-      ip_allow_list: [],
-    });
-    const rerun = await apiKey.create({ ...inputs, ipAllowList: ["127.0.0.1/32"] });
-    const keys = (await control.dumpState()).api_keys.filter((k) => k.label === "killed-key");
-    expect(keys.map((k) => k.id)).toEqual([killed]);
-    expect(rerun.id).toBe(killed);
-    const res = await fetch(`${emu.baseUrl}/v2/accounts/${emu.accountId}/routes`, {
-      headers: { authorization: `Bearer ${String(rerun.outs.secretKey)}` },
-    });
-    expect(res.status).toBe(200);
-    expect((await client.get(paths.apiKey(emu.accountId, rerun.id), ApiKey)).ip_allow_list).toEqual(["127.0.0.1/32"]);
-  });
+  // The init failure's properties go into the stack's state: a secret in them leaves each face marked
+  // secret, as a create's outputs do (provider/runtime.ts withSecretMarks; native/provider.ts).
+  test.each(["dynamic", "native"] as const)(
+    "an API key within the replay window (%s face): recovered with its real secret, kept secret",
+    async (face) => {
+      const keyUrn = face === "dynamic" ? urn("ApiKey", "k") : `urn:pulumi:dev::two::txmail:index:ApiKey::k`;
+      const inputs = {
+        label: `killed-key-${face}`,
+        scopes: ["routes:read:all"],
+        ipAllowList: [],
+        connection: { apiKey: emu.apiKey, accountId: emu.accountId, baseUrl: emu.baseUrl },
+        __urn: keyUrn,
+        __stackSalt: MINE,
+      };
+      const killed = await killedCreate(apiKeySpec, inputs, {
+        label: inputs.label,
+        scopes: inputs.scopes,
+        ip_allow_list: [],
+      });
+      const changed = { ...inputs, ipAllowList: ["127.0.0.1/32"] };
+      const SERIALIZED = 'exports.handler = () => require("pulumi-txmail/provider/kinds/apiKey")';
+      const failure = await initFailureOf(
+        face === "dynamic"
+          ? runtime.dynamicProvider("ApiKey").create({ ...changed, __provider: SERIALIZED })
+          : native.create(keyUrn, changed),
+      );
+      expect(failure.id).toBe(killed);
+      const { secretKey, connection, ...rest } = failure.properties as Record<string, Record<string, unknown>>;
+      expect(isSecretValue(secretKey)).toBe(true);
+      expect(isSecretValue(connection!.apiKey)).toBe(true);
+      const secretText = String(secretKey!.value);
+      for (const plain of [JSON.stringify(rest), failure.message, ...failure.reasons]) {
+        expect(plain).not.toContain(secretText);
+        expect(plain).not.toContain(emu.apiKey);
+      }
+      // The dynamic face's serialized provider stays with the recorded object, as a create's outputs
+      // keep it (the host loads a later update's and delete's provider from there); the native face has none.
+      expect(rest.__provider).toBe(face === "dynamic" ? SERIALIZED : undefined);
+      // The replay's own secret, which works; the object not changed yet.
+      const res = await fetch(`${emu.baseUrl}/v2/accounts/${emu.accountId}/routes`, {
+        headers: { authorization: `Bearer ${secretText}` },
+      });
+      expect(res.status).toBe(200);
+      expect((await client.get(paths.apiKey(emu.accountId, killed), ApiKey)).ip_allow_list).toEqual([]);
+      // The next up's update converges it and keeps the secret.
+      const recorded = { ...rest, secretKey: secretText, connection: { ...connection, apiKey: emu.apiKey } };
+      const { outs } = await apiKey.update(killed, recorded, changed);
+      expect(outs.secretKey).toBe(secretText);
+      expect((await client.get(paths.apiKey(emu.accountId, killed), ApiKey)).ip_allow_list).toEqual(["127.0.0.1/32"]);
+      expect((await control.dumpState()).api_keys.filter((k) => k.label === inputs.label)).toHaveLength(1);
+    },
+  );
 });
 
 describe("a 5xx after the service committed (not stored: idempotency rule 6)", () => {

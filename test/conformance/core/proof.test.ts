@@ -18,6 +18,7 @@ import { webhook as webhookSpec } from "../../../provider/resources/webhook";
 import type { EmulatorControl } from "../../../emulator/control";
 import type { RunningEmulator } from "../../../emulator/server";
 import { saidOnStderr } from "../../../support/stderr";
+import { isInitFailure } from "../../../provider/core/initFailure";
 
 const urn = (kind: string, name: string) => `urn:pulumi:dev::proof::pulumi-nodejs:dynamic/txmail:${kind}::${name}`;
 const MINE = "salt-of-my-dev-stack-0001";
@@ -69,14 +70,29 @@ function otherStack(): Provider {
 
 const routesNamed = async (name: string) => (await control.dumpState()).routes.filter((r) => r.name === name);
 
-/** The rerun, with the route POSTs it sent (statuses in order). */
+/**
+ * The rerun as the engine runs it, with the route POSTs its create sent (statuses in order). A
+ * proven object whose fields differ from the program comes back as an init failure with its id and
+ * properties as they are (`recovered`, provider/core/initFailure.ts): the engine records it, and the
+ * next up updates it — its outcome is what this returns then.
+ */
 async function rerun(provider: Provider, inputs: Record<string, unknown>) {
   await control.clearRequests();
-  const { value, text } = await saidOnStderr(() => provider.create(inputs));
+  const { value: created, text } = await saidOnStderr(() =>
+    provider.create(inputs).then(
+      (made) => ({ ...made, recovered: undefined }),
+      (e: unknown) => {
+        if (!isInitFailure(e)) throw e;
+        return { id: e.id, outs: e.properties, recovered: e };
+      },
+    ),
+  );
   const posts = (await control.requests()).requests
     .filter((r) => `${r.method} ${r.template}` === ROUTES)
     .map((r) => r.status);
-  return { ...value, text, posts };
+  if (!created.recovered) return { ...created, text, posts };
+  const { outs } = await provider.update(created.id, created.outs, inputs);
+  return { ...created, outs, text, posts };
 }
 
 const routeInputs = (name: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
@@ -98,29 +114,78 @@ describe("a killed create, then the program changes its set of fields: the rerun
     expect((await routesNamed("a-added-default")).map((r) => r.id)).toEqual([killed]);
   });
 
-  test("(b) `enabled: false` added: proven through the key, taken over and converged; one route", async () => {
+  test("(b) `enabled: false` added: proven through the key, recovered, updated next; one route", async () => {
     const inputs = routeInputs("b-added");
     const killed = await killedCreate(routeSpec, inputs, canonical(routeSpec, inputs));
     const again = await rerun(route, { ...inputs, enabled: false });
     expect(again.id).toBe(killed);
-    expect(again.text).toMatch(/taken over/);
+    expect(again.recovered?.message).toMatch(/recovered, not yet updated.*\(enabled\)/);
     expect(again.posts).toEqual([422, 201]); // the program's body, then the rebuilt earlier one
     expect((await client.get(paths.route(emu.accountId, killed), Route)).enabled).toBe(false);
     expect((await routesNamed("b-added")).map((r) => r.id)).toEqual([killed]);
   });
 
-  test("(b) an optional field removed (attachments) and the url changed: taken over and converged", async () => {
+  test("(b) an optional field removed (attachments) and the url changed: recovered, converged next", async () => {
     const inputs = routeInputs("b-removed", { attachments: true, headers: false });
     const killed = await killedCreate(routeSpec, inputs, canonical(routeSpec, inputs));
     const { attachments: _, ...without } = inputs;
     const again = await rerun(route, { ...without, url: "https://in.example.com/b" });
     expect(again.id).toBe(killed);
+    expect(again.recovered?.message).toMatch(/\(url\)/); // attachments is no longer the program's
     expect(again.posts).toEqual([422, 201]);
     const live = await client.get(paths.route(emu.accountId, killed), Route);
     expect(live.url).toBe("https://in.example.com/b");
     expect(live.attachments).toBe(true); // no longer set by the program: the service's value stands
     expect(again.outs).toMatchObject({ url: "https://in.example.com/b", attachments: true });
     expect((await routesNamed("b-removed")).map((r) => r.id)).toEqual([killed]);
+  });
+
+  test("(b) an optional field removed, nothing else: taken over as it is, a plain create", async () => {
+    const inputs = routeInputs("b-only-removed", { attachments: true });
+    const killed = await killedCreate(routeSpec, inputs, canonical(routeSpec, inputs));
+    const { attachments: _, ...without } = inputs;
+    const again = await rerun(route, without);
+    expect(again.id).toBe(killed);
+    expect(again.recovered).toBeUndefined(); // every field the program sets holds its value
+    expect(again.text).toMatch(/taken over/);
+    expect(again.posts).toEqual([422, 201]);
+    expect(again.outs).toMatchObject({ attachments: true });
+  });
+});
+
+describe("a killed create proven through the key with other values: recorded before it changes", () => {
+  // Seed 5905 #2737 (test/histories/regressions.test.ts): a create that converged the proven object
+  // and was killed after its update left an object whose first body nothing held, and the next
+  // rerun, unable to prove it, made a twin. The create changes nothing now; the engine records the
+  // object from the init failure, and a rerun killed after it still finds the object through the key.
+  test("the object is handed back unchanged with its id and properties; killed again, still found", async () => {
+    const inputs = routeInputs("recorded-first");
+    const killed = await killedCreate(routeSpec, inputs, canonical(routeSpec, inputs));
+    const changed = { ...inputs, url: "https://in.example.com/changed" };
+    const failure = await route.create(changed).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    if (!isInitFailure(failure)) throw new Error(`expected an init failure, got ${String(failure)}`);
+    expect(failure.id).toBe(killed);
+    expect(failure.reasons).toEqual([failure.message]);
+    expect(failure.message).toMatch(
+      new RegExp(
+        `Route ${killed} 'recorded-first': recovered, not yet updated: an interrupted run created it.*\\(url\\); run \`pulumi up\` again`,
+      ),
+    );
+    // As it is: the service's url, in the properties and at the service; the program's only where the key stood for it.
+    expect(failure.properties).toMatchObject({ url: inputs.url, name: "recorded-first" });
+    expect((await client.get(paths.route(emu.accountId, killed), Route)).url).toBe(inputs.url);
+    // That run was killed too before the engine recorded it: the next run's create (a provider
+    // process of its own, like another stack's) still proves the object.
+    const again = await rerun(otherStack(), changed);
+    expect(again.id).toBe(killed);
+    expect(again.recovered).toBeDefined();
+    // The next up's update converges it (rerun stands for it): one route, the program's url.
+    expect((await client.get(paths.route(emu.accountId, killed), Route)).url).toBe(changed.url);
+    expect(again.outs).toMatchObject({ url: changed.url });
+    expect((await routesNamed("recorded-first")).map((r) => r.id)).toEqual([killed]);
   });
 });
 
@@ -142,6 +207,7 @@ describe("(c) a killed create, then more look-alikes of other stacks than any ca
     }
     const again = await rerun(route, { ...inputs, url: "https://in.example.com/changed" });
     expect(again.id).toBe(killed);
+    expect(again.recovered).toBeDefined();
     // The program's body (422), the six distinct look-alike bodies (422 each, once), then ours replayed.
     expect(again.posts).toEqual([422, 422, 422, 422, 422, 422, 422, 201]);
     const named = (await routesNamed(name)).map((r) => r.id).sort();
@@ -169,6 +235,7 @@ describe("(d) a create 0.1.x sent (the program's fields as given) and left unrec
     const killed = await killedCreate(routeSpec, inputs, programBody(routeSpec, inputs));
     const again = await rerun(route, { ...inputs, url: "https://in.example.com/d" });
     expect(again.id).toBe(killed);
+    expect(again.recovered).toBeDefined();
     expect((await client.get(paths.route(emu.accountId, killed), Route)).url).toBe("https://in.example.com/d");
     expect((await routesNamed("d-changed")).map((r) => r.id)).toEqual([killed]);
   });
@@ -194,8 +261,9 @@ describe("(d) a create 0.1.x sent (the program's fields as given) and left unrec
       __stackSalt: MINE,
     };
     const killed = await killedCreate(webhookSpec, inputs, programBody(webhookSpec, inputs));
-    const again = await webhook.create({ ...inputs, onFailed: true });
+    const again = await rerun(webhook, { ...inputs, onFailed: true });
     expect(again.id).toBe(killed);
+    expect(again.recovered?.message).toMatch(/\(onFailed\)/);
     expect((await client.get(paths.webhook(emu.accountId, killed), Webhook)).on_failed).toBe(true);
     expect((await control.dumpState()).webhooks.filter((w) => w.name === "d-hook")).toHaveLength(1);
   });

@@ -14,6 +14,7 @@ import type { EmulatorControl } from "../../../emulator/control";
 import type { RunningEmulator } from "../../../emulator/server";
 import { saidOnStderr } from "../../../support/stderr";
 import { until } from "../../../support/processes";
+import { type InitFailure, isInitFailure } from "../../../provider/core/initFailure";
 
 // Many requests per test on 2 shared cores at load averages past 15: bounded generously.
 jest.setTimeout(120_000);
@@ -233,6 +234,65 @@ test("a killed rotation rerun after the 5-minute secret replay: a new key, the k
   expect(text).toContain(`likely leftover: ApiKey ${lost}`);
   expect((await liveKeys("rotating k")).sort()).toEqual([state.id, lost, String(rerun.state.outs.currentId)].sort());
   expect(text).not.toContain(String(killed.state.outs.secretKey));
+});
+
+/** The init failure `made` rejects with (provider/core/initFailure.ts); any other outcome fails the test. */
+async function recovered(made: Promise<unknown>): Promise<InitFailure> {
+  const outcome = await made.then(
+    (x) => x,
+    (e: unknown) => e,
+  );
+  if (!isInitFailure(outcome)) throw new Error(`expected an init failure, got ${JSON.stringify(outcome)}`);
+  return outcome;
+}
+
+test("a killed first create, then a new label: recovered on its schedule as it is; the next up updates it", async () => {
+  const news = program("r", SCHEDULE);
+  const killed = await firstUp(news); // its outputs never saved
+  const relabelled = { ...news, label: "rotating r, relabelled" };
+  const p = run();
+  const failure = await recovered(p.create(await checked(p, {}, relabelled)));
+  expect(failure.id).toBe(killed.id);
+  // What the engine records: the object as it is, as a first object on its schedule.
+  expect(failure.properties).toMatchObject({
+    label: "rotating r",
+    currentId: killed.id,
+    rotations: 0,
+    secretKey: killed.outs.secretKey,
+    nextRotationAt: killed.outs.nextRotationAt,
+  });
+  const next = await up({ id: failure.id, outs: failure.properties }, relabelled);
+  expect(next.diff).toMatchObject({ changes: true, replaces: [] });
+  expect(next.state.outs).toMatchObject({ label: "rotating r, relabelled", currentId: killed.id, rotations: 0 });
+  expect(await liveKeys("rotating r, relabelled")).toEqual([killed.id]);
+});
+
+test("a rotation killed after the service committed, then a new label: the successor recovered with the rotated state", async () => {
+  const news = program("s", SCHEDULE);
+  const state = await firstUp(news);
+  await advance(30 * DAY + 60_000);
+  const killed = await up(state, news); // its outputs never saved
+  const successor = String(killed.state.outs.currentId);
+  const relabelled = { ...news, label: "rotating s, relabelled" };
+  const p = run();
+  const inputs = await checked(p, state.outs, relabelled);
+  expect((await p.diff(state.id, state.outs, inputs)).changes).toBe(true);
+  // The rotation's create proves the killed rotation's key through its key and hands it back as it
+  // is; the update fails with the whole rotated state (an update's init failure: the engine keeps
+  // the old inputs with these outputs).
+  const failure = await recovered(p.update(state.id, state.outs, inputs));
+  expect(failure.id).toBe(state.id);
+  expect(failure.properties).toMatchObject({
+    currentId: successor,
+    rotations: 1,
+    previousId: state.id,
+    secretKey: killed.state.outs.secretKey,
+    previousSecretKey: state.outs.secretKey,
+  });
+  // The next up updates the successor (the current key) to the program's label: no third key.
+  const next = await up({ id: state.id, outs: failure.properties }, relabelled);
+  expect(next.state.outs).toMatchObject({ currentId: successor, rotations: 1, label: "rotating s, relabelled" });
+  expect((await liveKeys("rotating s, relabelled")).sort()).toEqual([state.id, successor].sort());
 });
 
 test("a previous deleted out of band is dropped by refresh, and the next rotation is fine", async () => {

@@ -87,6 +87,13 @@ export class ProviderClient {
     return { id: resp.getId(), outs: (resp.getProperties()?.toJavaScript() ?? {}) as Props };
   }
 
+  async update(urn: string, id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
+    const req = new provproto.UpdateRequest().setUrn(urn).setId(id);
+    req.setOlds(Struct.fromJavaScript(olds as never)).setNews(Struct.fromJavaScript(news as never));
+    const resp = await this.call<provproto.UpdateResponse>("update", req);
+    return { outs: (resp.getProperties()?.toJavaScript() ?? {}) as Props };
+  }
+
   /** A Read as refresh sends it (with `props`) or as `pulumi import` does (without any). */
   async read(urn: string, id: string, props?: Props, inputs?: Props) {
     const req = new provproto.ReadRequest().setUrn(urn).setId(id);

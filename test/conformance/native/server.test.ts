@@ -10,6 +10,12 @@ import { closeSharedDispatchers, createClient, type TxmailClient } from "../../.
 import { SECRET_SIG, SIG_KEY } from "../../../provider/core/secretMarks";
 import { startEmulator, type RunningEmulator } from "../../../emulator/server";
 import { serve } from "../../../native/server";
+import type * as grpc from "@grpc/grpc-js";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import * as statusproto from "@pulumi/pulumi/proto/status_pb";
+import { canonicalBody } from "../../../provider/core/operations/createForm";
+import { createKey } from "../../../provider/core/operations/createKey";
+import { route as routeSpec } from "../../../provider/resources/route";
 import { ProviderClient, secret, urnOf } from "./providerClient";
 
 let emu: RunningEmulator;
@@ -159,8 +165,8 @@ describe("Read without properties (what `pulumi import` sends)", () => {
       Route,
     );
     const urn = urnOf("Route", "imported");
-    const read = await p.read(urn, made.id);
-    expect(read.id).toBe(made.id);
+    const read = await p.read(urn, String(made.id));
+    expect(read.id).toBe(String(made.id));
     expect(read.inputs).toEqual({
       name: "existing",
       url: "https://example.com/existing",
@@ -180,7 +186,7 @@ describe("Read without properties (what `pulumi import` sends)", () => {
       enabled: false,
     };
     const checked = await p.check(urn, read.inputs!, program);
-    expect(await p.diff(urn, made.id, read.props!, checked.inputs)).toMatchObject({ changes: "none" });
+    expect(await p.diff(urn, String(made.id), read.props!, checked.inputs)).toMatchObject({ changes: "none" });
   });
 
   it("reports an object that does not exist as gone", async () => {
@@ -200,6 +206,53 @@ describe("secrets", () => {
     const read = await p.read(urn, id, outs, checked.inputs);
     expect(isSecret(read.props!.url)).toBe(true);
     expect(isSecret(read.inputs!.url)).toBe(true);
+  });
+});
+
+describe("an init failure: an interrupted run's object recovered, not yet updated", () => {
+  it("reaches the engine as ErrorResourceInitFailed: the object's id, its properties (secrets marked), the reasons", async () => {
+    const salt = "3".repeat(32);
+    await p.configure(settings({ __stackSalt: salt }));
+    const urn = urnOf("Route", "recovered");
+    const program = { ...ROUTE, name: "recovered" };
+    // The create of a run killed before the engine heard its answer: committed, recorded nowhere.
+    const identity = { ...program, __urn: urn, __stackSalt: salt };
+    const collection = paths.routes(emu.accountId);
+    const key = createKey(routeSpec, identity, { urn, accountId: emu.accountId, path: collection }, 0);
+    const { data: made } = await client.post(collection, canonicalBody(routeSpec, identity), routeSpec.created, {
+      idempotencyKey: key,
+    });
+    const signing = String(made.secret);
+    expect(signing.length).toBeGreaterThan(8);
+    // The recipient arrives secret (a program's choice): it must leave secret in the recorded properties too.
+    const changed = (
+      await p.check(urn, {}, { ...program, recipient: secret(program.recipient), url: "https://example.com/changed" })
+    ).inputs;
+    const err = await p.create(urn, changed).then(
+      () => undefined,
+      (e: unknown) => e as grpc.ServiceError,
+    );
+    const [details] = err?.metadata?.get("grpc-status-details-bin") ?? [];
+    if (!(details instanceof Buffer)) throw new Error(`no init failure in the create's answer: ${String(err)}`);
+    const status = statusproto.Status.deserializeBinary(details);
+    const detail = status
+      .getDetailsList()[0]!
+      .unpack(provproto.ErrorResourceInitFailed.deserializeBinary, "pulumirpc.ErrorResourceInitFailed");
+    expect(detail?.getId()).toBe(String(made.id));
+    expect(detail?.getReasonsList()).toEqual([expect.stringMatching(/recovered, not yet updated.*\(url\)/)]);
+    const recorded = detail!.getProperties()!.toJavaScript() as Record<string, unknown>;
+    expect(recorded.url).toBe(ROUTE.url); // as it is
+    expect(recorded.recipient).toEqual({ [SIG_KEY]: SECRET_SIG, value: ROUTE.recipient });
+    // The replay's signing secret, marked; nowhere else in the answer.
+    expect(recorded.secret).toEqual({ [SIG_KEY]: SECRET_SIG, value: signing });
+    expect(Buffer.from(details).toString("latin1").split(signing)).toHaveLength(2);
+    expect(status.getMessage()).not.toContain(signing);
+    // The next up diffs the recorded object against the program: an update, which converges it.
+    expect(await p.diff(urn, String(made.id), recorded, changed)).toMatchObject({ changes: "some", replaces: [] });
+    await p.update(urn, String(made.id), recorded, changed);
+    expect((await client.get(paths.route(emu.accountId, String(made.id)), Route)).url).toBe(
+      "https://example.com/changed",
+    );
   });
 });
 

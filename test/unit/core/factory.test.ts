@@ -1,6 +1,7 @@
 // The generic provider's semantics, against an in-memory fake of the API (no network): check
 // failures name the input and the rule, diff separates replacements from updates, create survives
 // replays of deleted objects, read keeps one-time secrets and reports deleted objects as gone.
+import { isInitFailure } from "../../../provider/core/initFailure";
 import { z } from "zod";
 import type { Api } from "../../../provider/core/api";
 import { makeProvider } from "../../../provider/core/factory";
@@ -217,16 +218,24 @@ describe("create, read, update, delete", () => {
     return [...api.records.keys()].pop()!;
   }
 
-  it("an earlier attempt with other updatable values (a killed run, then a change) is taken over through its key", async () => {
+  it("an earlier attempt with other updatable values (a killed run, then a change) is recovered through its key", async () => {
     // The service answers the key, offered the earlier attempt's body rebuilt from the object, with
-    // that very object: proven this stack's, taken over and updated — with the secret of the replay.
+    // that very object: proven this stack's, handed to the engine unchanged as an init failure with
+    // its properties — the secret of the replay among them — and updated by the next up.
     const { api, provider } = setup();
     const killed = await killedCreate(api, provider, { name: "a", size: 1, __urn: urn });
-    const rerun = await provider.create({ name: "a", size: 2, __urn: urn });
-    expect(rerun.id).toBe(killed);
+    const failure = await provider.create({ name: "a", size: 2, __urn: urn }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    if (!isInitFailure(failure)) throw new Error(`expected an init failure, got ${String(failure)}`);
+    expect(failure.id).toBe(killed);
     expect(api.records.size).toBe(1);
+    expect(api.records.get(killed)).toMatchObject({ size: 1 });
+    expect(failure.properties).toMatchObject({ size: 1, secret: `s3cret-${killed}` });
+    const next = await provider.update(killed, failure.properties, { name: "a", size: 2, __urn: urn });
     expect(api.records.get(killed)).toMatchObject({ size: 2 });
-    expect(rerun.outs).toMatchObject({ size: 2, secret: `s3cret-${killed}` });
+    expect(next.outs).toMatchObject({ size: 2, secret: `s3cret-${killed}` });
   });
 
   it("an earlier attempt whose object is gone makes a new one; a look-alike is never taken", async () => {
@@ -245,8 +254,8 @@ describe("create, read, update, delete", () => {
       created_at: new Date(Date.now() + 1000).toISOString(),
     };
     api.records.set("hand-made", { ...handMade });
-    const rerun = await provider.create({ name: "d", size: 2, __urn: other });
-    expect(rerun.id).toBe(made);
+    const rerun = await provider.create({ name: "d", size: 2, __urn: other }).catch((e: unknown) => e);
+    expect(isInitFailure(rerun) && rerun.id).toBe(made); // recovered, to be updated by the next up
     expect(api.records.get("hand-made")).toEqual(handMade);
   });
 
