@@ -4,9 +4,10 @@
 // invariants (invariants.ts) after it runs.
 import fc from "fast-check";
 import type { FaultSpec } from "../../emulator/control";
+import { deepEqual } from "../../provider/core/canonicalJson";
 import { afterCleanUp, invariants } from "./invariants";
 import { KIND_MODELS, KINDS, NAMES, type HKind } from "./kinds";
-import type { ProgramResource, RunOptions, RunReport, World } from "./world";
+import { type ProgramResource, type RunOptions, type RunReport, stackLetter, type World } from "./world";
 
 export type FaultMode = "error-before" | "error-after" | "drop-before" | "drop-after" | "rate-limit";
 export type FaultMethod = "POST" | "PUT" | "DELETE" | "GET";
@@ -19,6 +20,7 @@ export type Cmd =
   | { t: "add"; s: number; kind: HKind; name: string; v: number }
   | { t: "remove"; s: number; pick: number }
   | { t: "rename"; s: number; pick: number; to: string }
+  | { t: "renameAlias"; s: number; pick: number; to: string }
   | { t: "update"; s: number; pick: number; i: number }
   | { t: "replaceField"; s: number; pick: number; i: number }
   | { t: "optional"; s: number; pick: number; i: number }
@@ -30,12 +32,21 @@ export type Cmd =
   | { t: "oobDelete"; pick: number }
   | { t: "oobCreate"; kind: "Route" | "Domain" | "Suppression"; name: string; v: number }
   | { t: "oobChange"; pick: number }
-  | { t: "clock"; past: "24h" | "5min" | "30d" };
+  | { t: "clock"; past: "24h" | "5min" | "30d" }
+  | { t: "preview"; s: number }
+  | { t: "import"; s: number; pick: number; name: string }
+  | { t: "clone" }
+  | { t: "pinSalt" };
+
+/** The clone of A's project (world.ts): the stack after the history's `settings.stacks`. */
+export const cloneOf = (settings: Settings) => settings.stacks;
 
 export interface Model {
   programs: ProgramResource[][];
   /** Per stack: its last `up` was killed (for Settings.skipKnown). */
   killedUp?: boolean[];
+  /** A's project was cloned: the clone (stack C) has A's program as it was then. */
+  cloned?: boolean;
 }
 
 export interface Settings {
@@ -60,7 +71,7 @@ export const settingsFromEnv = (env = process.env): Settings => ({
   skipKnown: env.HISTORIES_INCLUDE_KNOWN !== "1",
 });
 
-const letter = (s: number) => "AB"[s]!;
+const letter = stackLetter;
 
 /** The resource `pick` names in a program (any index: modulo its length). */
 const picked = (program: ProgramResource[], pick: number) => program[pick % program.length];
@@ -75,6 +86,16 @@ export function describe(c: Cmd): string {
       return `${letter(c.s)}: program removes resource #${c.pick}`;
     case "rename":
       return `${letter(c.s)}: program renames resource #${c.pick} to '${c.to}' (new URN, no alias)`;
+    case "renameAlias":
+      return `${letter(c.s)}: program renames resource #${c.pick} to '${c.to}' with an alias of its old name`;
+    case "preview":
+      return `${letter(c.s)}: pulumi preview`;
+    case "import":
+      return `${letter(c.s)}: program imports object #${c.pick} of those made out of band as '${c.name}' (the import option), pulumi up`;
+    case "clone":
+      return `environment: A's project is cloned (same stack name and program, its own backend, same account) as C`;
+    case "pinSalt":
+      return `environment: A's salt is pinned in txmail:stackSalt, in A's configuration and its clone's`;
     case "update":
       return `${letter(c.s)}: program changes an updatable field of resource #${c.pick} (#${c.i})`;
     case "replaceField":
@@ -123,7 +144,15 @@ export function edited(settings: Settings, program: ProgramResource[], c: Cmd): 
       if (program.length === 0) return undefined;
       const r = program[at(c.pick)]!;
       if (program.some((x) => x.kind === r.kind && x.name === c.to)) return undefined;
-      return replaced(at(c.pick), { ...r, name: c.to });
+      const { aliases: _dropped, ...plainResource } = r;
+      return replaced(at(c.pick), { ...plainResource, name: c.to });
+    }
+    case "renameAlias": {
+      if (program.length === 0) return undefined;
+      const r = program[at(c.pick)]!;
+      if (program.some((x) => x.kind === r.kind && x.name === c.to)) return undefined;
+      const aliases = [...new Set([...(r.aliases ?? []), r.name])].filter((n) => n !== c.to);
+      return replaced(at(c.pick), { ...r, name: c.to, aliases });
     }
     case "update":
     case "replaceField": {
@@ -161,37 +190,139 @@ const faultSpec = (f: FaultData): FaultSpec => ({
   ...(f.mode === "rate-limit" ? { retryAfter: 0 } : {}),
 });
 
+/** Resources an up is to move to their new name by an alias, with the object each must keep (its inputs unchanged). */
+function keptByAliases(w: World, s: number, program: ProgramResource[]) {
+  const stack = w.stacks[s]!;
+  const kept: { urn: string; from: string; kind: HKind; id: string }[] = [];
+  for (const r of program) {
+    const urn = w.urnOf(stack, r.kind, r.name);
+    if (stack.state.has(urn)) continue;
+    const from = (r.aliases ?? []).map((n) => w.urnOf(stack, r.kind, n)).find((a) => stack.state.has(a));
+    const e = from && stack.state.get(from);
+    if (!e || stack.pendingDelete.some((p) => p.urn === from)) continue;
+    // A changed replacing field would replace it, alias or not: only inputs the state holds as they are.
+    const inputs = w.resolved(r.inputs);
+    if (Object.entries(inputs).every(([k, v]) => deepEqual(e.inputs[k], v)))
+      kept.push({ urn, from, kind: r.kind, id: e.id });
+  }
+  return kept;
+}
+
 /** Runs one command on the world and returns the invariant violations after it. */
 export async function runCmd(settings: Settings, model: Model, w: World, c: Cmd): Promise<string[]> {
   const stack = "s" in c ? w.stacks[c.s]! : undefined;
   const reports: RunReport[] = [];
   const problems: string[] = [];
   const opts = (f?: FaultData, kill?: number): RunOptions => ({ fault: f && faultSpec(f), killAt: kill });
+  /** After a clean up of `program`: settled, and (without a fault or drift) a preview and a second up change nothing. */
+  const afterClean = async (s: number, program: ProgramResource[], r: RunReport, faulted: boolean) => {
+    problems.push(...afterCleanUp(w, s, program, w.liveObjects(r.after)));
+    // Known (docs/guide/development.md#histories): an update applies the fields the program
+    // changed, and drift it then sees in the others is applied by the next up. Strict with
+    // HISTORIES_STRICT_DRIFT=1.
+    const drift = w.drifted.has(s) && process.env.HISTORIES_STRICT_DRIFT !== "1";
+    if (faulted || drift) return;
+    // A preview then shows no change, and changes nothing at the service.
+    problems.push(...(await previewed(s, program, true)));
+    // And a second up is all no-ops.
+    const again = await w.up(w.stacks[s]!, program);
+    reports.push(again);
+    const acted = [...again.creates, ...again.updates, ...again.deletes];
+    if (again.error || acted.length > 0)
+      problems.push(
+        `the up after a clean up was not all no-ops: ${again.error ?? ""} creates [${again.creates}] updates [${again.updates}] deletes [${again.deletes}]`,
+      );
+  };
+  /** A preview: the service the same after it (no write, no record changed); after a clean up, no change shown. */
+  const previewed = async (s: number, program: ProgramResource[], clean: boolean): Promise<string[]> => {
+    const found: string[] = [];
+    const [dumpBefore, countsBefore] = [await w.control.dumpState(), await w.control.counters()];
+    const p = await w.preview(w.stacks[s]!, program);
+    const [dumpAfter, countsAfter] = [await w.control.dumpState(), await w.control.counters()];
+    const [was, now] = [w.records(dumpBefore), w.records(dumpAfter)];
+    const changed = [...new Set([...was.keys(), ...now.keys()])].filter((k) => was.get(k) !== now.get(k));
+    if (changed.length > 0 || countsAfter.writes !== countsBefore.writes)
+      found.push(
+        `${stackLetter(s)}'s preview changed the service: ${countsAfter.writes - countsBefore.writes} writes; records [${changed}]`,
+      );
+    if (!p.error && p.changes.length > 0) w.note("• preview with changes");
+    if (clean && (p.error || p.changes.length > 0))
+      found.push(`the preview after a clean up of ${stackLetter(s)} showed changes: ${p.error ?? ""} [${p.changes}]`);
+    for (const secret of w.secrets)
+      if (p.text.includes(secret))
+        found.push(`a secret of the service (${secret.slice(0, 4)}…) appears in a preview's output`);
+    return found;
+  };
   switch (c.t) {
     case "up": {
       const program = model.programs[c.s]!;
       (model.killedUp ??= [])[c.s] = Boolean(c.kill);
+      const kept = keptByAliases(w, c.s, program);
       const r = await w.up(stack!, program, opts(c.fault, c.kill));
       reports.push(r);
       if (!r.error && !r.killed) {
-        problems.push(...afterCleanUp(w, c.s, program, w.liveObjects(r.after)));
-        // Known (docs/guide/development.md#histories): an update applies the fields the program
-        // changed, and drift it then sees in the others is applied by the next up. Strict with
-        // HISTORIES_STRICT_DRIFT=1.
-        const drift = w.drifted.has(c.s) && process.env.HISTORIES_STRICT_DRIFT !== "1";
-        if (!c.fault && !drift) {
-          // After a clean up, a second up is all no-ops.
-          const again = await w.up(stack!, program);
-          reports.push(again);
-          const acted = [...again.creates, ...again.updates, ...again.deletes];
-          if (again.error || acted.length > 0)
+        // Renamed with an alias: the object is kept (same id), neither created nor deleted.
+        for (const k of kept) {
+          const now = stack!.state.get(k.urn);
+          if (now?.id !== k.id || r.deletes.includes(`${k.kind} ${k.id}`))
             problems.push(
-              `the up after a clean up was not all no-ops: ${again.error ?? ""} creates [${again.creates}] updates [${again.updates}] deletes [${again.deletes}]`,
+              `${k.urn.split("::").pop()} (${k.kind}), renamed with an alias from ${k.from.split("::").pop()}, was not kept: ` +
+                `${k.id} → ${now?.id ?? "no state"}; deletes [${r.deletes}]`,
             );
         }
+        if (kept.length > 0) w.note("• alias kept an object");
+        if (c.s === cloneOf(settings) && program.length > 0) w.note("• clone up");
+        if (c.s === cloneOf(settings) && w.pinnedSalt.has(c.s)) w.note("• clone up, salt pinned");
+        await afterClean(c.s, program, r, Boolean(c.fault));
       }
       break;
     }
+    case "preview":
+      problems.push(...(await previewed(c.s, model.programs[c.s]!, false)));
+      break;
+    case "import": {
+      // Only an object the environment made can be imported: live, and named by no state.
+      const live = w.liveObjects(await w.control.dumpState());
+      const named = w.named();
+      const candidates = [...w.outOfBand].filter((k) => live.has(k) && !named.has(k) && w.outOfBandObjects.has(k));
+      const key = candidates[c.pick % Math.max(1, candidates.length)];
+      const program = model.programs[c.s]!;
+      const o = key === undefined ? undefined : w.outOfBandObjects.get(key)!;
+      if (!o || program.some((x) => x.kind === o.kind && x.name === c.name)) return invariants(w, live);
+      const declared: ProgramResource = { kind: o.kind, name: c.name, inputs: o.inputs };
+      const r = await w.up(stack!, [...program, { ...declared, importId: o.importId }]);
+      reports.push(r);
+      if (r.error || r.killed) {
+        problems.push(`importing ${key} (made out of band) as ${c.name} failed: ${r.error ?? "killed"}`);
+        break;
+      }
+      // The option has done its work: the program declares the object from now on.
+      const next = [...program, declared];
+      model.programs[c.s] = next;
+      const urn = w.urnOf(stack!, o.kind, c.name);
+      const namers = w.stacks.flatMap((s) =>
+        [...s.state.values()]
+          .filter((e) => `${e.kind} ${e.id}` === key)
+          .map((e) => `${s.letter}:${e.urn.split("::").pop()}`),
+      );
+      if (stack!.state.get(urn)?.id !== key!.slice(o.kind.length + 1) || namers.length !== 1)
+        problems.push(
+          `after importing ${key} as ${stack!.letter}:${c.name}, it is named by [${namers}], not by exactly that state`,
+        );
+      // Invariant 4 with the import's run: the object made out of band was not changed by it.
+      problems.push(...invariants(w, w.liveObjects(r.after), r));
+      w.outOfBand.delete(key!); // the stack's own object now
+      w.note("• import made");
+      await afterClean(c.s, next, r, false);
+      break;
+    }
+    case "clone":
+      model.cloned = true;
+      model.programs[cloneOf(settings)] = [...model.programs[0]!];
+      return [];
+    case "pinSalt":
+      await w.pinSalt(w.stacks[0]!, w.stacks[cloneOf(settings)]!);
+      break;
     case "upReplace": {
       const program = model.programs[c.s]!;
       const r = picked(program, c.pick);
@@ -251,11 +382,15 @@ class HistoryCommand implements fc.AsyncCommand<Model, World> {
     private readonly settings: Settings,
   ) {}
   check(m: Readonly<Model>): boolean {
-    if ("s" in this.c && this.c.s >= this.settings.stacks) return false;
+    if ("s" in this.c && this.c.s > this.settings.stacks) return false;
+    // The clone (stack C) runs A's program as it was when cloned: it only runs up, preview and destroy, once cloned.
+    if ("s" in this.c && this.c.s === cloneOf(this.settings))
+      return Boolean(m.cloned) && ["up", "preview", "destroy"].includes(this.c.t) && !("kill" in this.c && this.c.kill);
     switch (this.c.t) {
       case "add":
       case "remove":
       case "rename":
+      case "renameAlias":
       case "update":
       case "replaceField":
       case "optional":
@@ -287,8 +422,12 @@ const faultArb: fc.Arbitrary<FaultData> = fc.record({
   method: fc.constantFrom<FaultMethod>("POST", "PUT", "DELETE", "GET"),
 });
 
-/** Every command, as data, with its type (HISTORIES_WITHOUT leaves types out). */
-export function cmdArbitraries(settings: Settings): [Cmd["t"], fc.Arbitrary<Cmd>][] {
+/** A command's label for weights and HISTORIES_WITHOUT: its type, or `cloneRun` for the clone's runs. */
+export type CmdLabel = Cmd["t"] | "cloneRun";
+
+/** Every command, as data, with its label (HISTORIES_WITHOUT leaves labels out). */
+export function cmdArbitraries(settings: Settings): [CmdLabel, fc.Arbitrary<Cmd>][] {
+  const clone = cloneOf(settings);
   const s = stackArb(settings);
   const name = fc.constantFrom(...NAMES);
   const v = fc.nat({ max: 2 });
@@ -297,6 +436,7 @@ export function cmdArbitraries(settings: Settings): [Cmd["t"], fc.Arbitrary<Cmd>
     ["add", fc.record({ t: fc.constant("add" as const), s, kind: fc.constantFrom(...KINDS), name, v })],
     ["remove", fc.record({ t: fc.constant("remove" as const), s, pick })],
     ["rename", fc.record({ t: fc.constant("rename" as const), s, pick, to: name })],
+    ["renameAlias", fc.record({ t: fc.constant("renameAlias" as const), s, pick, to: name })],
     ["update", fc.record({ t: fc.constant("update" as const), s, pick, i: fc.nat({ max: 3 }) })],
     ["replaceField", fc.record({ t: fc.constant("replaceField" as const), s, pick, i: fc.nat({ max: 3 }) })],
     ["optional", fc.record({ t: fc.constant("optional" as const), s, pick, i: fc.nat({ max: 3 }) })],
@@ -320,6 +460,18 @@ export function cmdArbitraries(settings: Settings): [Cmd["t"], fc.Arbitrary<Cmd>
       }),
     ],
     ["oobChange", fc.record({ t: fc.constant("oobChange" as const), pick })],
+    ["preview", fc.record({ t: fc.constant("preview" as const), s })],
+    ["import", fc.record({ t: fc.constant("import" as const), s, pick, name })],
+    ["clone", fc.constant({ t: "clone" as const })],
+    [
+      "cloneRun",
+      fc.oneof(
+        fc.constant({ t: "up" as const, s: clone }),
+        fc.constant({ t: "preview" as const, s: clone }),
+        fc.constant({ t: "destroy" as const, s: clone }),
+      ),
+    ],
+    ["pinSalt", fc.constant({ t: "pinSalt" as const })],
     [
       "clock",
       fc.record({
@@ -331,10 +483,11 @@ export function cmdArbitraries(settings: Settings): [Cmd["t"], fc.Arbitrary<Cmd>
 }
 
 /** How often each type is drawn, relative to the others: histories need programs and runs most. */
-const WEIGHTS: Record<Cmd["t"], number> = {
+const WEIGHTS: Record<CmdLabel, number> = {
   add: 4,
   remove: 1,
   rename: 1,
+  renameAlias: 1,
   update: 2,
   replaceField: 1,
   optional: 2,
@@ -347,6 +500,11 @@ const WEIGHTS: Record<Cmd["t"], number> = {
   oobCreate: 1,
   oobChange: 1,
   clock: 1,
+  preview: 1,
+  import: 1,
+  clone: 1,
+  cloneRun: 1,
+  pinSalt: 1,
 };
 
 /** fast-check's commands over the data. */

@@ -72,7 +72,7 @@ async function snapshot(w: World, ids: Map<string, string>) {
   const states = w.stacks.map((s) =>
     [...s.state.values()]
       .map((e) => {
-        const resource = `${"AB"[s.index]}:${e.kind}::${e.urn.split("::").pop()}`;
+        const resource = `${s.letter}:${e.kind}::${e.urn.split("::").pop()}`;
         const same = ids.has(resource) ? ids.get(resource) === e.id : "new";
         ids.set(resource, e.id);
         return {
@@ -93,7 +93,7 @@ async function snapshot(w: World, ids: Map<string, string>) {
 
 async function trace(depth: Depth) {
   const w = await startWorld(depth, settings.stacks);
-  const model: Model = { programs: [[], []] };
+  const model: Model = { programs: [[], [], []] };
   const steps: { step: string; problems: string[]; after: Awaited<ReturnType<typeof snapshot>> }[] = [];
   const ids = new Map<string, string>();
   try {

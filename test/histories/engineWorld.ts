@@ -17,7 +17,16 @@ import { TOOLS_DIR } from "../../support/root";
 import type { StateDump } from "../../emulator/control";
 import type { Props } from "../../provider/core/declaration";
 import { KIND_MODELS, KINDS, type HKind } from "./kinds";
-import { type Entry, fixedOf, type ProgramResource, type RunOptions, type RunReport, type Stack, World } from "./world";
+import {
+  type Entry,
+  fixedOf,
+  type PreviewReport,
+  type ProgramResource,
+  type RunOptions,
+  type RunReport,
+  type Stack,
+  World,
+} from "./world";
 
 const TYPE_PREFIX = "txmail:index:";
 /** A CLI run that takes longer than this is a hang to report (a history's runs take seconds). */
@@ -78,14 +87,24 @@ function plain(v: unknown): unknown {
  * keys are unique across kinds) with the logical name given, so its URN ends `txmail:index:<Kind>::<name>`.
  * Strings are double-quoted: a plain `2099-01-01T00:00:00.000Z` would be a YAML timestamp.
  */
-export function programYaml(project: string, program: ProgramResource[]): string {
+export function programYaml(
+  project: string,
+  program: ProgramResource[],
+  resolved: (inputs: Props) => Props = (i) => i,
+): string {
   const resources: Record<string, unknown> = {};
   for (const r of program) {
+    const options = {
+      ...(r.replaceOnChanges ? { replaceOnChanges: r.replaceOnChanges } : {}),
+      // Earlier names, as URNs (the YAML host passes alias strings as URNs).
+      ...(r.aliases?.length ? { aliases: r.aliases.map((n) => urnIn(project, r.kind, n)) } : {}),
+      ...(r.importId !== undefined ? { import: r.importId } : {}),
+    };
     resources[`${r.kind}-${r.name}`] = {
       type: `${TYPE_PREFIX}${r.kind}`,
       name: r.name,
-      properties: r.inputs,
-      ...(r.replaceOnChanges ? { options: { replaceOnChanges: r.replaceOnChanges } } : {}),
+      properties: resolved(r.inputs),
+      ...(Object.keys(options).length > 0 ? { options } : {}),
     };
   }
   return YAML.stringify(
@@ -94,9 +113,16 @@ export function programYaml(project: string, program: ProgramResource[]): string
   );
 }
 
+/** The URN of `kind` `name` in a stack `dev` of `project` (the YAML program's resources). */
+const urnIn = (project: string, kind: HKind, name: string) =>
+  `urn:pulumi:dev::${project}::${TYPE_PREFIX}${kind}::${name}`;
+
 export class EngineWorld extends World {
   private root = "";
-  private readonly places: Place[] = [];
+  /** Each stack's directories; the clone's (C) made when a history first uses it. */
+  private readonly places: (Place | undefined)[] = [];
+  /** Each stack's native provider's salt (its inputs in state), as last read back. */
+  private readonly providerSalts: (string | undefined)[] = [];
   /** Each stack's pending creates after its last run (URN and inputs). */
   private readonly pendingCreates: Set<string>[] = [];
   /** Each stack's program as last written. */
@@ -116,13 +142,21 @@ export class EngineWorld extends World {
   }
 
   urnOf(stack: Stack, kind: HKind, name: string): string {
-    return `urn:pulumi:dev::${stack.project}::${TYPE_PREFIX}${kind}::${name}`;
+    return urnIn(stack.project, kind, name);
   }
 
   private async init(): Promise<void> {
     this.root = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-histories-"));
-    for (const s of this.stacks) {
-      const dir = path.join(this.root, "AB"[s.index]!);
+    // The clone (the last stack) when it is first used: most histories never clone.
+    for (const s of this.stacks.slice(0, -1)) await this.placeOf(s);
+  }
+
+  /** The stack's program and state directories, its Pulumi home and environment, and its stack, made once. */
+  private async placeOf(s: Stack): Promise<Place> {
+    const made = this.places[s.index];
+    if (made) return made;
+    {
+      const dir = path.join(this.root, s.letter);
       const program = path.join(dir, "program");
       const stateDir = path.join(dir, "state");
       fs.mkdirSync(program, { recursive: true });
@@ -145,21 +179,24 @@ export class EngineWorld extends World {
         env,
         stateFile: path.join(stateDir, ".pulumi", "stacks", s.project, "dev.json"),
       };
-      this.places.push(place);
+      this.places[s.index] = place;
       fs.writeFileSync(path.join(program, "Pulumi.yaml"), programYaml(s.project, []));
       const init = await this.cli(s, ["stack", "init", "dev"]);
       if (init.run.code !== 0) throw new Error(`pulumi stack init failed: ${init.run.stderr}`);
+      return place;
     }
   }
 
   override async close(): Promise<void> {
-    for (const p of this.places) for (const pid of processesOfHome(p.home)) killQuietly(pid);
+    for (const p of this.places) for (const pid of p ? processesOfHome(p.home) : []) killQuietly(pid);
     if (this.root) fs.rmSync(this.root, { recursive: true, force: true });
     await super.close();
   }
 
   override said(): string {
-    const states = this.places.map((p) => (fs.existsSync(p.stateFile) ? fs.readFileSync(p.stateFile, "utf8") : ""));
+    const states = this.places.map((p) =>
+      p && fs.existsSync(p.stateFile) ? fs.readFileSync(p.stateFile, "utf8") : "",
+    );
     return [super.said(), ...states].join("\n");
   }
 
@@ -185,7 +222,7 @@ export class EngineWorld extends World {
     const { child, done } = spawnBounded(path.join(TOOLS_DIR, "bin", "pulumi"), [...args, "--color", "never"], {
       cwd: place.program,
       env: { ...process.env, ...place.env },
-      what: `pulumi ${args.join(" ")} (stack ${"AB"[stack.index]})`,
+      what: `pulumi ${args.join(" ")} (stack ${stack.letter})`,
       timeoutMs: RUN_TIMEOUT_MS,
     });
     if (fault === undefined) return { run: await done, killed: false };
@@ -217,10 +254,10 @@ export class EngineWorld extends World {
         // user would import it (`pulumi stack import`). Restored so, the history goes on, with this
         // said in its report: to the invariants it is one more lost write.
         this.log.push(
-          `--- ${"AB"[stack.index]}: the kill tore the checkpoint (${cancel.run.stderr.trim()});\n` +
+          `--- ${stack.letter}: the kill tore the checkpoint (${cancel.run.stderr.trim()});\n` +
             `state files: ${stateFiles(place.stateDir).join(", ")}; restored from its .bak`,
         );
-        process.stdout.write(`histories: a kill tore ${"AB"[stack.index]}'s checkpoint; restored from its .bak\n`);
+        process.stdout.write(`histories: a kill tore ${stack.letter}'s checkpoint; restored from its .bak\n`);
         fs.copyFileSync(`${place.stateFile}.bak`, place.stateFile);
         cancel = await this.cli(stack, ["cancel", "--yes"]);
       }
@@ -231,6 +268,7 @@ export class EngineWorld extends World {
 
   /** One engine run: the program written, an optional fault, the CLI, the state read back. */
   private async run(stack: Stack, what: string, args: string[], opts: RunOptions): Promise<RunReport> {
+    await this.placeOf(stack);
     const before = await this.control.dumpState();
     await this.control.clearFaults();
     if (opts.fault) await this.control.injectFault(opts.fault);
@@ -309,6 +347,10 @@ export class EngineWorld extends World {
     const fresh = new Map<string, Entry>();
     stack.pendingDelete.length = 0;
     for (const r of exported.deployment?.resources ?? []) {
+      if (r.type === "pulumi:providers:txmail" && !r.delete) {
+        const salt = (plain(r.inputs ?? {}) as Props).__stackSalt;
+        if (typeof salt === "string") this.providerSalts[stack.index] = salt;
+      }
       if (r.custom === false || !r.type.startsWith(TYPE_PREFIX)) continue;
       const kind = r.type.slice(TYPE_PREFIX.length) as HKind;
       if (!(KINDS as readonly string[]).includes(kind)) continue;
@@ -341,12 +383,54 @@ export class EngineWorld extends World {
 
   private writeProgram(stack: Stack, program: ProgramResource[]): void {
     this.programs[stack.index] = program;
-    fs.writeFileSync(path.join(this.places[stack.index]!.program, "Pulumi.yaml"), programYaml(stack.project, program));
+    fs.writeFileSync(
+      path.join(this.places[stack.index]!.program, "Pulumi.yaml"),
+      programYaml(stack.project, program, (i) => this.resolved(i)),
+    );
+  }
+
+  /**
+   * `pulumi preview --json`: one JSON document whose steps name each resource's operation; the
+   * plugin's check and diff run, nothing is written (the service's counters say so to the caller).
+   */
+  async preview(stack: Stack, program: ProgramResource[]): Promise<PreviewReport> {
+    await this.placeOf(stack);
+    this.writeProgram(stack, program);
+    const { run } = await this.cli(stack, ["preview", "--json"]);
+    let doc: { steps?: { op: string; urn: string }[]; diagnostics?: { message: string; severity: string }[] } = {};
+    try {
+      doc = JSON.parse(run.stdout) as typeof doc;
+    } catch {
+      // not a preview's document: the error below says why
+    }
+    const changes = (doc.steps ?? [])
+      .filter((st) => st.op !== "same" && st.urn.includes(`::${TYPE_PREFIX}`))
+      .map((st) => `${st.op} ${st.urn.split("::").pop()}`);
+    const lines = (doc.diagnostics ?? [])
+      .filter((d) => d.severity !== "debug")
+      .map((d) => `${d.severity}: ${d.message.trim()}`);
+    const said = [...lines, run.stderr.trim()].filter(Boolean).join("\n");
+    const error =
+      run.code !== 0 ? lines.filter((l) => l.startsWith("error")).join("\n") || run.stderr || "failed" : undefined;
+    this.log.push(`--- ${stack.letter}: preview${error ? " (failed)" : ""}\n${said}`);
+    return { stack: stack.index, changes, error, text: said };
+  }
+
+  /** `pulumi config set txmail:stackSalt <owner's provider salt>` in the owner's and the clone's projects. */
+  async pinSalt(owner: Stack, clone: Stack): Promise<void> {
+    // Before the owner's first up there is no salt in its state: a pin of some earlier value, as likely.
+    const salt = this.providerSalts[owner.index] ?? "0123456789abcdef0123456789abcdef";
+    for (const s of [owner, clone]) {
+      await this.placeOf(s);
+      const { run } = await this.cli(s, ["config", "set", "txmail:stackSalt", salt]);
+      if (run.code !== 0) throw new Error(`pulumi config set txmail:stackSalt failed: ${run.stderr}`);
+      this.pinnedSalt.add(s.index);
+    }
   }
 
   up(stack: Stack, program: ProgramResource[], opts: RunOptions = {}, replace?: string): Promise<RunReport> {
     this.writeProgram(stack, program);
-    const what = `${"AB"[stack.index]}: up${replace ? ` --replace ${replace}` : ""}`;
+    const what = `${stack.letter}: up${replace ? ` --replace ${replace}` : ""}`;
     return this.run(stack, what, ["up", ...(replace ? ["--replace", replace] : [])], opts);
   }
 
@@ -354,11 +438,11 @@ export class EngineWorld extends World {
     this.drifted.delete(stack.index);
     // A killed run's pending creates are dropped, as the fast depth's state never records them: the
     // next up's create meets the killed one's idempotency key.
-    return this.run(stack, `${"AB"[stack.index]}: refresh`, ["refresh", "--clear-pending-creates"], opts);
+    return this.run(stack, `${stack.letter}: refresh`, ["refresh", "--clear-pending-creates"], opts);
   }
 
   destroy(stack: Stack, opts: RunOptions = {}): Promise<RunReport> {
-    return this.run(stack, `${"AB"[stack.index]}: destroy`, ["destroy"], opts);
+    return this.run(stack, `${stack.letter}: destroy`, ["destroy"], opts);
   }
 }
 

@@ -11,7 +11,7 @@ export function invariants(w: World, after: ReturnType<World["liveObjects"]>, re
   const namedObjects = new Map<string, string[]>();
   for (const s of w.stacks) {
     for (const e of [...s.state.values(), ...s.pendingDelete]) {
-      const by = `${"AB"[s.index]}:${e.urn.split("::").pop()}`;
+      const by = `${s.letter}:${e.urn.split("::").pop()}`;
       for (const [i, id] of objectIdsOf(e).entries()) {
         const key = `${e.kind} ${id}`;
         named.set(key, [...(named.get(key) ?? []), by]);
@@ -29,7 +29,7 @@ export function invariants(w: World, after: ReturnType<World["liveObjects"]>, re
         const key = `${e.kind} ${id}`;
         if (!after.has(key) && !w.deletedOutOfBand.has(key))
           problems.push(
-            `stack ${"AB"[s.index]}'s state names ${key} (${e.urn.split("::").pop()}), which the service no longer holds`,
+            `stack ${s.letter}'s state names ${key} (${e.urn.split("::").pop()}), which the service no longer holds`,
           );
       }
     }
@@ -66,7 +66,7 @@ export function invariants(w: World, after: ReturnType<World["liveObjects"]>, re
           if (i === 0 && e.outs.createdAt !== undefined && createdBefore.get(key) !== undefined) {
             if (Date.parse(String(e.outs.createdAt)) !== Date.parse(String(createdBefore.get(key)))) continue;
           }
-          foreign.set(key, `stack ${"AB"[s.index]}'s ${e.urn.split("::").pop()}`);
+          foreign.set(key, `stack ${s.letter}'s ${e.urn.split("::").pop()}`);
         }
       }
     }
