@@ -13,6 +13,7 @@ import * as path from "node:path";
 import YAML from "yaml";
 import { engineEnv } from "../../support/engineEnv";
 import { processesOfHome, running, spawnBounded, type BoundedRun } from "../../support/processes";
+import { PLUGIN_FILES, PLUGIN_VERSION } from "../../support/plugin";
 import { TOOLS_DIR } from "../../support/root";
 import type { StateDump } from "../../emulator/control";
 import type { Props } from "../../provider/core/declaration";
@@ -49,6 +50,8 @@ interface ExportedResource {
   id?: string;
   custom?: boolean;
   delete?: boolean;
+  /** `<provider URN>::<provider id>`. */
+  provider?: string;
   inputs?: Props;
   outputs?: Props;
 }
@@ -91,6 +94,8 @@ export function programYaml(
   project: string,
   program: ProgramResource[],
   resolved: (inputs: Props) => Props = (i) => i,
+  /** The plugin version every resource asks for (the `version` option), once the stack's plugin was upgraded. */
+  version?: string,
 ): string {
   const resources: Record<string, unknown> = {};
   for (const r of program) {
@@ -99,6 +104,7 @@ export function programYaml(
       // Earlier names, as URNs (the YAML host passes alias strings as URNs).
       ...(r.aliases?.length ? { aliases: r.aliases.map((n) => urnIn(project, r.kind, n)) } : {}),
       ...(r.importId !== undefined ? { import: r.importId } : {}),
+      ...(version !== undefined ? { version } : {}),
     };
     resources[`${r.kind}-${r.name}`] = {
       type: `${TYPE_PREFIX}${r.kind}`,
@@ -121,6 +127,8 @@ export class EngineWorld extends World {
   private root = "";
   /** Each stack's directories; the clone's (C) made when a history first uses it. */
   private readonly places: (Place | undefined)[] = [];
+  /** Each stack's plugin version once upgraded (the program's resources ask for it). */
+  private readonly pluginVersions: (string | undefined)[] = [];
   /** Each stack's native provider's salt (its inputs in state), as last read back. */
   private readonly providerSalts: (string | undefined)[] = [];
   /** Each stack's pending creates after its last run (URN and inputs). */
@@ -347,10 +355,6 @@ export class EngineWorld extends World {
     const fresh = new Map<string, Entry>();
     stack.pendingDelete.length = 0;
     for (const r of exported.deployment?.resources ?? []) {
-      if (r.type === "pulumi:providers:txmail" && !r.delete) {
-        const salt = (plain(r.inputs ?? {}) as Props).__stackSalt;
-        if (typeof salt === "string") this.providerSalts[stack.index] = salt;
-      }
       if (r.custom === false || !r.type.startsWith(TYPE_PREFIX)) continue;
       const kind = r.type.slice(TYPE_PREFIX.length) as HKind;
       if (!(KINDS as readonly string[]).includes(kind)) continue;
@@ -368,6 +372,12 @@ export class EngineWorld extends World {
       if (r.delete) stack.pendingDelete.push(entry);
       else fresh.set(r.urn, entry);
     }
+    // The salt of the provider the stack's resources use now (an upgrade leaves the old one until the run ends).
+    const resources = exported.deployment?.resources ?? [];
+    const inUse = new Set(resources.map((r) => r.provider?.split("::").slice(0, -1).join("::")).filter(Boolean));
+    const provider = resources.find((r) => r.type === "pulumi:providers:txmail" && !r.delete && inUse.has(r.urn));
+    const salt = provider && (plain(provider.inputs ?? {}) as Props).__stackSalt;
+    if (typeof salt === "string") this.providerSalts[stack.index] = salt;
     const kept = [...stack.state.keys()].filter((urn) => fresh.has(urn));
     // New ones in program order, as the fast depth creates them (the engine's order is its own:
     // resources that do not depend on each other are created in parallel).
@@ -385,8 +395,24 @@ export class EngineWorld extends World {
     this.programs[stack.index] = program;
     fs.writeFileSync(
       path.join(this.places[stack.index]!.program, "Pulumi.yaml"),
-      programYaml(stack.project, program, (i) => this.resolved(i)),
+      programYaml(stack.project, program, (i) => this.resolved(i), this.pluginVersions[stack.index]),
     );
+  }
+
+  /**
+   * The next plugin version installed in the stack's Pulumi home (the same build under a new
+   * version, as \`pulumi plugin install\` would leave an upgrade) and asked for by every resource of
+   * the program from its next run: the engine's default provider then gets a new name.
+   */
+  override async upgradePlugin(stack: Stack): Promise<void> {
+    await super.upgradePlugin(stack);
+    const place = await this.placeOf(stack);
+    const [major, minor, patch] = (this.pluginVersions[stack.index] ?? PLUGIN_VERSION).split(".").map(Number);
+    const next = `${major}.${minor}.${patch! + 1}`;
+    const dir = path.join(place.home, "plugins", `resource-txmail-v${next}`);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.symlinkSync(PLUGIN_FILES.script, path.join(dir, "pulumi-resource-txmail"));
+    this.pluginVersions[stack.index] = next;
   }
 
   /**
@@ -405,7 +431,7 @@ export class EngineWorld extends World {
     }
     const changes = (doc.steps ?? [])
       .filter((st) => st.op !== "same" && st.urn.includes(`::${TYPE_PREFIX}`))
-      .map((st) => `${st.op} ${st.urn.split("::").pop()}`);
+      .map((st) => `${st.op} ${st.urn.split("::").slice(-2).join("::").slice(TYPE_PREFIX.length)}`);
     const lines = (doc.diagnostics ?? [])
       .filter((d) => d.severity !== "debug")
       .map((d) => `${d.severity}: ${d.message.trim()}`);
@@ -416,22 +442,28 @@ export class EngineWorld extends World {
     return { stack: stack.index, changes, error, text: said };
   }
 
-  /** `pulumi config set txmail:stackSalt <owner's provider salt>` in the owner's and the clone's projects. */
+  /**
+   * `txmail:stackSalt: <owner's provider salt>` in the owner's and the clone's `Pulumi.dev.yaml`, as
+   * `pulumi config set` writes it and git carries it to the clone (written directly: two CLI runs fewer).
+   */
   async pinSalt(owner: Stack, clone: Stack): Promise<void> {
     // Before the owner's first up there is no salt in its state: a pin of some earlier value, as likely.
     const salt = this.providerSalts[owner.index] ?? "0123456789abcdef0123456789abcdef";
     for (const s of [owner, clone]) {
-      await this.placeOf(s);
-      const { run } = await this.cli(s, ["config", "set", "txmail:stackSalt", salt]);
-      if (run.code !== 0) throw new Error(`pulumi config set txmail:stackSalt failed: ${run.stderr}`);
+      const place = await this.placeOf(s);
+      fs.writeFileSync(
+        path.join(place.program, "Pulumi.dev.yaml"),
+        YAML.stringify({ config: { "txmail:stackSalt": salt } }),
+      );
       this.pinnedSalt.add(s.index);
     }
   }
 
   up(stack: Stack, program: ProgramResource[], opts: RunOptions = {}, replace?: string): Promise<RunReport> {
     this.writeProgram(stack, program);
-    const what = `${stack.letter}: up${replace ? ` --replace ${replace}` : ""}`;
-    return this.run(stack, what, ["up", ...(replace ? ["--replace", replace] : [])], opts);
+    const what = `${stack.letter}: up${replace ? ` --replace ${replace}` : ""}${opts.target ? ` --target ${opts.target}` : ""}`;
+    const args = ["up", ...(replace ? ["--replace", replace] : []), ...(opts.target ? ["--target", opts.target] : [])];
+    return this.run(stack, what, args, opts);
   }
 
   refresh(stack: Stack, opts: RunOptions = {}): Promise<RunReport> {

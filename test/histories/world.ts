@@ -77,10 +77,14 @@ export interface LostCreate {
   epoch: number;
   /** Likewise for the 5 minutes the service replays a creation's secret. */
   secretEpoch: number;
+  /** The stack's plugin was upgraded since (a known limit on the native face: behaviour.md#the-stack-salt). */
+  beforeUpgrade?: boolean;
 }
 
 export interface RunOptions {
   fault?: FaultSpec;
+  /** `--target <urn>`: only that resource is created, updated or imported; nothing else is touched. */
+  target?: string;
   /** The n-th create or update of the run (1-based) commits, but its outcome is lost: the run stops. */
   killAt?: number;
 }
@@ -102,7 +106,7 @@ export interface RunReport {
 /** What `pulumi preview` showed: the resources it would change, and whether it failed. */
 export interface PreviewReport {
   stack: number;
-  /** `<op> <urn's name>` of every step that is not a same (a create, update, replace or delete). */
+  /** `<op> <Kind>::<name>` of every step that is not a same (a create, update, replace or delete). */
   changes: string[];
   error?: string;
   text: string;
@@ -277,6 +281,14 @@ export abstract class World {
    * Pulumi.dev.yaml travels with the project): to be ignored (docs/guide/behaviour.md#the-stack-salt).
    */
   abstract pinSalt(owner: Stack, clone: Stack): Promise<void>;
+  /**
+   * The stack's txmail plugin upgraded between runs: the engine names the default provider after the
+   * version, so the next run's provider is a new one. Creates killed before it, rerun after it, may
+   * leave a twin with a warning on the native face (docs/guide/behaviour.md#the-stack-salt).
+   */
+  async upgradePlugin(stack: Stack): Promise<void> {
+    for (const l of this.lost) if (l.stack === stack.index) l.beforeUpgrade = true;
+  }
 
   /** A program resource's inputs with the world's references made ids (kinds.ts SUB_ACCOUNT_REF). */
   resolved(inputs: Props): Props {
@@ -496,17 +508,18 @@ export class FastWorld extends World {
         const news = this.newsOf(stack, res, urn);
         if (!old) {
           await r.check(res.kind, {}, news);
-          changes.push(`${res.importId !== undefined ? "import" : "create"} ${res.name}`);
+          changes.push(`${res.importId !== undefined ? "import" : "create"} ${res.kind}::${res.name}`);
           continue;
         }
         const inputs = await r.check(res.kind, old.inputs, news);
         const d = await r.diff(old, inputs);
-        if (d.changes) changes.push(`${(d.replaces ?? []).length > 0 ? "replace" : "update"} ${res.name}`);
+        if (d.changes) changes.push(`${(d.replaces ?? []).length > 0 ? "replace" : "update"} ${res.kind}::${res.name}`);
       }
       const wanted = new Set(program.map((res) => dynamicUrnOf(stack, res.kind, res.name)));
       for (const urn of stack.state.keys())
-        if (!wanted.has(urn) && !moved.has(urn)) changes.push(`delete ${urn.split("::").pop()}`);
-      for (const e of stack.pendingDelete) changes.push(`delete ${e.urn.split("::").pop()} (replaced)`);
+        if (!wanted.has(urn) && !moved.has(urn))
+          changes.push(`delete ${stack.state.get(urn)!.kind}::${urn.split("::").pop()}`);
+      for (const e of stack.pendingDelete) changes.push(`delete ${e.kind}::${e.urn.split("::").pop()} (replaced)`);
     });
     const message = error ? String((error as Error).message ?? error) : undefined;
     const said = `${text}${message ? `\nerror: ${message}` : ""}`;
@@ -556,9 +569,9 @@ export class FastWorld extends World {
 
   /** `pulumi up` with `program`: every resource created, updated, replaced or left; the rest deleted. */
   up(stack: Stack, program: ProgramResource[], opts: RunOptions = {}, replace?: string): Promise<RunReport> {
-    const what = `${stack.letter}: up${replace ? ` --replace ${replace}` : ""}`;
+    const what = `${stack.letter}: up${replace ? ` --replace ${replace}` : ""}${opts.target ? ` --target ${opts.target}` : ""}`;
     return this.run(stack, what, opts, async (r) => {
-      for (const old of [...stack.pendingDelete]) {
+      for (const old of opts.target ? [] : [...stack.pendingDelete]) {
         await r.delete(old);
         stack.pendingDelete.splice(stack.pendingDelete.indexOf(old), 1);
       }
@@ -566,6 +579,7 @@ export class FastWorld extends World {
       for (const res of program) {
         const urn = dynamicUrnOf(stack, res.kind, res.name);
         wanted.add(urn);
+        if (opts.target && urn !== opts.target) continue;
         const news = this.newsOf(stack, res, urn);
         // An alias: the state of an earlier name moves to this URN (the engine's step generator), then diffs as usual.
         const aliased = (res.aliases ?? [])
@@ -576,20 +590,15 @@ export class FastWorld extends World {
           stack.state.delete(aliased);
           stack.state.set(urn, { ...moved, urn });
         }
-        const old = stack.state.get(urn);
+        let old = stack.state.get(urn);
         if (!old && res.importId !== undefined) {
           // The `import` option (the engine's ImportStep): read by the import id without prior state,
-          // the program's inputs checked against the read inputs and diffed: any difference fails it.
+          // recorded with the inputs the read reports; then checked against the program's inputs and
+          // diffed like any resource in state (the engine updates it if they differ; same: as imported).
           const imported = await readForImport(declarationOf(res.kind), r.providers[res.kind], res.importId);
           if (!imported) throw new Error(`importing ${urn}: resource '${res.importId}' does not exist`);
-          const inputs = await r.check(res.kind, imported.inputs, news);
-          const d = await r.providers[res.kind].diff(imported.id, imported.props, inputs);
-          if (d.changes)
-            throw new Error(
-              `importing ${urn}: inputs to import do not match the existing resource: [${d.diffs ?? []}]`,
-            );
-          stack.state.set(urn, { urn, kind: res.kind, id: imported.id, inputs, outs: imported.props });
-          continue;
+          old = { urn, kind: res.kind, id: imported.id, inputs: imported.inputs, outs: imported.props };
+          stack.state.set(urn, old);
         }
         if (!old) {
           const inputs = await r.check(res.kind, {}, news);
@@ -622,7 +631,7 @@ export class FastWorld extends World {
         }
       }
       for (const [urn, e] of [...stack.state]) {
-        if (wanted.has(urn)) continue;
+        if (wanted.has(urn) || opts.target) continue;
         await r.delete(e);
         stack.state.delete(urn);
       }
