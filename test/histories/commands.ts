@@ -7,7 +7,14 @@ import type { FaultSpec } from "../../emulator/control";
 import { deepEqual } from "../../provider/core/canonicalJson";
 import { afterCleanUp, invariants } from "./invariants";
 import { KIND_MODELS, KINDS, NAMES, type HKind } from "./kinds";
-import { type ProgramResource, type RunOptions, type RunReport, stackLetter, type World } from "./world";
+import {
+  type ProgramResource,
+  replacingFields,
+  type RunOptions,
+  type RunReport,
+  stackLetter,
+  type World,
+} from "./world";
 
 export type FaultMode = "error-before" | "error-after" | "drop-before" | "drop-after" | "rate-limit";
 export type FaultMethod = "POST" | "PUT" | "DELETE" | "GET";
@@ -87,7 +94,7 @@ export function describe(c: Cmd): string {
     case "rename":
       return `${letter(c.s)}: program renames resource #${c.pick} to '${c.to}' (new URN, no alias)`;
     case "renameAlias":
-      return `${letter(c.s)}: program renames resource #${c.pick} to '${c.to}' with an alias of its old name`;
+      return `${letter(c.s)}: program renames resource #${c.pick} to '${c.to}' with an alias of its old name; pulumi up`;
     case "preview":
       return `${letter(c.s)}: pulumi preview`;
     case "import":
@@ -203,9 +210,10 @@ function keptByAliases(w: World, s: number, program: ProgramResource[]) {
     const from = (r.aliases ?? []).map((n) => w.urnOf(stack, r.kind, n)).find((a) => stack.state.has(a));
     const e = from && stack.state.get(from);
     if (!e || stack.pendingDelete.some((p) => p.urn === from)) continue;
-    // A changed replacing field would replace it, alias or not: only inputs the state holds as they are.
+    // A changed replacing field (or any change, with replaceOnChanges) would replace it, alias or not.
     const inputs = w.resolved(r.inputs);
-    if (Object.entries(inputs).every(([k, v]) => deepEqual(e.inputs[k], v)))
+    const replacing = r.replaceOnChanges ? Object.keys(inputs) : replacingFields(r.kind);
+    if (replacing.every((k) => inputs[k] === undefined || deepEqual(e.inputs[k], inputs[k])))
       kept.push({ urn, from, kind: r.kind, id: e.id });
   }
   return kept;
@@ -252,11 +260,15 @@ export async function runCmd(settings: Settings, model: Model, w: World, c: Cmd)
     return found;
   };
   switch (c.t) {
-    case "up": {
+    case "up":
+    case "renameAlias": {
+      // A rename with an alias is the edit and its `pulumi up` (the alias is what the up does with it).
+      if (c.t === "renameAlias") model.programs[c.s] = edited(settings, model.programs[c.s]!, c)!;
+      const [fault, kill] = c.t === "up" ? [c.fault, c.kill] : [undefined, undefined];
       const program = model.programs[c.s]!;
-      (model.killedUp ??= [])[c.s] = Boolean(c.kill);
+      (model.killedUp ??= [])[c.s] = Boolean(kill);
       const kept = keptByAliases(w, c.s, program);
-      const r = await w.up(stack!, program, opts(c.fault, c.kill));
+      const r = await w.up(stack!, program, opts(fault, kill));
       reports.push(r);
       if (!r.error && !r.killed) {
         // Renamed with an alias: the object is kept (same id), neither created nor deleted.
@@ -269,7 +281,7 @@ export async function runCmd(settings: Settings, model: Model, w: World, c: Cmd)
             );
         }
         if (kept.length > 0) w.note("• alias kept an object");
-        await afterClean(c.s, program, r, Boolean(c.fault));
+        await afterClean(c.s, program, r, Boolean(fault));
       }
       break;
     }
@@ -310,8 +322,9 @@ export async function runCmd(settings: Settings, model: Model, w: World, c: Cmd)
       problems.push(...invariants(w, w.liveObjects(r.after), r));
       w.outOfBand.delete(key!); // the stack's own object now
       w.note("• import made");
-      // The program as imported: a preview shows no change of it, and changes nothing at the service.
-      const p = await w.preview(stack!, next);
+      // The program as imported: a preview of it shows no change (targeted, as the import: the rest of
+      // the program may be mid-edit, even invalid).
+      const p = await w.preview(stack!, next, urn);
       const mine = p.changes.filter((ch) => ch.split(" ")[1] === `${o.kind}::${c.name}`);
       if (p.error || mine.length > 0)
         problems.push(`the preview after importing ${key} as ${c.name} showed [${mine}] ${p.error ?? ""}`);

@@ -46,8 +46,7 @@ const HISTORY: Cmd[] = [
   { t: "refresh", s: 1 },
   { t: "destroy", s: 0 },
   // B: a rename with an alias (the object kept), an import of a route made out of band.
-  { t: "renameAlias", s: 1, pick: 0, to: "b" },
-  { t: "up", s: 1 },
+  { t: "renameAlias", s: 1, pick: 0, to: "b" }, // and its up
   { t: "oobCreate", kind: "Route", name: "b", v: 1 },
   { t: "import", s: 1, pick: 0, name: "c" },
 ];

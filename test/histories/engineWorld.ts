@@ -419,10 +419,10 @@ export class EngineWorld extends World {
    * `pulumi preview --json`: one JSON document whose steps name each resource's operation; the
    * plugin's check and diff run, nothing is written (the service's counters say so to the caller).
    */
-  async preview(stack: Stack, program: ProgramResource[]): Promise<PreviewReport> {
+  async preview(stack: Stack, program: ProgramResource[], target?: string): Promise<PreviewReport> {
     await this.placeOf(stack);
     this.writeProgram(stack, program);
-    const { run } = await this.cli(stack, ["preview", "--json"]);
+    const { run } = await this.cli(stack, ["preview", "--json", ...(target ? ["--target", target] : [])]);
     let doc: { steps?: { op: string; urn: string }[]; diagnostics?: { message: string; severity: string }[] } = {};
     try {
       doc = JSON.parse(run.stdout) as typeof doc;

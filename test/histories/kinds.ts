@@ -98,7 +98,7 @@ export const KIND_MODELS: Record<HKind, KindModel> = {
     }),
     updatable: [
       set("label", "key-relabelled"),
-      set("scopes", ["messages:send:all", "statistics:read"]),
+      set("scopes", ["messages:send:all", "statistics-transactional:read:all"]),
       // A rotation schedule (provider/core/rotating): the resource then owns a current and a previous key.
       set("rotation", { every: "30d", overlap: "7d" }, "rotation → every 30d, overlap 7d"),
       set("rotation", { every: "20d", overlap: "1d" }, "rotation → every 20d, overlap 1d"),
@@ -174,7 +174,7 @@ export const KIND_MODELS: Record<HKind, KindModel> = {
     }),
     updatable: [
       set("label", "tenant-key-relabelled"),
-      set("scopes", ["messages:send:all", "statistics:read"]),
+      set("scopes", ["messages:send:all", "statistics-transactional:read:all"]),
       set("rotation", { every: "30d", overlap: "7d" }, "rotation → every 30d, overlap 7d"),
     ],
     replacing: [set("subAccountId", SUB_ACCOUNT_REF(1)), set("rotation", "2030-01-01")],

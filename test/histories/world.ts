@@ -132,6 +132,12 @@ function declarationOf(kind: HKind): AnyDeclaration {
   return declarations[kind]!;
 }
 
+/** The fields whose change replaces an object of `kind` (its diff's replaces; every field of an immutable kind). */
+export function replacingFields(kind: HKind): string[] {
+  const d = declarationOf(kind);
+  return d.immutable ? [...d.apiFields, ...d.replaceOn] : [...d.replaceOn];
+}
+
 /** The fields a create's idempotency key stands for (core/operations/createKey.ts), as the program gives them. */
 export function fixedOf(kind: HKind, inputs: Props): string {
   const d = declarationOf(kind);
@@ -274,8 +280,8 @@ export abstract class World {
 
   /** The URN the depth's engine gives `stack`'s resource `name` of `kind`. */
   abstract urnOf(stack: Stack, kind: HKind, name: string): string;
-  /** `pulumi preview` with `program`: what an up would do, nothing done. */
-  abstract preview(stack: Stack, program: ProgramResource[]): Promise<PreviewReport>;
+  /** `pulumi preview` with `program` (with `target`, `--target <urn>`): what an up would do, nothing done. */
+  abstract preview(stack: Stack, program: ProgramResource[], target?: string): Promise<PreviewReport>;
   /**
    * Pins `owner`'s salt in `txmail:stackSalt` in its configuration and in `clone`'s (a committed
    * Pulumi.dev.yaml travels with the project): to be ignored (docs/guide/behaviour.md#the-stack-salt).
@@ -494,7 +500,7 @@ export class FastWorld extends World {
    * delete) for each resource of the program with a state, and reports a create for those without
    * one (an import: a read, as the import step does), a delete for those the program dropped.
    */
-  async preview(stack: Stack, program: ProgramResource[]): Promise<PreviewReport> {
+  async preview(stack: Stack, program: ProgramResource[], target?: string): Promise<PreviewReport> {
     this.useConnection();
     const r = new Runner(this, stack, providerProcess());
     const changes: string[] = [];
@@ -502,6 +508,7 @@ export class FastWorld extends World {
       const moved = new Set<string>();
       for (const res of program) {
         const urn = dynamicUrnOf(stack, res.kind, res.name);
+        if (target && urn !== target) continue;
         const alias = (res.aliases ?? []).map((n) => dynamicUrnOf(stack, res.kind, n)).find((a) => stack.state.has(a));
         const old = stack.state.get(urn) ?? (alias ? stack.state.get(alias) : undefined);
         if (alias && !stack.state.has(urn)) moved.add(alias);
@@ -516,10 +523,11 @@ export class FastWorld extends World {
         if (d.changes) changes.push(`${(d.replaces ?? []).length > 0 ? "replace" : "update"} ${res.kind}::${res.name}`);
       }
       const wanted = new Set(program.map((res) => dynamicUrnOf(stack, res.kind, res.name)));
-      for (const urn of stack.state.keys())
+      for (const urn of target ? [] : stack.state.keys())
         if (!wanted.has(urn) && !moved.has(urn))
           changes.push(`delete ${stack.state.get(urn)!.kind}::${urn.split("::").pop()}`);
-      for (const e of stack.pendingDelete) changes.push(`delete ${e.kind}::${e.urn.split("::").pop()} (replaced)`);
+      for (const e of target ? [] : stack.pendingDelete)
+        changes.push(`delete ${e.kind}::${e.urn.split("::").pop()} (replaced)`);
     });
     const message = error ? String((error as Error).message ?? error) : undefined;
     const said = `${text}${message ? `\nerror: ${message}` : ""}`;
