@@ -459,7 +459,8 @@ export class EngineWorld extends World {
     }
   }
 
-  up(stack: Stack, program: ProgramResource[], opts: RunOptions = {}, replace?: string): Promise<RunReport> {
+  async up(stack: Stack, program: ProgramResource[], opts: RunOptions = {}, replace?: string): Promise<RunReport> {
+    await this.placeOf(stack); // the clone's, on its first run
     this.writeProgram(stack, program);
     const what = `${stack.letter}: up${replace ? ` --replace ${replace}` : ""}${opts.target ? ` --target ${opts.target}` : ""}`;
     const args = ["up", ...(replace ? ["--replace", replace] : []), ...(opts.target ? ["--target", opts.target] : [])];

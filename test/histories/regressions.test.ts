@@ -186,6 +186,17 @@ const holds: [string, Settings, Cmd[]][] = [
       { t: "up", s: 0 },
     ],
   ],
+  [
+    // issue-59 seed 7203 (engine depth), history #20: not a provider defect — the engine depth wrote
+    // the clone's program before it had made the clone's directories (a clone with no pinned salt
+    // runs its up first). Replay with HISTORIES_DEPTH=engine.
+    "a clone of A's project runs its first up",
+    shared,
+    [
+      { t: "add", s: 0, kind: "Route", name: "a", v: 0 },
+      { t: "clone", pin: false },
+    ],
+  ],
 ];
 
 test.each(holds)("holds: %s", async (_name, settings, steps) => {
