@@ -4,9 +4,17 @@
 // invariants (invariants.ts) after it runs.
 import fc from "fast-check";
 import type { FaultSpec } from "../../emulator/control";
+import { deepEqual } from "../../provider/core/canonicalJson";
 import { afterCleanUp, invariants } from "./invariants";
 import { KIND_MODELS, KINDS, NAMES, type HKind } from "./kinds";
-import type { ProgramResource, RunOptions, RunReport, World } from "./world";
+import {
+  type ProgramResource,
+  replacingFields,
+  type RunOptions,
+  type RunReport,
+  stackLetter,
+  type World,
+} from "./world";
 
 export type FaultMode = "error-before" | "error-after" | "drop-before" | "drop-after" | "rate-limit";
 export type FaultMethod = "POST" | "PUT" | "DELETE" | "GET";
@@ -19,6 +27,7 @@ export type Cmd =
   | { t: "add"; s: number; kind: HKind; name: string; v: number }
   | { t: "remove"; s: number; pick: number }
   | { t: "rename"; s: number; pick: number; to: string }
+  | { t: "renameAlias"; s: number; pick: number; to: string }
   | { t: "update"; s: number; pick: number; i: number }
   | { t: "replaceField"; s: number; pick: number; i: number }
   | { t: "optional"; s: number; pick: number; i: number }
@@ -30,10 +39,19 @@ export type Cmd =
   | { t: "oobDelete"; pick: number }
   | { t: "oobCreate"; kind: "Route" | "Domain" | "Suppression"; name: string; v: number }
   | { t: "oobChange"; pick: number }
-  | { t: "clock"; past: "24h" | "5min" | "30d" };
+  | { t: "clock"; past: "24h" | "5min" | "30d" }
+  | { t: "preview"; s: number }
+  | { t: "import"; s: number; pick: number; name: string }
+  | { t: "clone"; pin?: boolean }
+  | { t: "upgrade"; s: number };
+
+/** The clone of A's project (world.ts): the stack after the history's `settings.stacks`. */
+export const cloneOf = (settings: Settings) => settings.stacks;
 
 export interface Model {
   programs: ProgramResource[][];
+  /** A's project was cloned: the clone (stack C) has A's program as it was then. */
+  cloned?: boolean;
 }
 
 export interface Settings {
@@ -50,7 +68,7 @@ export const settingsFromEnv = (env = process.env): Settings => ({
   without: (env.HISTORIES_WITHOUT ?? "").split(",").filter(Boolean),
 });
 
-const letter = (s: number) => "AB"[s]!;
+const letter = stackLetter;
 
 /** The resource `pick` names in a program (any index: modulo its length). */
 const picked = (program: ProgramResource[], pick: number) => program[pick % program.length];
@@ -65,6 +83,19 @@ export function describe(c: Cmd): string {
       return `${letter(c.s)}: program removes resource #${c.pick}`;
     case "rename":
       return `${letter(c.s)}: program renames resource #${c.pick} to '${c.to}' (new URN, no alias)`;
+    case "renameAlias":
+      return `${letter(c.s)}: program renames resource #${c.pick} to '${c.to}' with an alias of its old name; pulumi up`;
+    case "preview":
+      return `${letter(c.s)}: pulumi preview`;
+    case "import":
+      return `${letter(c.s)}: program imports object #${c.pick} of those made out of band as '${c.name}' (the import option), pulumi up`;
+    case "clone":
+      return (
+        `environment: A's project is cloned as C (same stack name and program, its own backend, same account)` +
+        `${c.pin ? ", A's salt pinned in its committed txmail:stackSalt" : ""}; C: pulumi up`
+      );
+    case "upgrade":
+      return `${letter(c.s)}: the txmail plugin is upgraded (the next version; the default provider renamed)`;
     case "update":
       return `${letter(c.s)}: program changes an updatable field of resource #${c.pick} (#${c.i})`;
     case "replaceField":
@@ -113,7 +144,15 @@ export function edited(settings: Settings, program: ProgramResource[], c: Cmd): 
       if (program.length === 0) return undefined;
       const r = program[at(c.pick)]!;
       if (program.some((x) => x.kind === r.kind && x.name === c.to)) return undefined;
-      return replaced(at(c.pick), { ...r, name: c.to });
+      const { aliases: _dropped, ...plainResource } = r;
+      return replaced(at(c.pick), { ...plainResource, name: c.to });
+    }
+    case "renameAlias": {
+      if (program.length === 0) return undefined;
+      const r = program[at(c.pick)]!;
+      if (program.some((x) => x.kind === r.kind && x.name === c.to)) return undefined;
+      const aliases = [...new Set([...(r.aliases ?? []), r.name])].filter((n) => n !== c.to);
+      return replaced(at(c.pick), { ...r, name: c.to, aliases });
     }
     case "update":
     case "replaceField": {
@@ -151,36 +190,152 @@ const faultSpec = (f: FaultData): FaultSpec => ({
   ...(f.mode === "rate-limit" ? { retryAfter: 0 } : {}),
 });
 
+/** Resources an up is to move to their new name by an alias, with the object each must keep (its inputs unchanged). */
+function keptByAliases(w: World, s: number, program: ProgramResource[]) {
+  const stack = w.stacks[s]!;
+  const kept: { urn: string; from: string; kind: HKind; id: string }[] = [];
+  for (const r of program) {
+    const urn = w.urnOf(stack, r.kind, r.name);
+    if (stack.state.has(urn)) continue;
+    const from = (r.aliases ?? []).map((n) => w.urnOf(stack, r.kind, n)).find((a) => stack.state.has(a));
+    const e = from && stack.state.get(from);
+    if (!e || stack.pendingDelete.some((p) => p.urn === from)) continue;
+    // A changed replacing field (or any change, with replaceOnChanges) would replace it, alias or not.
+    const inputs = w.resolved(r.inputs);
+    const replacing = r.replaceOnChanges ? Object.keys(inputs) : replacingFields(r.kind);
+    if (replacing.every((k) => inputs[k] === undefined || deepEqual(e.inputs[k], inputs[k])))
+      kept.push({ urn, from, kind: r.kind, id: e.id });
+  }
+  return kept;
+}
+
 /** Runs one command on the world and returns the invariant violations after it. */
 export async function runCmd(settings: Settings, model: Model, w: World, c: Cmd): Promise<string[]> {
   const stack = "s" in c ? w.stacks[c.s]! : undefined;
   const reports: RunReport[] = [];
   const problems: string[] = [];
   const opts = (f?: FaultData, kill?: number): RunOptions => ({ fault: f && faultSpec(f), killAt: kill });
+  /** After a clean up of `program`: settled, and (without a fault or drift) a preview shows no change and makes none. */
+  const afterClean = async (s: number, program: ProgramResource[], r: RunReport, faulted: boolean) => {
+    problems.push(...afterCleanUp(w, s, program, w.liveObjects(r.after)));
+    // Known (docs/guide/development.md#histories): an update applies the fields the program
+    // changed, and drift it then sees in the others is applied by the next up. Strict with
+    // HISTORIES_STRICT_DRIFT=1.
+    const drift = w.drifted.has(s) && process.env.HISTORIES_STRICT_DRIFT !== "1";
+    if (faulted || drift) return;
+    // A preview then shows no change, and changes nothing at the service. It stands for the second
+    // up this check used to run: the engine's up takes exactly the steps its preview shows (the same
+    // check and diff of each resource against the same state), so an up after a preview with no
+    // change is all no-ops — at the engine depth an up and a state export fewer per clean up.
+    problems.push(...(await previewed(s, program, true)));
+  };
+  /** A preview: the service the same after it (no write, no record changed); after a clean up, no change shown. */
+  const previewed = async (s: number, program: ProgramResource[], clean: boolean): Promise<string[]> => {
+    const found: string[] = [];
+    const [dumpBefore, countsBefore] = [await w.control.dumpState(), await w.control.counters()];
+    const p = await w.preview(w.stacks[s]!, program);
+    const [dumpAfter, countsAfter] = [await w.control.dumpState(), await w.control.counters()];
+    const [was, now] = [w.records(dumpBefore), w.records(dumpAfter)];
+    const changed = [...new Set([...was.keys(), ...now.keys()])].filter((k) => was.get(k) !== now.get(k));
+    if (changed.length > 0 || countsAfter.writes !== countsBefore.writes)
+      found.push(
+        `${stackLetter(s)}'s preview changed the service: ${countsAfter.writes - countsBefore.writes} writes; records [${changed}]`,
+      );
+    if (!p.error && p.changes.length > 0) w.note("• preview with changes");
+    if (clean && (p.error || p.changes.length > 0))
+      found.push(`the preview after a clean up of ${stackLetter(s)} showed changes: ${p.error ?? ""} [${p.changes}]`);
+    for (const secret of w.secrets)
+      if (p.text.includes(secret))
+        found.push(`a secret of the service (${secret.slice(0, 4)}…) appears in a preview's output`);
+    return found;
+  };
   switch (c.t) {
-    case "up": {
+    case "up":
+    case "renameAlias": {
+      // A rename with an alias is the edit and its `pulumi up` (the alias is what the up does with it).
+      if (c.t === "renameAlias") model.programs[c.s] = edited(settings, model.programs[c.s]!, c)!;
+      const [fault, kill] = c.t === "up" ? [c.fault, c.kill] : [undefined, undefined];
       const program = model.programs[c.s]!;
-      const r = await w.up(stack!, program, opts(c.fault, c.kill));
+      const kept = keptByAliases(w, c.s, program);
+      const r = await w.up(stack!, program, opts(fault, kill));
       reports.push(r);
       if (!r.error && !r.killed) {
-        problems.push(...afterCleanUp(w, c.s, program, w.liveObjects(r.after)));
-        // Known (docs/guide/development.md#histories): an update applies the fields the program
-        // changed, and drift it then sees in the others is applied by the next up. Strict with
-        // HISTORIES_STRICT_DRIFT=1.
-        const drift = w.drifted.has(c.s) && process.env.HISTORIES_STRICT_DRIFT !== "1";
-        if (!c.fault && !drift) {
-          // After a clean up, a second up is all no-ops.
-          const again = await w.up(stack!, program);
-          reports.push(again);
-          const acted = [...again.creates, ...again.updates, ...again.deletes];
-          if (again.error || acted.length > 0)
+        // Renamed with an alias: the object is kept (same id), neither created nor deleted.
+        for (const k of kept) {
+          const now = stack!.state.get(k.urn);
+          if (now?.id !== k.id || r.deletes.includes(`${k.kind} ${k.id}`))
             problems.push(
-              `the up after a clean up was not all no-ops: ${again.error ?? ""} creates [${again.creates}] updates [${again.updates}] deletes [${again.deletes}]`,
+              `${k.urn.split("::").pop()} (${k.kind}), renamed with an alias from ${k.from.split("::").pop()}, was not kept: ` +
+                `${k.id} → ${now?.id ?? "no state"}; deletes [${r.deletes}]`,
             );
         }
+        if (kept.length > 0) w.note("• alias kept an object");
+        await afterClean(c.s, program, r, Boolean(fault));
       }
       break;
     }
+    case "preview":
+      problems.push(...(await previewed(c.s, model.programs[c.s]!, false)));
+      break;
+    case "import": {
+      // Only an object the environment made can be imported: live, and named by no state.
+      const live = w.liveObjects(await w.control.dumpState());
+      const named = w.named();
+      const candidates = [...w.outOfBand].filter((k) => live.has(k) && !named.has(k) && w.outOfBandObjects.has(k));
+      const key = candidates[c.pick % Math.max(1, candidates.length)];
+      const program = model.programs[c.s]!;
+      const o = key === undefined ? undefined : w.outOfBandObjects.get(key)!;
+      if (!o || program.some((x) => x.kind === o.kind && x.name === c.name)) return invariants(w, live);
+      const declared: ProgramResource = { kind: o.kind, name: c.name, inputs: o.inputs };
+      const urn = w.urnOf(stack!, o.kind, c.name);
+      // `up --target` the resource with the import option: the import alone, whatever else the program holds.
+      const r = await w.up(stack!, [...program, { ...declared, importId: o.importId }], { target: urn });
+      reports.push(r);
+      if (r.error || r.killed) {
+        problems.push(`importing ${key} (made out of band) as ${c.name} failed: ${r.error ?? "killed"}`);
+        break;
+      }
+      // The option has done its work: the program declares the object from now on.
+      const next = [...program, declared];
+      model.programs[c.s] = next;
+      const namers = w.stacks.flatMap((s) =>
+        [...s.state.values()]
+          .filter((e) => `${e.kind} ${e.id}` === key)
+          .map((e) => `${s.letter}:${e.urn.split("::").pop()}`),
+      );
+      if (stack!.state.get(urn)?.id !== key!.slice(o.kind.length + 1) || namers.length !== 1)
+        problems.push(
+          `after importing ${key} as ${stack!.letter}:${c.name}, it is named by [${namers}], not by exactly that state`,
+        );
+      // Invariant 4 with the import's run: the object made out of band was not changed by it.
+      problems.push(...invariants(w, w.liveObjects(r.after), r));
+      w.outOfBand.delete(key!); // the stack's own object now
+      w.note("• import made");
+      // The program as imported: a preview of it shows no change (targeted, as the import: the rest of
+      // the program may be mid-edit, even invalid).
+      const p = await w.preview(stack!, next, urn);
+      const mine = p.changes.filter((ch) => ch.split(" ")[1] === `${o.kind}::${c.name}`);
+      if (p.error || mine.length > 0)
+        problems.push(`the preview after importing ${key} as ${c.name} showed [${mine}] ${p.error ?? ""}`);
+      break;
+    }
+    case "clone": {
+      // The clone's configuration is A's, committed: with the pin, A's salt (to be ignored).
+      const clone = cloneOf(settings);
+      if (c.pin) await w.pinSalt(w.stacks[0]!, w.stacks[clone]!);
+      model.cloned = true;
+      const program = (model.programs[clone] = [...model.programs[0]!]);
+      const r = await w.up(w.stacks[clone]!, program);
+      reports.push(r);
+      if (!r.error && !r.killed) {
+        w.note(c.pin ? "• clone up, salt pinned" : "• clone up");
+        await afterClean(clone, program, r, false);
+      }
+      break;
+    }
+    case "upgrade":
+      await w.upgradePlugin(stack!);
+      break;
     case "upReplace": {
       const program = model.programs[c.s]!;
       const r = picked(program, c.pick);
@@ -240,11 +395,15 @@ class HistoryCommand implements fc.AsyncCommand<Model, World> {
     private readonly settings: Settings,
   ) {}
   check(m: Readonly<Model>): boolean {
-    if ("s" in this.c && this.c.s >= this.settings.stacks) return false;
+    if ("s" in this.c && this.c.s > this.settings.stacks) return false;
+    // The clone (stack C) runs A's program as it was when cloned: it only runs up, preview and destroy, once cloned.
+    if ("s" in this.c && this.c.s === cloneOf(this.settings))
+      return Boolean(m.cloned) && ["up", "preview", "destroy"].includes(this.c.t) && !("kill" in this.c && this.c.kill);
     switch (this.c.t) {
       case "add":
       case "remove":
       case "rename":
+      case "renameAlias":
       case "update":
       case "replaceField":
       case "optional":
@@ -252,6 +411,8 @@ class HistoryCommand implements fc.AsyncCommand<Model, World> {
         return edited(this.settings, m.programs[this.c.s]!, this.c) !== undefined;
       case "upReplace":
         return m.programs[this.c.s]!.length > 0;
+      case "clone":
+        return m.programs[0]!.length > 0;
       default:
         return true;
     }
@@ -274,8 +435,12 @@ const faultArb: fc.Arbitrary<FaultData> = fc.record({
   method: fc.constantFrom<FaultMethod>("POST", "PUT", "DELETE", "GET"),
 });
 
-/** Every command, as data, with its type (HISTORIES_WITHOUT leaves types out). */
-export function cmdArbitraries(settings: Settings): [Cmd["t"], fc.Arbitrary<Cmd>][] {
+/** A command's label for weights and HISTORIES_WITHOUT: its type, or `cloneRun` for the clone's runs. */
+export type CmdLabel = Cmd["t"] | "cloneRun";
+
+/** Every command, as data, with its label (HISTORIES_WITHOUT leaves labels out). */
+export function cmdArbitraries(settings: Settings): [CmdLabel, fc.Arbitrary<Cmd>][] {
+  const clone = cloneOf(settings);
   const s = stackArb(settings);
   const name = fc.constantFrom(...NAMES);
   const v = fc.nat({ max: 2 });
@@ -284,6 +449,7 @@ export function cmdArbitraries(settings: Settings): [Cmd["t"], fc.Arbitrary<Cmd>
     ["add", fc.record({ t: fc.constant("add" as const), s, kind: fc.constantFrom(...KINDS), name, v })],
     ["remove", fc.record({ t: fc.constant("remove" as const), s, pick })],
     ["rename", fc.record({ t: fc.constant("rename" as const), s, pick, to: name })],
+    ["renameAlias", fc.record({ t: fc.constant("renameAlias" as const), s, pick, to: name })],
     ["update", fc.record({ t: fc.constant("update" as const), s, pick, i: fc.nat({ max: 3 }) })],
     ["replaceField", fc.record({ t: fc.constant("replaceField" as const), s, pick, i: fc.nat({ max: 3 }) })],
     ["optional", fc.record({ t: fc.constant("optional" as const), s, pick, i: fc.nat({ max: 3 }) })],
@@ -307,6 +473,18 @@ export function cmdArbitraries(settings: Settings): [Cmd["t"], fc.Arbitrary<Cmd>
       }),
     ],
     ["oobChange", fc.record({ t: fc.constant("oobChange" as const), pick })],
+    ["preview", fc.record({ t: fc.constant("preview" as const), s })],
+    ["import", fc.record({ t: fc.constant("import" as const), s, pick, name })],
+    ["clone", fc.record({ t: fc.constant("clone" as const), pin: fc.boolean() })],
+    [
+      "cloneRun",
+      fc.oneof(
+        fc.constant({ t: "up" as const, s: clone }),
+        fc.constant({ t: "preview" as const, s: clone }),
+        fc.constant({ t: "destroy" as const, s: clone }),
+      ),
+    ],
+    ["upgrade", fc.record({ t: fc.constant("upgrade" as const), s })],
     [
       "clock",
       fc.record({
@@ -318,10 +496,11 @@ export function cmdArbitraries(settings: Settings): [Cmd["t"], fc.Arbitrary<Cmd>
 }
 
 /** How often each type is drawn, relative to the others: histories need programs and runs most. */
-const WEIGHTS: Record<Cmd["t"], number> = {
+const WEIGHTS: Record<CmdLabel, number> = {
   add: 4,
   remove: 1,
   rename: 1,
+  renameAlias: 2,
   update: 2,
   replaceField: 1,
   optional: 2,
@@ -334,6 +513,11 @@ const WEIGHTS: Record<Cmd["t"], number> = {
   oobCreate: 1,
   oobChange: 1,
   clock: 1,
+  preview: 1,
+  import: 1,
+  clone: 1,
+  cloneRun: 1,
+  upgrade: 1,
 };
 
 /** fast-check's commands over the data. */

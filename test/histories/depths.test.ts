@@ -5,8 +5,10 @@
 // resources by kind and name, each with its inputs and the service's record of the object it names,
 // and the service as its live objects' records, without ids and times. One history per stack covers:
 // add + up, an updatable change + up, a replacing change + up, `up --replace`, replaceOnChanges,
-// remove + up, refresh after an out-of-band delete, destroy; then a killed create, a change, and the
-// rerun's init failure (the object recorded as it is) before the up that updates it.
+// remove + up, refresh after an out-of-band delete, destroy; a clone of A's project (stack C) with
+// A's salt pinned, a rename with an alias, an import (and a preview after every clean up); then a
+// killed create, a change, and the rerun's init failure (the object recorded as it is) before the up
+// that updates it.
 import { closeSharedDispatchers } from "../../provider/client";
 import { type Cmd, describe as describeCmd, type Model, runCmd, type Settings } from "./commands";
 import { type Depth, startWorld } from "./runner";
@@ -32,6 +34,8 @@ const HISTORY: Cmd[] = [
   { t: "up", s: 0 },
   { t: "remove", s: 0, pick: 2 }, // the Domain
   { t: "up", s: 0 },
+  // A's project cloned with A's salt pinned in the committed configuration: C's objects are its own.
+  { t: "clone", pin: true },
   // B: up --replace, replaceOnChanges, refresh after an out-of-band delete, destroy.
   { t: "add", s: 1, kind: "Webhook", name: "a", v: 0 },
   { t: "add", s: 1, kind: "ApiKey", name: "b", v: 1 },
@@ -43,6 +47,10 @@ const HISTORY: Cmd[] = [
   { t: "oobDelete", pick: 3 }, // B's ApiKey (after A's two objects and B's Webhook)
   { t: "refresh", s: 1 },
   { t: "destroy", s: 0 },
+  // B: a rename with an alias (the object kept), an import of a route made out of band.
+  { t: "renameAlias", s: 1, pick: 0, to: "b" }, // and its up
+  { t: "oobCreate", kind: "Route", name: "b", v: 1 },
+  { t: "import", s: 1, pick: 0, name: "c" },
   // A: a create killed after the service committed, an updatable change, then the rerun that proves
   // the object through its key: an init failure (provider/core/initFailure.ts) — the engine records
   // the object as it is and fails the run — and the next up updates it. The program first drops
@@ -84,7 +92,7 @@ async function snapshot(w: World, ids: Map<string, string>) {
   const states = w.stacks.map((s) =>
     [...s.state.values()]
       .map((e) => {
-        const resource = `${"AB"[s.index]}:${e.kind}::${e.urn.split("::").pop()}`;
+        const resource = `${s.letter}:${e.kind}::${e.urn.split("::").pop()}`;
         const same = ids.has(resource) ? ids.get(resource) === e.id : "new";
         ids.set(resource, e.id);
         return {
@@ -105,7 +113,7 @@ async function snapshot(w: World, ids: Map<string, string>) {
 
 async function trace(depth: Depth) {
   const w = await startWorld(depth, settings.stacks);
-  const model: Model = { programs: [[], []] };
+  const model: Model = { programs: [[], [], []] };
   const steps: { step: string; problems: string[]; after: Awaited<ReturnType<typeof snapshot>> }[] = [];
   const ids = new Map<string, string>();
   try {
@@ -116,35 +124,44 @@ async function trace(depth: Depth) {
   } finally {
     await w.close();
   }
-  return steps;
+  return { steps, ids };
 }
 
 test("the fast depth's engine model leaves the states and the service the real engine leaves", async () => {
-  const [fast, engine] = [await trace("fast"), await trace("engine")];
+  const [{ steps: fast }, { steps: engine, ids: engineIds }] = [await trace("fast"), await trace("engine")];
+  const webhookBeforeAlias = engineIds.get("B:Webhook::a");
   expect(fast.flatMap((s) => s.problems)).toEqual([]);
   expect(engine.flatMap((s) => s.problems)).toEqual([]);
   // Step by step, so a difference names the first step where the model and the engine part.
   for (let i = 0; i < HISTORY.length; i++) expect({ at: i + 1, ...engine[i] }).toEqual({ at: i + 1, ...fast[i] });
   // The history did what it says: objects were made, replaced, deleted (a vacuous pass would not).
   const last = engine[engine.length - 1]!.after;
-  expect(engine[20 - 1]!.after.states[0]).toEqual([]); // destroyed
+  expect(engine[21 - 1]!.after.states[0]).toEqual([]); // destroyed
   expect(last.states[0]!.map((r) => r.resource)).toEqual(["A:Route::k"]);
-  expect(last.states[1]!.map((r) => r.resource)).toEqual(["B:Webhook::a"]);
+  // B's key, deleted out of band and refreshed away, made again by the up after the alias.
+  expect(last.states[1]!.map((r) => r.resource)).toEqual(["B:ApiKey::b", "B:Route::c", "B:Webhook::b"]);
+  // The clone's objects, made with its own salt, outlived A's destroy.
+  expect(last.states[2]!.map((r) => [r.resource, r.object !== "gone"])).toEqual([
+    ["C:Route::a", true],
+    ["C:SmtpCredential::a", true],
+  ]);
   const sameAfter = (step: number, resource: string) =>
     engine[step - 1]!.after.states.flat().find((r) => r.resource === resource)?.same;
   expect(sameAfter(6, "A:Route::a")).toBe(true); // updated in place
   expect(sameAfter(8, "A:SmtpCredential::a")).toBe(false); // replaced
   // up --replace within 24 h: the service answers the create with the same object, which stays.
-  expect(sameAfter(14, "B:Webhook::a")).toBe(true);
-  expect(sameAfter(17, "B:Webhook::a")).toBe(false); // replaceOnChanges
+  expect(sameAfter(15, "B:Webhook::a")).toBe(true);
+  expect(sameAfter(18, "B:Webhook::a")).toBe(false); // replaceOnChanges
+  expect(engineIds.get("B:Webhook::b")).toBe(webhookBeforeAlias); // renamed with an alias: the same object
+  expect(webhookBeforeAlias).toBeDefined();
   // The killed create's object, recorded from the init failure as it is (the first url, the
   // program's inputs), then updated in place by the next up.
-  const recovered = engine[26 - 1]!.after.states[0]!.find((r) => r.resource === "A:Route::k");
+  const recovered = engine[30 - 1]!.after.states[0]!.find((r) => r.resource === "A:Route::k");
   expect(recovered?.same).toBe("new");
   expect((recovered?.object as Record<string, unknown>).url).not.toBe(
     (recovered?.inputs as Record<string, unknown>).url,
   );
-  expect(sameAfter(27, "A:Route::k")).toBe(true);
+  expect(sameAfter(31, "A:Route::k")).toBe(true);
   expect(last.states[0]![0]!.object).toMatchObject({
     url: (last.states[0]![0]!.inputs as Record<string, unknown>).url,
   });

@@ -14,11 +14,21 @@ import YAML from "yaml";
 import { engineEnv } from "../../support/engineEnv";
 import { runKilledAtWrite, killQuietly } from "../../support/killAtWrite";
 import { processesOfHome, spawnBounded, type BoundedRun } from "../../support/processes";
+import { PLUGIN_FILES, PLUGIN_VERSION } from "../../support/plugin";
 import { TOOLS_DIR } from "../../support/root";
 import type { StateDump } from "../../emulator/control";
 import type { Props } from "../../provider/core/declaration";
 import { KIND_MODELS, KINDS, type HKind } from "./kinds";
-import { type Entry, fixedOf, type ProgramResource, type RunOptions, type RunReport, type Stack, World } from "./world";
+import {
+  type Entry,
+  fixedOf,
+  type PreviewReport,
+  type ProgramResource,
+  type RunOptions,
+  type RunReport,
+  type Stack,
+  World,
+} from "./world";
 
 const TYPE_PREFIX = "txmail:index:";
 /** A CLI run that takes longer than this is a hang to report (a history's runs take seconds). */
@@ -39,6 +49,8 @@ interface ExportedResource {
   id?: string;
   custom?: boolean;
   delete?: boolean;
+  /** `<provider URN>::<provider id>`. */
+  provider?: string;
   inputs?: Props;
   outputs?: Props;
 }
@@ -77,14 +89,27 @@ function plain(v: unknown): unknown {
  * keys are unique across kinds) with the logical name given, so its URN ends `txmail:index:<Kind>::<name>`.
  * Strings are double-quoted: a plain `2099-01-01T00:00:00.000Z` would be a YAML timestamp.
  */
-export function programYaml(project: string, program: ProgramResource[]): string {
+export function programYaml(
+  project: string,
+  program: ProgramResource[],
+  resolved: (inputs: Props) => Props = (i) => i,
+  /** The plugin version every resource asks for (the `version` option), once the stack's plugin was upgraded. */
+  version?: string,
+): string {
   const resources: Record<string, unknown> = {};
   for (const r of program) {
+    const options = {
+      ...(r.replaceOnChanges ? { replaceOnChanges: r.replaceOnChanges } : {}),
+      // Earlier names, as URNs (the YAML host passes alias strings as URNs).
+      ...(r.aliases?.length ? { aliases: r.aliases.map((n) => urnIn(project, r.kind, n)) } : {}),
+      ...(r.importId !== undefined ? { import: r.importId } : {}),
+      ...(version !== undefined ? { version } : {}),
+    };
     resources[`${r.kind}-${r.name}`] = {
       type: `${TYPE_PREFIX}${r.kind}`,
       name: r.name,
-      properties: r.inputs,
-      ...(r.replaceOnChanges ? { options: { replaceOnChanges: r.replaceOnChanges } } : {}),
+      properties: resolved(r.inputs),
+      ...(Object.keys(options).length > 0 ? { options } : {}),
     };
   }
   return YAML.stringify(
@@ -93,9 +118,18 @@ export function programYaml(project: string, program: ProgramResource[]): string
   );
 }
 
+/** The URN of `kind` `name` in a stack `dev` of `project` (the YAML program's resources). */
+const urnIn = (project: string, kind: HKind, name: string) =>
+  `urn:pulumi:dev::${project}::${TYPE_PREFIX}${kind}::${name}`;
+
 export class EngineWorld extends World {
   private root = "";
-  private readonly places: Place[] = [];
+  /** Each stack's directories; the clone's (C) made when a history first uses it. */
+  private readonly places: (Place | undefined)[] = [];
+  /** Each stack's plugin version once upgraded (the program's resources ask for it). */
+  private readonly pluginVersions: (string | undefined)[] = [];
+  /** Each stack's native provider's salt (its inputs in state), as last read back. */
+  private readonly providerSalts: (string | undefined)[] = [];
   /** Each stack's pending creates after its last run (URN and inputs). */
   private readonly pendingCreates: Set<string>[] = [];
   /** Each stack's program as last written. */
@@ -115,13 +149,21 @@ export class EngineWorld extends World {
   }
 
   urnOf(stack: Stack, kind: HKind, name: string): string {
-    return `urn:pulumi:dev::${stack.project}::${TYPE_PREFIX}${kind}::${name}`;
+    return urnIn(stack.project, kind, name);
   }
 
   private async init(): Promise<void> {
     this.root = fs.mkdtempSync(path.join(os.tmpdir(), "txmail-histories-"));
-    for (const s of this.stacks) {
-      const dir = path.join(this.root, "AB"[s.index]!);
+    // The clone (the last stack) when it is first used: most histories never clone.
+    for (const s of this.stacks.slice(0, -1)) await this.placeOf(s);
+  }
+
+  /** The stack's program and state directories, its Pulumi home and environment, and its stack, made once. */
+  private async placeOf(s: Stack): Promise<Place> {
+    const made = this.places[s.index];
+    if (made) return made;
+    {
+      const dir = path.join(this.root, s.letter);
       const program = path.join(dir, "program");
       const stateDir = path.join(dir, "state");
       fs.mkdirSync(program, { recursive: true });
@@ -144,21 +186,24 @@ export class EngineWorld extends World {
         env,
         stateFile: path.join(stateDir, ".pulumi", "stacks", s.project, "dev.json"),
       };
-      this.places.push(place);
+      this.places[s.index] = place;
       fs.writeFileSync(path.join(program, "Pulumi.yaml"), programYaml(s.project, []));
       const init = await this.cli(s, ["stack", "init", "dev"]);
       if (init.run.code !== 0) throw new Error(`pulumi stack init failed: ${init.run.stderr}`);
+      return place;
     }
   }
 
   override async close(): Promise<void> {
-    for (const p of this.places) for (const pid of processesOfHome(p.home)) killQuietly(pid);
+    for (const p of this.places) for (const pid of p ? processesOfHome(p.home) : []) killQuietly(pid);
     if (this.root) fs.rmSync(this.root, { recursive: true, force: true });
     await super.close();
   }
 
   override said(): string {
-    const states = this.places.map((p) => (fs.existsSync(p.stateFile) ? fs.readFileSync(p.stateFile, "utf8") : ""));
+    const states = this.places.map((p) =>
+      p && fs.existsSync(p.stateFile) ? fs.readFileSync(p.stateFile, "utf8") : "",
+    );
     return [super.said(), ...states].join("\n");
   }
 
@@ -175,7 +220,7 @@ export class EngineWorld extends World {
       spawnBounded(path.join(TOOLS_DIR, "bin", "pulumi"), [...args, "--color", "never"], {
         cwd: place.program,
         env: { ...process.env, ...place.env },
-        what: `pulumi ${args.join(" ")} (stack ${"AB"[stack.index]})`,
+        what: `pulumi ${args.join(" ")} (stack ${stack.letter})`,
         timeoutMs: RUN_TIMEOUT_MS,
       });
     if (killAt === undefined) return { run: await start().done, killed: false };
@@ -193,10 +238,10 @@ export class EngineWorld extends World {
         // user would import it (`pulumi stack import`). Restored so, the history goes on, with this
         // said in its report: to the invariants it is one more lost write.
         this.log.push(
-          `--- ${"AB"[stack.index]}: the kill tore the checkpoint (${cancel.run.stderr.trim()});\n` +
+          `--- ${stack.letter}: the kill tore the checkpoint (${cancel.run.stderr.trim()});\n` +
             `state files: ${stateFiles(place.stateDir).join(", ")}; restored from its .bak`,
         );
-        process.stdout.write(`histories: a kill tore ${"AB"[stack.index]}'s checkpoint; restored from its .bak\n`);
+        process.stdout.write(`histories: a kill tore ${stack.letter}'s checkpoint; restored from its .bak\n`);
         fs.copyFileSync(`${place.stateFile}.bak`, place.stateFile);
         cancel = await this.cli(stack, ["cancel", "--yes"]);
       }
@@ -207,6 +252,7 @@ export class EngineWorld extends World {
 
   /** One engine run: the program written, an optional fault, the CLI, the state read back. */
   private async run(stack: Stack, what: string, args: string[], opts: RunOptions): Promise<RunReport> {
+    await this.placeOf(stack);
     const before = await this.control.dumpState();
     await this.control.clearFaults();
     if (opts.fault) await this.control.injectFault(opts.fault);
@@ -302,6 +348,12 @@ export class EngineWorld extends World {
       if (r.delete) stack.pendingDelete.push(entry);
       else fresh.set(r.urn, entry);
     }
+    // The salt of the provider the stack's resources use now (an upgrade leaves the old one until the run ends).
+    const resources = exported.deployment?.resources ?? [];
+    const inUse = new Set(resources.map((r) => r.provider?.split("::").slice(0, -1).join("::")).filter(Boolean));
+    const provider = resources.find((r) => r.type === "pulumi:providers:txmail" && !r.delete && inUse.has(r.urn));
+    const salt = provider && (plain(provider.inputs ?? {}) as Props).__stackSalt;
+    if (typeof salt === "string") this.providerSalts[stack.index] = salt;
     const kept = [...stack.state.keys()].filter((urn) => fresh.has(urn));
     // New ones in program order, as the fast depth creates them (the engine's order is its own:
     // resources that do not depend on each other are created in parallel).
@@ -317,24 +369,89 @@ export class EngineWorld extends World {
 
   private writeProgram(stack: Stack, program: ProgramResource[]): void {
     this.programs[stack.index] = program;
-    fs.writeFileSync(path.join(this.places[stack.index]!.program, "Pulumi.yaml"), programYaml(stack.project, program));
+    fs.writeFileSync(
+      path.join(this.places[stack.index]!.program, "Pulumi.yaml"),
+      programYaml(stack.project, program, (i) => this.resolved(i), this.pluginVersions[stack.index]),
+    );
   }
 
-  up(stack: Stack, program: ProgramResource[], opts: RunOptions = {}, replace?: string): Promise<RunReport> {
+  /**
+   * The next plugin version installed in the stack's Pulumi home (the same build under a new
+   * version, as \`pulumi plugin install\` would leave an upgrade) and asked for by every resource of
+   * the program from its next run: the engine's default provider then gets a new name.
+   */
+  override async upgradePlugin(stack: Stack): Promise<void> {
+    await super.upgradePlugin(stack);
+    const place = await this.placeOf(stack);
+    const [major, minor, patch] = (this.pluginVersions[stack.index] ?? PLUGIN_VERSION).split(".").map(Number);
+    const next = `${major}.${minor}.${patch! + 1}`;
+    const dir = path.join(place.home, "plugins", `resource-txmail-v${next}`);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.symlinkSync(PLUGIN_FILES.script, path.join(dir, "pulumi-resource-txmail"));
+    this.pluginVersions[stack.index] = next;
+  }
+
+  /**
+   * `pulumi preview --json`: one JSON document whose steps name each resource's operation; the
+   * plugin's check and diff run, nothing is written (the service's counters say so to the caller).
+   */
+  async preview(stack: Stack, program: ProgramResource[], target?: string): Promise<PreviewReport> {
+    await this.placeOf(stack);
     this.writeProgram(stack, program);
-    const what = `${"AB"[stack.index]}: up${replace ? ` --replace ${replace}` : ""}`;
-    return this.run(stack, what, ["up", ...(replace ? ["--replace", replace] : [])], opts);
+    const { run } = await this.cli(stack, ["preview", "--json", ...(target ? ["--target", target] : [])]);
+    let doc: { steps?: { op: string; urn: string }[]; diagnostics?: { message: string; severity: string }[] } = {};
+    try {
+      doc = JSON.parse(run.stdout) as typeof doc;
+    } catch {
+      // not a preview's document: the error below says why
+    }
+    const changes = (doc.steps ?? [])
+      .filter((st) => st.op !== "same" && st.urn.includes(`::${TYPE_PREFIX}`))
+      .map((st) => `${st.op} ${st.urn.split("::").slice(-2).join("::").slice(TYPE_PREFIX.length)}`);
+    const lines = (doc.diagnostics ?? [])
+      .filter((d) => d.severity !== "debug")
+      .map((d) => `${d.severity}: ${d.message.trim()}`);
+    const said = [...lines, run.stderr.trim()].filter(Boolean).join("\n");
+    const error =
+      run.code !== 0 ? lines.filter((l) => l.startsWith("error")).join("\n") || run.stderr || "failed" : undefined;
+    this.log.push(`--- ${stack.letter}: preview${error ? " (failed)" : ""}\n${said}`);
+    return { stack: stack.index, changes, error, text: said };
+  }
+
+  /**
+   * `txmail:stackSalt: <owner's provider salt>` in the owner's and the clone's `Pulumi.dev.yaml`, as
+   * `pulumi config set` writes it and git carries it to the clone (written directly: two CLI runs fewer).
+   */
+  async pinSalt(owner: Stack, clone: Stack): Promise<void> {
+    // Before the owner's first up there is no salt in its state: a pin of some earlier value, as likely.
+    const salt = this.providerSalts[owner.index] ?? "0123456789abcdef0123456789abcdef";
+    for (const s of [owner, clone]) {
+      const place = await this.placeOf(s);
+      fs.writeFileSync(
+        path.join(place.program, "Pulumi.dev.yaml"),
+        YAML.stringify({ config: { "txmail:stackSalt": salt } }),
+      );
+      this.pinnedSalt.add(s.index);
+    }
+  }
+
+  async up(stack: Stack, program: ProgramResource[], opts: RunOptions = {}, replace?: string): Promise<RunReport> {
+    await this.placeOf(stack); // the clone's, on its first run
+    this.writeProgram(stack, program);
+    const what = `${stack.letter}: up${replace ? ` --replace ${replace}` : ""}${opts.target ? ` --target ${opts.target}` : ""}`;
+    const args = ["up", ...(replace ? ["--replace", replace] : []), ...(opts.target ? ["--target", opts.target] : [])];
+    return this.run(stack, what, args, opts);
   }
 
   refresh(stack: Stack, opts: RunOptions = {}): Promise<RunReport> {
     this.drifted.delete(stack.index);
     // A killed run's pending creates are dropped, as the fast depth's state never records them: the
     // next up's create meets the killed one's idempotency key.
-    return this.run(stack, `${"AB"[stack.index]}: refresh`, ["refresh", "--clear-pending-creates"], opts);
+    return this.run(stack, `${stack.letter}: refresh`, ["refresh", "--clear-pending-creates"], opts);
   }
 
   destroy(stack: Stack, opts: RunOptions = {}): Promise<RunReport> {
-    return this.run(stack, `${"AB"[stack.index]}: destroy`, ["destroy"], opts);
+    return this.run(stack, `${stack.letter}: destroy`, ["destroy"], opts);
   }
 }
 

@@ -36,7 +36,12 @@ test(
     });
     process.stdout.write(
       `histories: ${depth} depth, seed ${seed}, ${result.histories} histories in ${(result.elapsedMs / 1000).toFixed(1)} s` +
-        `${settings.naturalKeys ? " (natural keys shared)" : ""}: ${result.ok ? "all held" : "FAILED"}\n`,
+        `${settings.naturalKeys ? " (natural keys shared)" : ""}: ${result.ok ? "all held" : "FAILED"}\n` +
+        `histories: ${(result.stepsRun / Math.max(1, result.histories)).toFixed(1)} steps a history on average; ` +
+        `${Object.entries(result.tally)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([k, n]) => `${k} ${n}`)
+          .join(", ")}\n`,
     );
     if (!result.ok) {
       // For a CI job to keep (examples/ci/histories.yml uploads it).

@@ -14,8 +14,16 @@ export const KINDS = [
   "Suppression",
   "AccountMember",
   "SmtpCredential",
+  "SubAccountApiKey",
 ] as const;
 export type HKind = (typeof KINDS)[number];
+
+/**
+ * A sub account the world made before the history (world.ts `subAccounts`), as a program names it:
+ * a SubAccountApiKey's `subAccountId` (a Tenant's bootstrap key, whose sub account is a given here:
+ * the SubAccount kind has histories of its own). The world makes it the id when it runs the program.
+ */
+export const SUB_ACCOUNT_REF = (n: number) => `@subAccount#${n}`;
 
 /** Logical names (the URN's last part); the same pool in every stack. */
 export const NAMES = ["a", "b"] as const;
@@ -90,7 +98,7 @@ export const KIND_MODELS: Record<HKind, KindModel> = {
     }),
     updatable: [
       set("label", "key-relabelled"),
-      set("scopes", ["messages:send:all", "statistics:read"]),
+      set("scopes", ["messages:send:all", "statistics-transactional:read:all"]),
       // A rotation schedule (provider/core/rotating): the resource then owns a current and a previous key.
       set("rotation", { every: "30d", overlap: "7d" }, "rotation → every 30d, overlap 7d"),
       set("rotation", { every: "20d", overlap: "1d" }, "rotation → every 20d, overlap 1d"),
@@ -154,5 +162,28 @@ export const KIND_MODELS: Record<HKind, KindModel> = {
     section: "smtp_credentials",
     idOf: (r) => String(r.id),
     secrets: ["password"],
+  },
+  SubAccountApiKey: {
+    kind: "SubAccountApiKey",
+    // As ApiKey, in one of the two given sub accounts; variant #1 rotates on a schedule.
+    base: (name, v) => ({
+      subAccountId: SUB_ACCOUNT_REF(v === 2 ? 1 : 0),
+      label: `tenant-key-${name}-${v}`,
+      scopes: ["messages:send:all"],
+      ...(v === 1 ? { rotation: { every: "30d", overlap: "7d" } } : {}),
+    }),
+    updatable: [
+      set("label", "tenant-key-relabelled"),
+      set("scopes", ["messages:send:all", "statistics-transactional:read:all"]),
+      set("rotation", { every: "30d", overlap: "7d" }, "rotation → every 30d, overlap 7d"),
+    ],
+    replacing: [set("subAccountId", SUB_ACCOUNT_REF(1)), set("rotation", "2030-01-01")],
+    optional: [
+      { field: "ipAllowList", value: ["10.0.0.1"] },
+      { field: "deferScopeRemoval", value: true },
+    ],
+    section: "api_keys",
+    idOf: (r) => String(r.id),
+    secrets: ["secretKey"],
   },
 };

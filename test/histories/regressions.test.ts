@@ -188,6 +188,17 @@ const holds: [string, Settings, Cmd[]][] = [
     ],
   ],
   [
+    // issue-59 seed 7203 (engine depth), history #20: not a provider defect — the engine depth wrote
+    // the clone's program before it had made the clone's directories (a clone with no pinned salt
+    // runs its up first). Replay with HISTORIES_DEPTH=engine.
+    "a clone of A's project runs its first up",
+    shared,
+    [
+      { t: "add", s: 0, kind: "Route", name: "a", v: 0 },
+      { t: "clone", pin: false },
+    ],
+  ],
+  [
     // issue-59 seed 5905, history #2737: a killed create (url h0), the url changed in the program, a
     // rerun that proved the object through the key, took it over, converged it to h1 — and was
     // killed before the engine recorded it. The next rerun's key again met the first attempt's body

@@ -35,6 +35,9 @@ export interface HistoryResult {
   report?: string;
   /** The shrunk history, as data. */
   steps?: Cmd[];
+  /** Steps run (passed their check) over all histories, and how many of each type; events the commands noted. */
+  stepsRun: number;
+  tally: Record<string, number>;
 }
 
 /** The random seed to use: HISTORIES_SEED when set, else a fresh one (printed by the caller). */
@@ -43,7 +46,8 @@ export function seedFromEnv(env = process.env): number {
   return raw !== undefined && raw !== "" ? Number(raw) : (Date.now() ^ (Math.random() * 0x7fffffff)) | 0;
 }
 
-const emptyModel = (settings: Settings): Model => ({ programs: Array.from({ length: settings.stacks }, () => []) });
+/** Each stack's program empty, the clone's (stack C, after the others) too. */
+const emptyModel = (settings: Settings): Model => ({ programs: Array.from({ length: settings.stacks + 1 }, () => []) });
 
 /** Runs one history (a list of commands); throws the first violation. */
 async function runOne(
@@ -66,6 +70,13 @@ export async function runHistories(opts: HistoryOptions): Promise<HistoryResult>
   let last: World | undefined;
   let lastFailed: { world: World; error: unknown } | undefined;
   let ran = 0;
+  let stepsRun = 0;
+  const tally: Record<string, number> = {};
+  const count = (w: World) => {
+    stepsRun += w.steps.length;
+    for (const c of w.steps) tally[c.t] = (tally[c.t] ?? 0) + 1;
+    for (const [k, n] of w.tally) tally[k] = (tally[k] ?? 0) + n;
+  };
   let inFlight: Promise<unknown> = Promise.resolve();
   const property = fc.asyncProperty(historyCommands(opts.settings, opts.maxCommands), async (cmds) => {
     // fast-check's time limit stops waiting for a history, not the history: it runs to its end here.
@@ -73,6 +84,7 @@ export async function runHistories(opts: HistoryOptions): Promise<HistoryResult>
       ran++;
       try {
         await runOne(opts.depth ?? "fast", opts.settings, cmds, (w) => (last = w));
+        count(last!);
       } catch (error) {
         lastFailed = { world: last!, error };
         throw error;
@@ -89,7 +101,7 @@ export async function runHistories(opts: HistoryOptions): Promise<HistoryResult>
   });
   await inFlight;
   const elapsedMs = Date.now() - started;
-  if (!result.failed) return { ok: true, seed: opts.seed, histories: ran, elapsedMs };
+  if (!result.failed) return { ok: true, seed: opts.seed, histories: ran, elapsedMs, stepsRun, tally };
   const steps = lastFailed?.world.steps ?? [];
   return {
     ok: false,
@@ -98,6 +110,8 @@ export async function runHistories(opts: HistoryOptions): Promise<HistoryResult>
     elapsedMs,
     steps,
     report: failureReport(opts, result, steps, lastFailed),
+    stepsRun,
+    tally,
   };
 }
 

@@ -14,8 +14,10 @@ import type { AnyDeclaration, Props } from "../../provider/core/declaration";
 import type { Provider } from "../../provider/core/factory";
 import { isInitFailure } from "../../provider/core/initFailure";
 import { z } from "zod";
+import { readForImport } from "../../provider/core/importRead";
+import { uuidImportId } from "../../provider/core/importId";
 import type { Cmd } from "./commands";
-import { KIND_MODELS, KINDS, type HKind } from "./kinds";
+import { KIND_MODELS, KINDS, SUB_ACCOUNT_REF, type HKind } from "./kinds";
 
 export interface Entry {
   urn: string;
@@ -48,10 +50,18 @@ export interface ProgramResource {
   name: string;
   inputs: Props;
   replaceOnChanges?: string[];
+  /** Earlier logical names of the resource (the `aliases` resource option): its state moves to the new URN. */
+  aliases?: string[];
+  /** The `import` resource option: the id of an existing object the resource adopts, by the kind's import id. */
+  importId?: string;
 }
+
+/** The letter a stack goes by in reports: A and B, two projects; C, a clone of A's project (same URNs, its own state). */
+export const stackLetter = (index: number) => "ABC"[index] ?? String(index);
 
 export interface Stack {
   index: number;
+  letter: string;
   project: string;
   salt: string;
   state: Map<string, Entry>;
@@ -73,10 +83,14 @@ export interface LostCreate {
   epoch: number;
   /** Likewise for the 5 minutes the service replays a creation's secret. */
   secretEpoch: number;
+  /** The stack's plugin was upgraded since (a known limit on the native face: behaviour.md#the-stack-salt). */
+  beforeUpgrade?: boolean;
 }
 
 export interface RunOptions {
   fault?: FaultSpec;
+  /** `--target <urn>`: only that resource is created, updated or imported; nothing else is touched. */
+  target?: string;
   /** The n-th create or update of the run (1-based) commits, but its outcome is lost: the run stops. */
   killAt?: number;
 }
@@ -95,6 +109,22 @@ export interface RunReport {
   after: StateDump;
 }
 
+/** What `pulumi preview` showed: the resources it would change, and whether it failed. */
+export interface PreviewReport {
+  stack: number;
+  /** `<op> <Kind>::<name>` of every step that is not a same (a create, update, replace or delete). */
+  changes: string[];
+  error?: string;
+  text: string;
+}
+
+/** An object the environment made out of band: what a program declaring it says, and the id `pulumi import` takes. */
+export interface OutOfBandObject {
+  kind: HKind;
+  inputs: Props;
+  importId: string;
+}
+
 /** The URN of a dynamic-provider resource (the fast depth's; the engine depth's are native: engineWorld.ts). */
 export const dynamicUrnOf = (stack: Stack, kind: HKind, name: string) =>
   `urn:pulumi:dev::${stack.project}::pulumi-nodejs:dynamic/txmail:${kind}::${name}`;
@@ -106,6 +136,12 @@ function declarationOf(kind: HKind): AnyDeclaration {
   declarations ??= (require("../../provider/resources") as { declarations: Record<string, AnyDeclaration> })
     .declarations;
   return declarations[kind]!;
+}
+
+/** The fields whose change replaces an object of `kind` (its diff's replaces; every field of an immutable kind). */
+export function replacingFields(kind: HKind): string[] {
+  const d = declarationOf(kind);
+  return d.immutable ? [...d.apiFields, ...d.replaceOn] : [...d.replaceOn];
 }
 
 /** The fields a create's idempotency key stands for (core/operations/createKey.ts), as the program gives them. */
@@ -164,8 +200,14 @@ async function capture<T>(run: () => Promise<T>): Promise<{ value?: T; error?: u
 /** The service, the environment, each stack's state: what the commands and invariants see, at either depth. */
 export abstract class World {
   readonly stacks: Stack[];
-  /** Objects the environment made (out of band), by `Kind id`. */
+  /** Objects the environment made (out of band), by `Kind id`; an imported one leaves the set for its state. */
   readonly outOfBand = new Set<string>();
+  /** What a program declaring each object made out of band says, by `Kind id`. */
+  readonly outOfBandObjects = new Map<string, OutOfBandObject>();
+  /** Sub accounts made before the history, which SubAccountApiKeys authenticate as (kinds.ts SUB_ACCOUNT_REF). */
+  readonly subAccounts: string[] = [];
+  /** Stacks whose configuration pins `txmail:stackSalt` (A's salt, committed, as a clone of A carries it). */
+  readonly pinnedSalt = new Set<number>();
   /** Objects the environment deleted out of band, by `Kind id`: a state may still name them. */
   readonly deletedOutOfBand = new Set<string>();
   /** Objects there before the history (the account's owner, its bootstrap key). */
@@ -187,6 +229,12 @@ export abstract class World {
   readonly drifted = new Set<number>();
   /** The commands run so far (for a failure's report). */
   readonly steps: Cmd[] = [];
+  /** What the commands did that a step's type does not say (an import made, an alias kept), counted for the run's summary. */
+  readonly tally = new Map<string, number>();
+
+  note(event: string): void {
+    this.tally.set(event, (this.tally.get(event) ?? 0) + 1);
+  }
 
   protected constructor(
     readonly emu: RunningEmulator,
@@ -194,10 +242,13 @@ export abstract class World {
     readonly client: TxmailClient,
     stackCount: number,
   ) {
-    this.stacks = Array.from({ length: stackCount }, (_, index) => ({
+    // One stack more than asked: C, a clone of A's project (same project and stack name, so the same
+    // URNs; its own backend and state, so its own salt), idle until a history clones A.
+    this.stacks = Array.from({ length: stackCount + 1 }, (_, index) => ({
       index,
-      project: `proj${"AB"[index]}`,
-      salt: `salt-of-stack-${"AB"[index]}`,
+      letter: stackLetter(index),
+      project: `proj${index === stackCount ? "A" : stackLetter(index)}`,
+      salt: `salt-of-stack-${stackLetter(index)}`,
       state: new Map(),
       pendingDelete: [],
       lastRunFailed: false,
@@ -221,11 +272,45 @@ export abstract class World {
   protected async begin(): Promise<void> {
     process.env.TXMAIL_CLOCK_OFFSET_SECONDS = "0"; // a fresh emulator's clock: the last history's offset is gone
     this.secrets.add(this.emu.apiKey);
+    // Two tenants' sub accounts, there before the history (a program's SubAccountApiKey names one).
+    for (const n of [0, 1]) {
+      const res = await this.client.post(
+        declarationOf("SubAccount").collectionPath(this.conn(), {}),
+        { name: `tenant-given-${n}`, website: `given${n}.example.com` },
+        z.object({ id: z.string() }).passthrough(),
+      );
+      this.subAccounts.push(res.data.id);
+    }
     for (const o of this.liveObjects(await this.control.dumpState())) this.preexisting.add(o);
   }
 
   /** The URN the depth's engine gives `stack`'s resource `name` of `kind`. */
   abstract urnOf(stack: Stack, kind: HKind, name: string): string;
+  /** `pulumi preview` with `program` (with `target`, `--target <urn>`): what an up would do, nothing done. */
+  abstract preview(stack: Stack, program: ProgramResource[], target?: string): Promise<PreviewReport>;
+  /**
+   * Pins `owner`'s salt in `txmail:stackSalt` in its configuration and in `clone`'s (a committed
+   * Pulumi.dev.yaml travels with the project): to be ignored (docs/guide/behaviour.md#the-stack-salt).
+   */
+  abstract pinSalt(owner: Stack, clone: Stack): Promise<void>;
+  /**
+   * The stack's txmail plugin upgraded between runs: the engine names the default provider after the
+   * version, so the next run's provider is a new one. Creates killed before it, rerun after it, may
+   * leave a twin with a warning on the native face (docs/guide/behaviour.md#the-stack-salt).
+   */
+  async upgradePlugin(stack: Stack): Promise<void> {
+    for (const l of this.lost) if (l.stack === stack.index) l.beforeUpgrade = true;
+  }
+
+  /** A program resource's inputs with the world's references made ids (kinds.ts SUB_ACCOUNT_REF). */
+  resolved(inputs: Props): Props {
+    const out: Props = { ...inputs };
+    for (const [k, v] of Object.entries(out)) {
+      const n = this.subAccounts.findIndex((_, i) => v === SUB_ACCOUNT_REF(i));
+      if (n >= 0) out[k] = this.subAccounts[n];
+    }
+    return out;
+  }
   /** `pulumi up` with `program`; with `replace`, `--replace <urn>`. */
   abstract up(stack: Stack, program: ProgramResource[], opts?: RunOptions, replace?: string): Promise<RunReport>;
   /** `pulumi refresh`. */
@@ -274,11 +359,13 @@ export abstract class World {
   /** The account's records of a dump, by `Kind id` (other accounts' left out: a sub account's members). */
   accountRecords(dump: StateDump): Map<string, { kind: HKind; record: Record<string, unknown> }> {
     const out = new Map<string, { kind: HKind; record: Record<string, unknown> }>();
+    const given = new Set(this.subAccounts);
     for (const kind of KINDS) {
       const m = KIND_MODELS[kind];
       for (const r of (dump[m.section] ?? []) as Record<string, unknown>[]) {
         const account = kind === "SubAccount" ? r.parent_account_id : r.account_id;
-        if (account !== this.emu.accountId) continue;
+        // A SubAccountApiKey lives in a sub account the history was given (the others' are not the history's).
+        if (kind === "SubAccountApiKey" ? !given.has(String(account)) : account !== this.emu.accountId) continue;
         out.set(`${kind} ${m.idOf(r)}`, { kind, record: r });
       }
     }
@@ -322,7 +409,7 @@ export abstract class World {
 
   // ---- the environment -------------------------------------------------------------------------
 
-  private conn() {
+  protected conn() {
     return { apiKey: this.emu.apiKey, accountId: this.emu.accountId, baseUrl: this.emu.baseUrl };
   }
 
@@ -342,6 +429,7 @@ export abstract class World {
       Route: { url: "https://oob.example.com/changed" },
       Webhook: { url: "https://oob.example.com/changed" },
       ApiKey: { label: "changed-out-of-band" },
+      SubAccountApiKey: { label: "changed-out-of-band" },
       SubAccount: { name: "changed-out-of-band" },
       Domain: { tracking_subdomain: "oob" },
     };
@@ -374,7 +462,9 @@ export abstract class World {
     if (!res) return;
     const data = res.data as Record<string, unknown> & { data?: Record<string, unknown>[] };
     const record = Array.isArray(data.data) ? data.data[0]! : data;
-    this.outOfBand.add(`${kind} ${KIND_MODELS[kind].idOf(record)}`);
+    const key = `${kind} ${KIND_MODELS[kind].idOf(record)}`;
+    this.outOfBand.add(key);
+    this.outOfBandObjects.set(key, { kind, inputs, importId: (d.importId ?? uuidImportId).format(record) });
     if (typeof record.secret === "string") this.secrets.add(record.secret);
   }
 
@@ -399,6 +489,63 @@ export class FastWorld extends World {
 
   urnOf(stack: Stack, kind: HKind, name: string): string {
     return dynamicUrnOf(stack, kind, name);
+  }
+
+  /** The inputs the SDK class hands the engine for a program resource (its URN, the stack's salt, the option). */
+  private newsOf(stack: Stack, res: ProgramResource, urn: string): Props {
+    return {
+      ...this.resolved(res.inputs),
+      __urn: urn,
+      __stackSalt: stack.salt,
+      ...(res.replaceOnChanges ? { __replaceOnChanges: res.replaceOnChanges } : {}),
+    };
+  }
+
+  /**
+   * `pulumi preview`: the engine calls the provider's check and diff (no create, update, read or
+   * delete) for each resource of the program with a state, and reports a create for those without
+   * one (an import: a read, as the import step does), a delete for those the program dropped.
+   */
+  async preview(stack: Stack, program: ProgramResource[], target?: string): Promise<PreviewReport> {
+    this.useConnection();
+    const r = new Runner(this, stack, providerProcess());
+    const changes: string[] = [];
+    const { error, text } = await capture(async () => {
+      const moved = new Set<string>();
+      for (const res of program) {
+        const urn = dynamicUrnOf(stack, res.kind, res.name);
+        if (target && urn !== target) continue;
+        const alias = (res.aliases ?? []).map((n) => dynamicUrnOf(stack, res.kind, n)).find((a) => stack.state.has(a));
+        const old = stack.state.get(urn) ?? (alias ? stack.state.get(alias) : undefined);
+        if (alias && !stack.state.has(urn)) moved.add(alias);
+        const news = this.newsOf(stack, res, urn);
+        if (!old) {
+          await r.check(res.kind, {}, news);
+          changes.push(`${res.importId !== undefined ? "import" : "create"} ${res.kind}::${res.name}`);
+          continue;
+        }
+        const inputs = await r.check(res.kind, old.inputs, news);
+        const d = await r.diff(old, inputs);
+        // An object recorded with init errors is updated even without a diff (as `up` does below).
+        if (d.changes || old.initErrors)
+          changes.push(`${(d.replaces ?? []).length > 0 ? "replace" : "update"} ${res.kind}::${res.name}`);
+      }
+      const wanted = new Set(program.map((res) => dynamicUrnOf(stack, res.kind, res.name)));
+      for (const urn of target ? [] : stack.state.keys())
+        if (!wanted.has(urn) && !moved.has(urn))
+          changes.push(`delete ${stack.state.get(urn)!.kind}::${urn.split("::").pop()}`);
+      for (const e of target ? [] : stack.pendingDelete)
+        changes.push(`delete ${e.kind}::${e.urn.split("::").pop()} (replaced)`);
+    });
+    const message = error ? String((error as Error).message ?? error) : undefined;
+    const said = `${text}${message ? `\nerror: ${message}` : ""}`;
+    this.log.push(`--- ${stack.letter}: preview${message ? " (failed)" : ""}\n${said.trim()}`);
+    return { stack: stack.index, changes, error: message, text: said };
+  }
+
+  /** The dynamic face reads a pinned salt only in the SDK class, to warn that it is ignored: nothing here to run. */
+  async pinSalt(owner: Stack, clone: Stack): Promise<void> {
+    this.pinnedSalt.add(owner.index).add(clone.index);
   }
 
   // ---- the engine ------------------------------------------------------------------------------
@@ -438,9 +585,9 @@ export class FastWorld extends World {
 
   /** `pulumi up` with `program`: every resource created, updated, replaced or left; the rest deleted. */
   up(stack: Stack, program: ProgramResource[], opts: RunOptions = {}, replace?: string): Promise<RunReport> {
-    const what = `${"AB"[stack.index]}: up${replace ? ` --replace ${replace}` : ""}`;
+    const what = `${stack.letter}: up${replace ? ` --replace ${replace}` : ""}${opts.target ? ` --target ${opts.target}` : ""}`;
     return this.run(stack, what, opts, async (r) => {
-      for (const old of [...stack.pendingDelete]) {
+      for (const old of opts.target ? [] : [...stack.pendingDelete]) {
         await r.delete(old);
         stack.pendingDelete.splice(stack.pendingDelete.indexOf(old), 1);
       }
@@ -448,13 +595,27 @@ export class FastWorld extends World {
       for (const res of program) {
         const urn = dynamicUrnOf(stack, res.kind, res.name);
         wanted.add(urn);
-        const news: Props = {
-          ...res.inputs,
-          __urn: urn,
-          __stackSalt: stack.salt,
-          ...(res.replaceOnChanges ? { __replaceOnChanges: res.replaceOnChanges } : {}),
-        };
-        const old = stack.state.get(urn);
+        if (opts.target && urn !== opts.target) continue;
+        const news = this.newsOf(stack, res, urn);
+        // An alias: the state of an earlier name moves to this URN (the engine's step generator), then diffs as usual.
+        const aliased = (res.aliases ?? [])
+          .map((n) => dynamicUrnOf(stack, res.kind, n))
+          .find((a) => stack.state.has(a));
+        if (!stack.state.has(urn) && aliased) {
+          const moved = stack.state.get(aliased)!;
+          stack.state.delete(aliased);
+          stack.state.set(urn, { ...moved, urn });
+        }
+        let old = stack.state.get(urn);
+        if (!old && res.importId !== undefined) {
+          // The `import` option (the engine's ImportStep): read by the import id without prior state,
+          // recorded with the inputs the read reports; then checked against the program's inputs and
+          // diffed like any resource in state (the engine updates it if they differ; same: as imported).
+          const imported = await readForImport(declarationOf(res.kind), r.providers[res.kind], res.importId);
+          if (!imported) throw new Error(`importing ${urn}: resource '${res.importId}' does not exist`);
+          old = { urn, kind: res.kind, id: imported.id, inputs: imported.inputs, outs: imported.props };
+          stack.state.set(urn, old);
+        }
         /**
          * A create's outcome into the state, as the engine records it: an init failure too (the
          * object with its actual properties), and then the run fails, after marking the object a
@@ -497,7 +658,7 @@ export class FastWorld extends World {
         }
       }
       for (const [urn, e] of [...stack.state]) {
-        if (wanted.has(urn)) continue;
+        if (wanted.has(urn) || opts.target) continue;
         await r.delete(e);
         stack.state.delete(urn);
       }
@@ -507,7 +668,7 @@ export class FastWorld extends World {
   /** `pulumi refresh`: each resource read; those the provider says are gone leave the state. */
   refresh(stack: Stack, opts: RunOptions = {}): Promise<RunReport> {
     this.drifted.delete(stack.index);
-    return this.run(stack, `${"AB"[stack.index]}: refresh`, opts, async (r) => {
+    return this.run(stack, `${stack.letter}: refresh`, opts, async (r) => {
       for (const [urn, e] of [...stack.state]) {
         const got = await r.providers[e.kind].read(e.id, { ...e.inputs, ...e.outs });
         if (!got.id) stack.state.delete(urn);
@@ -519,7 +680,7 @@ export class FastWorld extends World {
 
   /** `pulumi destroy`: every resource deleted (the last made first). */
   destroy(stack: Stack, opts: RunOptions = {}): Promise<RunReport> {
-    return this.run(stack, `${"AB"[stack.index]}: destroy`, opts, async (r) => {
+    return this.run(stack, `${stack.letter}: destroy`, opts, async (r) => {
       for (const old of [...stack.pendingDelete]) {
         await r.delete(old);
         stack.pendingDelete.splice(stack.pendingDelete.indexOf(old), 1);

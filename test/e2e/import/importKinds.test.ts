@@ -1,12 +1,14 @@
 // `pulumi import` on the real engine, through the native provider, for every kind: objects made out
 // of band in one emulator, the same objects created by a program in another, all nine imported by
 // one `pulumi import --file` (the engine imports each entry as it imports one named on the command
-// line, `pulumi import <type> <name> <id>`, which test/e2e/native/importRoute.test.ts runs). After it
+// line, `pulumi import <type> <name> <id>`). After it
 // the state holds what the create recorded (apart from ids, timestamps and the one-time secrets the
 // service never shows again); the program that declares those objects then runs as a no-op, with
 // no write reaching the service. A txmail-import-plan file imports a sub account's objects through its
 // explicit provider. The `import` resource option for every kind is the acceptance run's native face
-// (test/e2e/acceptance.test.ts: import 9, then a preview with 0 diffs).
+// (test/e2e/acceptance.test.ts: import 9, then a preview with 0 diffs), and the history tester's
+// `import` command (test/histories/depths.test.ts at the engine depth: an object made out of band
+// imported by id into the state that names it, then a preview with no change and no write).
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
