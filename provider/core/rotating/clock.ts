@@ -35,6 +35,8 @@ export function rotateOlderThanMs(env: NodeJS.ProcessEnv = process.env): number 
   if (raw === undefined || raw.trim() === "") return undefined;
   const ms = durationMs(raw.trim());
   if (ms === undefined)
-    throw new Error(`${ROTATE_OLDER_THAN_ENV} must be a whole number of days or hours, such as 30d or 12h, got '${raw}'.`);
+    throw new Error(
+      `${ROTATE_OLDER_THAN_ENV} must be a whole number of days or hours, such as 30d or 12h, got '${raw}'.`,
+    );
   return ms;
 }

@@ -11,6 +11,7 @@ export type Cause = "schedule" | "older than" | "gone";
 
 /** What the decision reads of a rotating resource's state (its outputs). */
 export interface RotationState {
+  [field: string]: unknown;
   rotatedAt?: unknown;
   createdAt?: unknown;
   currentGone?: unknown;

@@ -164,7 +164,9 @@ test("an early rotation (TXMAIL_ROTATE_OLDER_THAN) makes a key older than the pe
     // The new key is fresh: asking again rotates nothing more.
     expect((await up(early.state, news)).diff.changes).toBe(false);
     process.env.TXMAIL_ROTATE_OLDER_THAN = "1week";
-    await expect(up(early.state, news)).rejects.toThrow(/TXMAIL_ROTATE_OLDER_THAN must be a whole number of days or hours/);
+    await expect(up(early.state, news)).rejects.toThrow(
+      /TXMAIL_ROTATE_OLDER_THAN must be a whole number of days or hours/,
+    );
   } finally {
     delete process.env.TXMAIL_ROTATE_OLDER_THAN;
   }
