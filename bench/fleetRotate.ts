@@ -1,0 +1,201 @@
+// `txmail-fleet rotate` against a no-op fleet `up` (issue goal: rotating a 1 000-tenant fleet whose
+// keys are all due takes ≤ 1.2× a no-op up of the same fleet + the service's rate bound for the new
+// keys: new keys ÷ the emulator's rate limit, 100 requests a second per account — every tenant's
+// key is made with the parent account's key).
+// N tenants (the command's defaults: native face, shard size, parallelism, file backend; each
+// tenant's bootstrap key on a schedule `{ every: 30d, overlap: 7d }`) are made once with `up`,
+// untimed as a measurement; then REPS rounds of:
+//   - a no-op `up` (checked: exit 0, nothing created, updated, replaced or deleted, 0 writes);
+//   - the emulator's clock moved 31 days (every key due; the providers get the same offset through
+//     TXMAIL_CLOCK_OFFSET_SECONDS), then `rotate --json` (checked: exit 0, every tenant's key
+//     rotated, one new key per tenant at the service);
+// the two in turn first (rotate, then the no-op up, in odd rounds), so neither always runs right
+// after the other. From the second round on a rotation also revokes the key before the previous one
+// (its overlap long over): those deletes are counted apart. Each command is timed whole, as a user
+// waits for it; requests are the emulator's counters for that command. Loopback only; every run
+// bounded by the fleet's own end.
+// Run: bash scripts/bench.sh fleet-rotate   (BENCH_FLEET_TENANTS=1000 BENCH_REPS=3 by default)
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { stringify } from "yaml";
+import type { CounterSnapshot } from "../emulator/counters";
+import { controlClient } from "../support/control";
+import type { FleetRun } from "../support/fleetCli";
+import { startService } from "../support/service";
+import { DEFAULT_PARALLEL, DEFAULT_SHARD_SIZE } from "../fleet/defaults";
+import type { RotateReport } from "../fleet/rotate/types";
+import { fleetUnderBench, tenantEntry } from "./fleet";
+import { publishSection, runBenchmark } from "./section";
+import { median, round2 } from "./up";
+
+const TENANTS = Number(process.env.BENCH_FLEET_TENANTS ?? 1000);
+const REPS = Number(process.env.BENCH_REPS ?? 3);
+/** The issue's bound: rotate ≤ RATIO_GOAL × a no-op up + new keys ÷ RATE_LIMIT. */
+const RATIO_GOAL = 1.2;
+/** The emulator's sustained rate limit per account (requests a second; a burst of 200 first). */
+const RATE_LIMIT = 100;
+const DAY_MS = 86_400_000;
+
+type Command = "no-op up" | "rotate";
+
+interface Requests {
+  total: number;
+  writes: number;
+  /** POSTs of a sub account's key (the new keys). */
+  keysMade: number;
+  /** DELETEs of a sub account's key (the keys before the previous ones). */
+  keysRevoked: number;
+  rateLimited: number;
+}
+
+interface Run {
+  command: Command;
+  round: number;
+  seconds: number;
+  requests: Requests;
+  /** rotate: shards run, and the report's counts. */
+  shardsRan?: number;
+  rotated?: number;
+}
+
+const uptime = () => execFileSync("uptime", { encoding: "utf8" }).trim();
+
+function requestsOf(c: CounterSnapshot): Requests {
+  const count = (method: string) =>
+    Object.entries(c.endpoints)
+      .filter(([k]) => k.startsWith(`${method} `) && /sub-accounts\/[^/ ]+\/api-keys/.test(k))
+      .reduce((n, [, v]) => n + v, 0);
+  const rateLimited = Object.values(c.keys).reduce((n, k) => n + k.rateLimited, 0);
+  return {
+    total: c.total,
+    writes: c.writes,
+    keysMade: count("POST"),
+    keysRevoked: count("DELETE"),
+    rateLimited,
+  };
+}
+
+/** Throws, with the command's output, unless the run is what the benchmark measures. */
+function check(command: Command, run: FleetRun, requests: Requests): RotateReport | undefined {
+  const fail = (why: string) => new Error(`${command}: ${why}\n${run.stdout.slice(-4000)}\n${run.stderr.slice(-4000)}`);
+  if (command === "no-op up") {
+    const t = run.rows.total;
+    if (run.code !== 0 || !t || t.created || t.updated || t.replaced || t.deleted) throw fail("not a clean no-op up");
+    if (requests.writes !== 0) throw fail(`${requests.writes} writes at the service`);
+    return undefined;
+  }
+  let report: RotateReport;
+  try {
+    report = JSON.parse(run.stdout) as RotateReport;
+  } catch {
+    throw fail("stdout is not the report's JSON");
+  }
+  if (run.code !== 0 || report.exitCode !== 0) throw fail(`exit ${run.code} (report ${report.exitCode})`);
+  if (report.counts.rotated !== TENANTS) throw fail(`${report.counts.rotated} rotated of ${TENANTS}`);
+  if (requests.keysMade !== TENANTS) throw fail(`${requests.keysMade} keys made for ${TENANTS} tenants`);
+  if (/[a-z0-9]+-sk-[A-Za-z0-9]{64}/.test(run.stdout + run.stderr)) throw fail("a key's secret in the output");
+  return report;
+}
+
+async function main(): Promise<void> {
+  const started = new Date();
+  const load = [`before: ${uptime()}`];
+  const svc = await startService();
+  const control = controlClient(svc);
+  const { dir, project, fleet } = fleetUnderBench(svc, "rotate");
+  const runs: Run[] = [];
+  let upSeconds: number;
+  let clockEnv: Record<string, string> = {};
+  try {
+    fs.mkdirSync(path.join(dir, "state"));
+    const schedule = { every: "30d", overlap: "7d" };
+    const tenants = Array.from({ length: TENANTS }, (_, i) => {
+      const t = tenantEntry(i);
+      return { ...t, bootstrapKey: { ...t.bootstrapKey, rotation: schedule } };
+    });
+    fs.writeFileSync(path.join(dir, "tenants.yaml"), stringify({ tenants }));
+    const t0 = Date.now();
+    const made = await fleet(["up"]);
+    upSeconds = round2((Date.now() - t0) / 1000);
+    if (made.code !== 0) throw new Error(`up: ${made.stdout}${made.stderr}`);
+    load.push(`after the up (${upSeconds} s): ${uptime()}`);
+    const measure = async (command: Command, round: number) => {
+      if (command === "rotate") {
+        const { offsetMs } = await control.advanceClock(31 * DAY_MS);
+        clockEnv = { TXMAIL_CLOCK_OFFSET_SECONDS: String(offsetMs / 1000) };
+      }
+      await control.resetCounters();
+      const t1 = process.hrtime.bigint();
+      const run = await fleet(command === "rotate" ? ["rotate", "--json"] : ["up"], clockEnv);
+      const seconds = round2(Number(process.hrtime.bigint() - t1) / 1e9);
+      const requests = requestsOf(await control.counters());
+      const report = check(command, run, requests);
+      runs.push({
+        command,
+        round,
+        seconds,
+        requests,
+        ...(report && { shardsRan: report.shards.ran.length, rotated: report.counts.rotated }),
+      });
+      process.stderr.write(
+        `[bench rotate] round ${round + 1} ${command}: ${seconds} s, ${requests.total} requests (${requests.writes} writes: ${requests.keysMade} keys made, ${requests.keysRevoked} revoked; ${requests.rateLimited} 429s)\n`,
+      );
+    };
+    for (let round = 0; round < REPS; round++) {
+      const turn: Command[] = round % 2 === 0 ? ["no-op up", "rotate"] : ["rotate", "no-op up"];
+      for (const command of turn) await measure(command, round);
+      load.push(`after round ${round + 1}: ${uptime()}`);
+    }
+  } finally {
+    await svc.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(project, { recursive: true, force: true });
+  }
+  const result = { tenants: TENANTS, reps: REPS, upSeconds, runs, load };
+  publishSection(section(result, started), { name: "fleet-rotate", result });
+}
+
+function section(r: { upSeconds: number; runs: Run[]; load: string[] }, started: Date): string[] {
+  const of = (c: Command) => r.runs.filter((x) => x.command === c);
+  const secs = (c: Command) => of(c).map((x) => x.seconds);
+  const med = (c: Command) => round2(median(secs(c)));
+  const rateSeconds = round2(TENANTS / RATE_LIMIT);
+  const bound = round2(RATIO_GOAL * med("no-op up") + rateSeconds);
+  const inRound = (c: Command, round: number) => of(c).find((x) => x.round === round)!.seconds;
+  const rounds = Array.from({ length: REPS }, (_, i) => i);
+  const paired = rounds.map((i) => round2(inRound("rotate", i) - inRound("no-op up", i)));
+  const envSet = Object.entries(process.env).filter(([k]) => k === "BENCH_REPS" || k.startsWith("BENCH_FLEET_"));
+  const command = `${envSet.map(([k, v]) => `${k}=${v} `).join("")}bash scripts/bench.sh fleet-rotate`;
+  const shards = Math.ceil(TENANTS / DEFAULT_SHARD_SIZE);
+  const row = (x: Run) =>
+    `| ${x.round + 1} | ${x.command === "rotate" ? "`rotate --json`" : "no-op `up`"} | ${x.seconds} | ${x.requests.total} | ${x.requests.writes} | ${x.requests.keysMade} | ${x.requests.keysRevoked} | ${x.requests.rateLimited} | ${x.shardsRan ?? ""} |`;
+  const met = (good: boolean) => (good ? "met" : "**missed**");
+  return [
+    "## Fleet rotation vs a no-op fleet up (`txmail-fleet rotate`)",
+    "",
+    `${TENANTS} tenants (${TENANTS * 6} resources) in ${shards} shard stacks, the command's defaults (native face, shard size`,
+    `${DEFAULT_SHARD_SIZE}, ${DEFAULT_PARALLEL} shards at once, file backend), each tenant's bootstrap key on a schedule`,
+    `(30d, overlap 7d); made once with \`up\` (${r.upSeconds} s, not measured); then ${REPS} rounds of a no-op \`up\` and, with the`,
+    "emulator's clock moved 31 days before it (every key due), `rotate --json` (in turn first). Each command timed whole;",
+    "requests are the emulator's counters for that command (100 rps, burst 200 per account). From the second round on a",
+    "rotation also revokes the key before the previous one (its overlap long over): the DELETEs.",
+    `Run on ${started.toISOString().slice(0, 16).replace("T", " ")} UTC with \`${command}\` (bench/fleetRotate.ts):`,
+    `${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}; the machine was shared with other work — its load:`,
+    "",
+    ...r.load.map((l) => `- ${l}`),
+    "",
+    "| round | command | s | requests | writes | keys made | keys revoked | 429s | shards run |",
+    "|---|---|---|---|---|---|---|---|---|",
+    ...r.runs.map(row),
+    "",
+    `- medians: no-op up ${med("no-op up")} s (${secs("no-op up").join(" / ")}), rotate ${med("rotate")} s (${secs("rotate").join(" / ")}).`,
+    `- rotate ≤ ${RATIO_GOAL}× no-op up + ${TENANTS} new keys ÷ ${RATE_LIMIT} rps = ${RATIO_GOAL} × ${med("no-op up")} + ${rateSeconds} = ${bound} s:`,
+    `  ${med("rotate")} s — ${met(med("rotate") <= bound)} (${round2(med("rotate") / med("no-op up"))}× the no-op up). Round by round, rotate − no-op up:`,
+    `  ${paired.map((x) => `${x} s`).join(" / ")}.`,
+    "",
+  ];
+}
+
+runBenchmark(main);
