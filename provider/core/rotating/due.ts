@@ -38,7 +38,7 @@ export function dueWork(
   const at = rotatedAtOf(state, now);
   if (state.currentGone === true) return { work: "rotate", cause: "gone" };
   if (now >= at + everyMs) return { work: "rotate", cause: "schedule" };
-  // BROKEN
+  if (olderThanMs !== undefined && now - at >= olderThanMs) return { work: "rotate", cause: "older than" };
   if (typeof state.previousId === "string" && now >= at + overlapMs) return { work: "revoke previous" };
   return undefined;
 }
