@@ -12,8 +12,10 @@
 //     the next up rotates at once (while the previous lives: otherwise the resource is gone);
 //   - delete: both objects.
 // Only ids the state names are ever deleted (ownership: docs/guide/behaviour.md#proof).
-// Time is rotationNow() (clock.ts). The legacy string `rotation` (a replace trigger) is left to the
-// generic provider unchanged.
+// Time is rotationNow() (clock.ts); what is due is due.ts's decision, which `txmail-fleet rotate`
+// reads ahead from the state, and TXMAIL_ROTATE_OLDER_THAN (clock.ts) makes an old enough current
+// credential due early. The legacy string `rotation` (a replace trigger) is left to the generic
+// provider unchanged.
 import { deepEqual } from "../canonicalJson";
 import type { AnyDeclaration, Props, Rotating } from "../declaration";
 import type { Provider } from "../provider";
