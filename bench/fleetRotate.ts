@@ -110,10 +110,11 @@ async function main(): Promise<void> {
   let clockEnv: Record<string, string> = {};
   try {
     fs.mkdirSync(path.join(dir, "state"));
-    const schedule = { every: "30d", overlap: "7d" };
+    // A schedule object per tenant: one shared would be written as a YAML alias, and the tenants
+    // file's parser refuses a thousand aliases (its guard against a resource-exhaustion attack).
     const tenants = Array.from({ length: TENANTS }, (_, i) => {
       const t = tenantEntry(i);
-      return { ...t, bootstrapKey: { ...t.bootstrapKey, rotation: schedule } };
+      return { ...t, bootstrapKey: { ...t.bootstrapKey, rotation: { every: "30d", overlap: "7d" } } };
     });
     fs.writeFileSync(path.join(dir, "tenants.yaml"), stringify({ tenants }));
     const t0 = Date.now();
