@@ -480,8 +480,10 @@ describe.each(FACES)("txmail-fleet on the real engine, %s face", (face) => {
   // The rotation is the generic provider's, below both faces (its cases: test/conformance/core/
   // rotation.test.ts); the fleet's command over it is face-blind: the dynamic face, whose fleet this
   // reuses as the first up made it (t1 and t9 on a schedule) and whose destroy, next, then deletes
-  // both of t9's live keys. It also stands as the end-to-end test of a Tenant's key on a schedule
-  // through the tenants file.
+  // both of t9's live keys — and fails (401) if a rotation left a tenant's objects on a revoked key.
+  // It also stands as the end-to-end test of a key on a schedule through the engine (a Tenant's,
+  // through the tenants file): an update never a replacement, both keys live through the overlap,
+  // the previous revoked after it, both encrypted in state.
   onFace(face, "dynamic")(
     "rotate: nothing due runs no shard; due after the clock moves, --tenant rotates only its shard's; both keys work through the overlap; after it the previous is revoked (401); --older-than rotates early; no secret said",
     async () => {
@@ -557,10 +559,22 @@ describe.each(FACES)("txmail-fleet on the real engine, %s face", (face) => {
       expect(await writes()).toEqual([`POST /v2/accounts/${svc.accountId}/sub-accounts/${ids.t1}/api-keys`]);
       expect(await live(t1Key)).toHaveLength(2);
       expect(await live(t9Key)).toHaveLength(1);
+      // An update of the key (its dependents' connection too), never a replacement; the engine's log
+      // of the run says why (the provider's diff).
+      expect(one.rows["shard-001"]).toMatchObject({ result: "ok", created: 0, replaced: 0, deleted: 0 });
+      expect(one.rows["shard-001"]!.updated).toBeGreaterThanOrEqual(1);
+      const log = fs.readFileSync(path.join(dir, ".txmail-fleet", "logs", "shard-001.rotate.log"), "utf8");
+      expect(log).toContain("rotation: rotate (due at");
       // The stack's outputs carry the new key (the root stack is always part of a targeted up).
       const secondT1 = await bootstrapKeyOf("t1");
       expect(secondT1).not.toBe(firstT1);
       expect([await ping(firstT1), await ping(secondT1)]).toEqual([200, 200]);
+      // Both keys in the state, the previous one (previousSecretKey) as encrypted as the current.
+      const shardState = fs.readFileSync(
+        path.join(stateDir, ".pulumi", "stacks", "txmail-fleet", "shard-001.json"),
+        "utf8",
+      );
+      for (const secret of [firstT1, secondT1]) expect(shardState).not.toContain(secret);
 
       // The rest: t9's shard alone (t1's is done), as JSON on stdout.
       const rest = await rotate(["--json"]);
