@@ -12,8 +12,11 @@
 // the two in turn first (rotate, then the no-op up, in odd rounds), so neither always runs right
 // after the other. From the second round on a rotation also revokes the key before the previous one
 // (its overlap long over): those deletes are counted apart. Each command is timed whole, as a user
-// waits for it; requests are the emulator's counters for that command. Loopback only; every run
-// bounded by the fleet's own end.
+// waits for it; requests are the emulator's counters for that command. Where the time goes: each
+// run's CPU per kind of process (bench/profile.ts withProcessCpu: the fleet command, its workers, the
+// engine, the txmail plugin; this process's own is the emulator's), the time before its shards run
+// (the census and, for rotate, its reading of the shards' states) and the shards' own run times.
+// Loopback only; every run bounded by the fleet's own end.
 // Run: bash scripts/bench.sh fleet-rotate   (BENCH_FLEET_TENANTS=1000 BENCH_REPS=3 by default)
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -27,6 +30,7 @@ import { startService } from "../support/service";
 import { DEFAULT_PARALLEL, DEFAULT_SHARD_SIZE } from "../fleet/defaults";
 import type { RotateReport } from "../fleet/rotate/types";
 import { fleetUnderBench, tenantEntry } from "./fleet";
+import { withProcessCpu } from "./profile";
 import { publishSection, runBenchmark } from "./section";
 import { median, round2 } from "./up";
 
@@ -50,10 +54,28 @@ interface Requests {
   rateLimited: number;
 }
 
+const KINDS = ["fleet command", "workers", "engine", "plugin"] as const;
+type Kind = (typeof KINDS)[number];
+function kindOf(args: string): Kind | "other" {
+  if (/fleet[\\/]worker\.js/.test(args)) return "workers";
+  if (/fleet[\\/]cli\.js/.test(args)) return "fleet command";
+  if (/pulumi-resource-txmail|native[\\/]main\.js/.test(args)) return "plugin";
+  if (/(^|\/)pulumi(\s|$)/.test(args)) return "engine";
+  return "other";
+}
+/** In every process of the measured fleet runs' trees (and of no other): how withProcessCpu finds them. */
+const MARK = `TXMAIL_BENCH_ROTATE=${process.pid}`;
+
 interface Run {
   command: Command;
   round: number;
   seconds: number;
+  /** CPU seconds per kind of process, and the emulator's (this process's own). */
+  cpu: Record<Kind | "other" | "emulator", number>;
+  /** Seconds before the shards' run (the census; rotate: also its reading of the states), from the fleet's output. */
+  beforeShards: number;
+  /** The shards' run times, summed (they run `parallel` at a time). */
+  shardSeconds: number;
   requests: Requests;
   /** rotate: shards run, and the report's counts. */
   shardsRan?: number;
@@ -128,20 +150,42 @@ async function main(): Promise<void> {
         clockEnv = { TXMAIL_CLOCK_OFFSET_SECONDS: String(offsetMs / 1000) };
       }
       await control.resetCounters();
+      const own = process.cpuUsage();
       const t1 = process.hrtime.bigint();
-      const run = await fleet(command === "rotate" ? ["rotate", "--json"] : ["up"], clockEnv);
+      const [key, value] = MARK.split("=") as [string, string];
+      const measured = await withProcessCpu(MARK, KINDS, kindOf, () =>
+        fleet(command === "rotate" ? ["rotate", "--json"] : ["up"], { ...clockEnv, [key]: value }),
+      );
       const seconds = round2(Number(process.hrtime.bigint() - t1) / 1e9);
+      const used = process.cpuUsage(own);
+      const run = measured.value;
+      const said = `${run.stdout}\n${run.stderr}`;
+      const shardSeconds = [...said.matchAll(/^\[shard-\d+\] (?:done|FAILED) in ([\d.]+)s/gm)].reduce(
+        (n, m) => n + Number(m[1]),
+        0,
+      );
+      // "<operation> finished in Xs" counts from the command's run, after its census (rotate: before its reads).
+      const finished = Number(/ finished in ([\d.]+)s/.exec(said)?.[1] ?? NaN);
+      // rotate: how long its reading of the shards' states took (its first line says).
+      const reads = Number(/ shards read in ([\d.]+)s/.exec(said)?.[1] ?? 0);
+      const cpu = {
+        ...Object.fromEntries(Object.entries(measured.cpu).map(([k, v]) => [k, round2(v)])),
+        emulator: round2((used.user + used.system) / 1e6),
+      } as Run["cpu"];
       const requests = requestsOf(await control.counters());
       const report = check(command, run, requests);
       runs.push({
         command,
         round,
         seconds,
+        cpu,
+        beforeShards: round2(seconds - finished + reads),
+        shardSeconds: round2(shardSeconds),
         requests,
         ...(report && { shardsRan: report.shards.ran.length, rotated: report.counts.rotated }),
       });
       process.stderr.write(
-        `[bench rotate] round ${round + 1} ${command}: ${seconds} s, ${requests.total} requests (${requests.writes} writes: ${requests.keysMade} keys made, ${requests.keysRevoked} revoked; ${requests.rateLimited} 429s)\n`,
+        `[bench rotate] round ${round + 1} ${command}: ${seconds} s (${round2(seconds - finished + reads)} s before its shards' run, shards ${round2(shardSeconds)} s summed; CPU ${JSON.stringify(cpu)}), ${requests.total} requests (${requests.writes} writes: ${requests.keysMade} keys made, ${requests.keysRevoked} revoked; ${requests.rateLimited} 429s)\n`,
       );
     };
     for (let round = 0; round < REPS; round++) {
@@ -170,8 +214,23 @@ function section(r: { upSeconds: number; runs: Run[]; load: string[] }, started:
   const envSet = Object.entries(process.env).filter(([k]) => k === "BENCH_REPS" || k.startsWith("BENCH_FLEET_"));
   const command = `${envSet.map(([k, v]) => `${k}=${v} `).join("")}bash scripts/bench.sh fleet-rotate`;
   const shards = Math.ceil(TENANTS / DEFAULT_SHARD_SIZE);
+  const name = (x: Run) => (x.command === "rotate" ? "`rotate --json`" : "no-op `up`");
   const row = (x: Run) =>
-    `| ${x.round + 1} | ${x.command === "rotate" ? "`rotate --json`" : "no-op `up`"} | ${x.seconds} | ${x.requests.total} | ${x.requests.writes} | ${x.requests.keysMade} | ${x.requests.keysRevoked} | ${x.requests.rateLimited} | ${x.shardsRan ?? ""} |`;
+    `| ${x.round + 1} | ${name(x)} | ${x.seconds} | ${x.requests.total} | ${x.requests.writes} | ${x.requests.keysMade} | ${x.requests.keysRevoked} | ${x.requests.rateLimited} | ${x.shardsRan ?? ""} |`;
+  const cpuTotal = (x: Run) => round2(Object.values(x.cpu).reduce((n, v) => n + v, 0));
+  const cpuRow = (x: Run) =>
+    `| ${x.round + 1} | ${name(x)} | ${x.beforeShards} | ${x.shardSeconds} | ${cpuTotal(x)} | ${x.cpu.engine} | ${x.cpu.plugin} | ${x.cpu.workers} | ${x.cpu["fleet command"]} | ${x.cpu.emulator} | ${x.cpu.other} |`;
+  const medOf = (c: Command, f: (x: Run) => number) => round2(median(of(c).map(f)));
+  const cpuParts: Array<[string, (x: Run) => number]> = [
+    ["before the shards' run (s)", (x) => x.beforeShards],
+    ["shards' run, summed (s)", (x) => x.shardSeconds],
+    ["CPU, all (s)", cpuTotal],
+    ["CPU, engine (s)", (x) => x.cpu.engine],
+    ["CPU, txmail plugin (s)", (x) => x.cpu.plugin],
+    ["CPU, workers: shard programs (s)", (x) => x.cpu.workers],
+    ["CPU, fleet command (s)", (x) => x.cpu["fleet command"]],
+    ["CPU, emulator (s)", (x) => x.cpu.emulator],
+  ];
   const met = (good: boolean) => (good ? "met" : "**missed**");
   return [
     "## Fleet rotation vs a no-op fleet up (`txmail-fleet rotate`)",
@@ -195,6 +254,21 @@ function section(r: { upSeconds: number; runs: Run[]; load: string[] }, started:
     `- rotate ≤ ${RATIO_GOAL}× no-op up + ${TENANTS} new keys ÷ ${RATE_LIMIT} rps = ${RATIO_GOAL} × ${med("no-op up")} + ${rateSeconds} = ${bound} s:`,
     `  ${med("rotate")} s — ${met(med("rotate") <= bound)} (${round2(med("rotate") / med("no-op up"))}× the no-op up). Round by round, rotate − no-op up:`,
     `  ${paired.map((x) => `${x} s`).join(" / ")}.`,
+    "",
+    "Where the time goes, per run: the seconds before its shards run (the census of the backend; rotate: also its",
+    "reading of every shard's state, which `up` does in its census), the shards' run times summed (2 at a time), and the",
+    "CPU seconds of each kind of process (read from /proc every 100 ms; the emulator's is this process's own):",
+    "",
+    "| round | command | before shards (s) | shards summed (s) | CPU all | engine | plugin | workers | fleet command | emulator | other |",
+    "|---|---|---|---|---|---|---|---|---|---|---|",
+    ...r.runs.map(cpuRow),
+    "",
+    "| median | no-op up | rotate | rotate − no-op up |",
+    "|---|---|---|---|",
+    ...cpuParts.map(
+      ([what, f]) =>
+        `| ${what} | ${medOf("no-op up", f)} | ${medOf("rotate", f)} | ${round2(medOf("rotate", f) - medOf("no-op up", f))} |`,
+    ),
     "",
   ];
 }

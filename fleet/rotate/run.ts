@@ -36,7 +36,8 @@ export async function runRotate(opts: FleetOptions, fleet: PlacedFleet, io: Flee
   const unmade = jobs.filter((_, i) => !states[i]).map((j) => j.stackName);
   const rotations = planned.filter((c) => c.due?.work === "rotate").length;
   io.out(
-    `rotate: ${planned.length} credentials on a schedule in ${jobs.length - unmade.length} shards read` +
+    `rotate: ${planned.length} credentials on a schedule in ${jobs.length - unmade.length} shards read in ` +
+      `${((Date.now() - started) / 1000).toFixed(1)}s` +
       (unmade.length ? ` (never applied: ${unmade.join(", ")})` : "") +
       `; due: ${rotations} rotations, ${planned.filter((c) => c.due?.work === "revoke previous").length} revocations` +
       (due.length ? ` — running ${due.length} shards, ${opts.parallel} at a time` : " — no shard to run"),
