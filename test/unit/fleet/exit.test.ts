@@ -18,13 +18,14 @@ function bytesRead(how: "exitWhenWritten" | "process.exit"): Promise<number> {
   const child = spawn(process.execPath, ["--experimental-strip-types", "--no-warnings", "-e", code], {
     stdio: ["ignore", "pipe", "ignore", "ipc"],
   });
-  child.stdout.pause();
+  const out = child.stdout!; // piped: the stdio above says so
+  out.pause();
   let read = 0;
-  child.stdout.on("data", (chunk: Buffer) => (read += chunk.length));
-  child.once("message", () => child.stdout.resume());
+  out.on("data", (chunk: Buffer) => (read += chunk.length));
+  child.once("message", () => out.resume());
   return new Promise((resolve, reject) => {
     child.once("error", reject);
-    child.stdout.once("end", () => resolve(read));
+    out.once("end", () => resolve(read));
   });
 }
 
