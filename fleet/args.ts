@@ -2,6 +2,7 @@
 // touched, with a message naming the flag and the rule.
 import * as path from "node:path";
 import type { Face } from "../sdk/nodejs/internal/face";
+import { durationMs } from "../provider/core/rotating/schedule";
 import { COMMANDS } from "./commands";
 import { type FleetOptions, type Operation, OPERATIONS, UsageError } from "./options";
 import {
@@ -15,7 +16,7 @@ import {
 
 export { OPERATIONS, type Operation, type FleetOptions, UsageError } from "./options";
 
-export const USAGE = `usage: txmail-fleet <up|preview|refresh|destroy|place|output|drift|dns|report> [options]
+export const USAGE = `usage: txmail-fleet <up|preview|refresh|destroy|place|output|drift|dns|report|rotate> [options]
 
   --tenants FILE             the tenants file (default ./tenants.yaml)
   --placement FILE           tenant → shard record (default: beside the tenants file, <name>.placement.json)
@@ -42,7 +43,7 @@ export const USAGE = `usage: txmail-fleet <up|preview|refresh|destroy|place|outp
                              default (2-3x slower); without it the fleet saves state once per run
                              (PULUMI_SKIP_CHECKPOINTS), which its idempotency keys make safe
   --show-secrets             output: the tenant's credentials in plain text (default: "[secret]")
-  --json                     up, preview, refresh, destroy, drift, dns: the report as JSON on stdout
+  --json                     up, preview, refresh, destroy, drift, dns, rotate: the report as JSON on stdout
                              (progress on stderr)
   --html FILE                up, preview, refresh, destroy, drift, dns, report: the report as one
                              self-contained HTML page (opens offline; secrets masked as in --json)
@@ -58,6 +59,8 @@ export const USAGE = `usage: txmail-fleet <up|preview|refresh|destroy|place|outp
   --required-only            dns: only the records the service requires (default: optional ones too)
   --check-dns                dns: first ask the service to check each domain's DNS, once (check-dns
                              is a write, rate-limited and not retried); default: what it saw last
+  --older-than PERIOD        rotate: also rotate now every credential on a schedule whose current key
+                             is at least PERIOD old (30d, 12h), whatever its schedule says
 
 'drift' reads every shard's resources from the service and lists what no stack manages, writing
 nothing; exit 0: no drift, 1: not everything could be checked, 2: bad usage, 3: drift or unmanaged
@@ -71,6 +74,11 @@ verified, 1: a shard or domain could not be read, 2: bad usage, 3: a required re
 'report --from RUN.json --html FILE' writes a run's JSON report (--json) as one HTML page: the
 tenants (searchable, filtered by status and shard), their changes, DNS and leftovers, the shards'
 time (docs/guide/fleets.md#the-html-report).
+
+'rotate' rotates the credentials on a schedule that are due (and revokes the previous ones past
+their overlap) in the shards that hold some, with a targeted up, and prints one row per credential:
+rotated, previous revoked or not due. Exit 0: all that was due was done; 1: a shard failed or was not
+run (docs/guide/fleets.md#rotating-credentials).
 
 'output --tenant NAME' prints that tenant's summary and credentials (keys, SMTP passwords, signing
 secrets) from its shard stack, as JSON.
@@ -225,6 +233,9 @@ function applyValueFlag(opts: FleetOptions, arg: string, flag: string, value: ()
     case "--ignore":
       opts.ignore.push(value());
       break;
+    case "--older-than":
+      opts.olderThan = period(flag, value());
+      break;
     case "--progress-seconds":
       opts.progressSeconds = integer(flag, value(), 1, 3600);
       break;
@@ -245,8 +256,9 @@ function checkCombinations(opts: FleetOptions): void {
     throw new UsageError(`--show-secrets: only output shows secrets, not ${opts.operation}`);
   }
   const reporting = ["up", "preview", "refresh", "destroy", "drift", "dns"];
-  if (opts.json && !reporting.includes(opts.operation)) {
-    throw new UsageError(`--json: only ${reporting.join(", ")} take it, not ${opts.operation}`);
+  const json = [...reporting, "rotate"];
+  if (opts.json && !json.includes(opts.operation)) {
+    throw new UsageError(`--json: only ${json.join(", ")} take it, not ${opts.operation}`);
   }
   if (opts.htmlFile && !reporting.includes(opts.operation) && opts.operation !== "report") {
     throw new UsageError(`--html: only ${reporting.join(", ")} and report take it, not ${opts.operation}`);
@@ -277,6 +289,14 @@ function given(value: unknown): boolean {
 function fleetIdOf(raw: string): string {
   if (raw !== "untagged" && !/^[A-Za-z0-9_-]{8,64}$/.test(raw)) {
     throw new UsageError(`--adopt: must be a fleet id (8 to 64 letters, digits, '-', '_') or 'untagged', got '${raw}'`);
+  }
+  return raw;
+}
+
+/** A period of the rotation schedule's grammar (provider/core/rotating/schedule.ts): `30d`, `12h`. */
+function period(flag: string, raw: string): string {
+  if (durationMs(raw) === undefined) {
+    throw new UsageError(`${flag}: must be a whole number of days or hours, such as 30d or 12h, got '${raw}'`);
   }
   return raw;
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // txmail-fleet: provisions the tenants of one tenants file as shard stacks (docs/guide/fleets.md).
 import { parseArgs, USAGE, UsageError } from "./args";
+import { exitWhenWritten } from "./exit";
 import { runFleet } from "./fleet";
 
 async function main(argv: string[]): Promise<number> {
@@ -26,11 +27,11 @@ async function main(argv: string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exitWhenWritten(code),
   (e: unknown) => {
     // Known errors name the flag or field and the rule; their stack would only hide that.
     const known = e instanceof UsageError || (e instanceof Error && /(FileError|OutputError)$/.test(e.name));
     process.stderr.write(`txmail-fleet: ${known ? (e as Error).message : e instanceof Error ? e.stack : String(e)}\n`);
-    process.exit(2);
+    exitWhenWritten(2);
   },
 );

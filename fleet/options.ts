@@ -3,7 +3,18 @@
 // the parser so that the commands, which the parser asks for their flags, never import it back.
 import type { Face } from "../sdk/nodejs/internal/face";
 
-export const OPERATIONS = ["up", "preview", "refresh", "destroy", "place", "output", "drift", "dns", "report"] as const;
+export const OPERATIONS = [
+  "up",
+  "preview",
+  "refresh",
+  "destroy",
+  "place",
+  "output",
+  "drift",
+  "dns",
+  "report",
+  "rotate",
+] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 export interface FleetOptions {
@@ -64,6 +75,11 @@ export interface FleetOptions {
   noInventory: boolean;
   /** drift: ids of objects the inventory does not report (e.g. the parent account's keys managed elsewhere). */
   ignore: string[];
+  /**
+   * rotate: also rotate now every credential on a schedule whose current key is at least this old
+   * (`30d`, `12h`: the schedule's grammar), given to the provider as TXMAIL_ROTATE_OLDER_THAN.
+   */
+  olderThan?: string;
 }
 
 export class UsageError extends Error {

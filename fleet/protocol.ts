@@ -8,8 +8,9 @@ import type { ShardDns } from "./dns/types";
 import type { ShardDrift } from "./drift/types";
 import type { StepCounts } from "./stepCounts";
 import type { LeftoverLine, ResourceChange } from "./html/runChanges";
+import type { RotationOutcome } from "./rotate/types";
 
-export type ShardOperation = "up" | "preview" | "refresh" | "destroy" | "drift" | "dns";
+export type ShardOperation = "up" | "preview" | "refresh" | "destroy" | "drift" | "dns" | "rotate";
 
 export interface ShardJob {
   operation: ShardOperation;
@@ -44,6 +45,8 @@ export interface ShardJob {
   remediate?: string[];
   /** dns: ask the service to check each domain's DNS once (`check-dns`) before reading it. */
   checkDns?: boolean;
+  /** rotate: the URNs of the credentials due (their up targets them, and what depends on them). */
+  rotate?: string[];
 }
 
 export type WorkerMessage =
@@ -56,6 +59,8 @@ export type WorkerMessage =
   | { type: "drift"; report: ShardDrift }
   /** What a dns read found (sent before its `done`): records and states, never a key. */
   | { type: "dns"; report: ShardDns }
+  /** What a rotation left on each targeted credential (sent before its `done`): times and counts, never a secret. */
+  | { type: "rotation"; outcomes: RotationOutcome[] }
   /** `leftovers`: what the provider reported as likely leftovers (`<Kind> <id>`, provider/core/leftovers.ts). */
   | {
       type: "done";

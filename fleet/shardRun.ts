@@ -16,6 +16,7 @@ import { selectShards } from "./selection";
 import type { StepCounts } from "./stepCounts";
 import { packageModulesDir, prepareWorkDir, workDirOf } from "./workDir";
 import { type ShardListener, type ShardResult, WorkerLane } from "./workerLane";
+import { ROTATE_OLDER_THAN_ENV } from "../provider/core/rotating/clock";
 
 const PACKAGE_ROOT = path.resolve(__dirname, "..", "..");
 
@@ -84,8 +85,8 @@ export async function runInWorkers(
   jobs: ShardJob[],
   started: number,
   io: FleetIo,
-  /** What drift and dns read, as each shard's worker sends it. */
-  findings: Pick<ShardListener, "onDrift" | "onDns"> = {},
+  /** What drift, dns and rotate read or did, as each shard's worker sends it. */
+  findings: Pick<ShardListener, "onDrift" | "onDns" | "onRotation"> = {},
 ): Promise<(ShardResult | undefined)[]> {
   const running = new Map<string, StepCounts>();
   const finished: ShardResult[] = [];
@@ -93,7 +94,7 @@ export async function runInWorkers(
     if (running.size > 0) io.out(runningLine(running, finished.length, jobs.length, Date.now() - started));
   }, opts.progressSeconds * 1000);
   heartbeat.unref();
-  const env = workerEnv(opts.saveEveryStep);
+  const env = workerEnv(opts.saveEveryStep, process.env, opts.operation === "rotate" ? opts.olderThan : undefined);
   const lanes = Array.from({ length: Math.min(opts.parallel, jobs.length) }, () => new WorkerLane(env));
   const results = await runBounded(
     jobs,
@@ -166,12 +167,20 @@ export function summarize(
  *   out; a value the user set wins;
  * - PULUMI_PARALLEL_DIFF: the engine diffs resources in parallel instead of one at a time (our
  *   diffs are pure functions of the inputs and state): no-op previews and ups of 240 tenants took
- *   7 % and 9 % less time (bench/RESULTS.md "Engine settings as fleet levers"). A value the user set wins.
+ *   7 % and 9 % less time (bench/RESULTS.md "Engine settings as fleet levers"). A value the user set wins;
+ * - TXMAIL_ROTATE_OLDER_THAN (provider/core/rotating/clock.ts) only as `rotate --older-than` sets it:
+ *   one inherited from the shell is removed, so no fleet run but that rotates a credential early.
  */
-export function workerEnv(saveEveryStep: boolean, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+export function workerEnv(
+  saveEveryStep: boolean,
+  env: NodeJS.ProcessEnv = process.env,
+  rotateOlderThan?: string,
+): NodeJS.ProcessEnv {
   const modulesDir = packageModulesDir(PACKAGE_ROOT);
+  const { [ROTATE_OLDER_THAN_ENV]: _inherited, ...rest } = env;
   return {
-    ...env,
+    ...rest,
+    ...(rotateOlderThan !== undefined && { [ROTATE_OLDER_THAN_ENV]: rotateOlderThan }),
     ...(modulesDir && { NODE_PATH: [modulesDir, env.NODE_PATH].filter(Boolean).join(path.delimiter) }),
     NODE_COMPILE_CACHE: env.NODE_COMPILE_CACHE ?? path.join(os.tmpdir(), "node-compile-cache"),
     PULUMI_SKIP_CHECKPOINTS: saveEveryStep ? "false" : (env.PULUMI_SKIP_CHECKPOINTS ?? "true"),

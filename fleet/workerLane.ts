@@ -7,6 +7,7 @@ import { type ChildProcess, fork } from "node:child_process";
 import * as path from "node:path";
 import type { ShardDns } from "./dns/types";
 import type { ShardDrift } from "./drift/types";
+import type { RotationOutcome } from "./rotate/types";
 import type { ShardJob, WorkerMessage } from "./protocol";
 import { type StepCounts, zeroCounts } from "./stepCounts";
 import type { LeftoverLine, ResourceChange } from "./html/runChanges";
@@ -37,6 +38,8 @@ export interface ShardListener {
   onDrift?(job: ShardJob, report: ShardDrift): void;
   /** A dns read's answer (fleet/dns). */
   onDns?(job: ShardJob, report: ShardDns): void;
+  /** A rotation's outcome on each credential it targeted (fleet/rotate). */
+  onRotation?(job: ShardJob, outcomes: RotationOutcome[]): void;
 }
 
 const WORKER = path.join(__dirname, "worker.js");
@@ -94,6 +97,7 @@ export class WorkerLane {
         else if (m.type === "notice") listener.onNotice(job, m.message);
         else if (m.type === "drift") listener.onDrift?.(job, m.report);
         else if (m.type === "dns") listener.onDns?.(job, m.report);
+        else if (m.type === "rotation") listener.onRotation?.(job, m.outcomes);
         else {
           const { changes, leftoverLines } = m;
           finish({

@@ -10,6 +10,7 @@
 #   bash scripts/bench.sh backend-preview # a no-op fleet preview: PostgreSQL vs file, with and without gzip
 #   bash scripts/bench.sh fleet-profile   # a fleet's up beside its floor's: CPU per kind of process
 #   bash scripts/bench.sh fleet-drift     # `txmail-fleet drift` vs a no-op preview, 1 000 tenants
+#   bash scripts/bench.sh fleet-rotate    # `txmail-fleet rotate` (every key due) vs a no-op up, 1 000 tenants
 #   bash scripts/bench.sh fleetMove       # `txmail-fleet place` moving 100 tenants between two shards (200 tenants)
 #   bash scripts/bench.sh fleet-report    # the HTML report in headless Chromium, 1 000 and 10 000 tenants
 #   bash scripts/bench.sh domain-verification   # N domains verified in one up vs one domain
@@ -18,14 +19,15 @@
 #   BENCH_FLEET_SHARD_SIZE=50 BENCH_FLEET_PARALLEL=3 bash scripts/bench.sh fleet   # other fleet settings
 #   BENCH_FLEET_TENANTS=120 bash scripts/bench.sh fleet-backends   # quicker
 #   BENCH_FLEET_TENANTS=60 BENCH_REPS=1 bash scripts/bench.sh fleet-drift   # quicker
+#   BENCH_FLEET_TENANTS=60 BENCH_REPS=1 bash scripts/bench.sh fleet-rotate  # quicker
 # Times on a 2-core machine: fleet ~15-25 minutes, fleet-backends ~30-60 minutes, fleet-drift ~15 minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${1:-report}"
 case "$target" in
-  report | checkpoints | profile | fleet | fleet-backends | backend-preview | fleet-profile | fleet-levers | fleet-drift | fleetMove | fleet-report | domain-verification) ;;
+  report | checkpoints | profile | fleet | fleet-backends | backend-preview | fleet-profile | fleet-levers | fleet-drift | fleet-rotate | fleetMove | fleet-report | domain-verification) ;;
   *)
-    echo "bench.sh: unknown target '$target' (report, checkpoints, profile, fleet, fleet-backends, backend-preview, fleet-profile, fleet-levers, fleet-drift, fleetMove, fleet-report, domain-verification)" >&2
+    echo "bench.sh: unknown target '$target' (report, checkpoints, profile, fleet, fleet-backends, backend-preview, fleet-profile, fleet-levers, fleet-drift, fleet-rotate, fleetMove, fleet-report, domain-verification)" >&2
     exit 2
     ;;
 esac
@@ -42,6 +44,7 @@ case "$target" in
   fleet-profile) node bench/out/bench/fleetProfile.js ;;
   fleet-levers) node bench/out/bench/fleetLevers.js ;;
   fleet-drift) node bench/out/bench/fleetDrift.js ;;
+  fleet-rotate) node bench/out/bench/fleetRotate.js ;;
   fleet-report) node bench/out/bench/fleetReport.js ;;
   domain-verification) node bench/out/bench/domainVerification.js ;;
   *) node "bench/out/bench/$target.js" ;;

@@ -8,6 +8,7 @@ import { driftCommand } from "./drift";
 import { outputCommand } from "./output";
 import { placeCommand } from "./place";
 import { reportCommand } from "./report";
+import { rotateCommand } from "./rotate";
 import { destroyCommand, previewCommand, refreshCommand, upCommand } from "./shards";
 
 /** In the order of OPERATIONS (fleet/options.ts); the flags' checks run in this order too. */
@@ -21,6 +22,7 @@ export const COMMANDS: readonly FleetCommand[] = [
   driftCommand,
   dnsCommand,
   reportCommand,
+  rotateCommand,
 ];
 
 export function commandNamed(name: Operation): FleetCommand {

@@ -8,6 +8,7 @@
 // The offset is for a schedule looked at ahead of time ("what would rotate in 30 days":
 // `TXMAIL_CLOCK_OFFSET_SECONDS=2592000 pulumi preview`) and for the emulator, whose clock tests
 // advance through its control surface: they give the provider the same offset.
+import { durationMs } from "./schedule";
 
 /** The instant rotations are decided at, in milliseconds since the epoch. */
 export function rotationNow(env: NodeJS.ProcessEnv = process.env): number {
@@ -17,4 +18,25 @@ export function rotationNow(env: NodeJS.ProcessEnv = process.env): number {
   if (!Number.isFinite(seconds))
     throw new Error(`TXMAIL_CLOCK_OFFSET_SECONDS must be a number of seconds, got '${raw}'.`);
   return Date.now() + seconds * 1000;
+}
+
+/**
+ * An early rotation: a credential on a schedule whose current key is at least this old is rotated
+ * by this run, even if its schedule is not due (after an incident). `txmail-fleet rotate
+ * --older-than <period>` sets it for the provider processes of its own runs only, and removes it
+ * from every other fleet run's environment, so a fleet `up` never rotates early. A plain `pulumi up`
+ * reads it too: setting it there is asking for the same early rotation.
+ */
+export const ROTATE_OLDER_THAN_ENV = "TXMAIL_ROTATE_OLDER_THAN";
+
+/** The early-rotation period in milliseconds, or undefined when none is asked (the schedule's grammar). */
+export function rotateOlderThanMs(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const raw = env[ROTATE_OLDER_THAN_ENV];
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const ms = durationMs(raw.trim());
+  if (ms === undefined)
+    throw new Error(
+      `${ROTATE_OLDER_THAN_ENV} must be a whole number of days or hours, such as 30d or 12h, got '${raw}'.`,
+    );
+  return ms;
 }

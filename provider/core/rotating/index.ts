@@ -13,8 +13,10 @@
 //     the next up rotates at once (while the previous lives: otherwise the resource is gone);
 //   - delete: both objects.
 // Only ids the state names are ever deleted (ownership: docs/guide/behaviour.md#proof).
-// Time is rotationNow() (clock.ts). The legacy string `rotation` (a replace trigger) is left to the
-// generic provider unchanged.
+// Time is rotationNow() (clock.ts); what is due is due.ts's decision, which `txmail-fleet rotate`
+// reads ahead from the state, and TXMAIL_ROTATE_OLDER_THAN (clock.ts) makes an old enough current
+// credential due early. The legacy string `rotation` (a replace trigger) is left to the generic
+// provider unchanged.
 import { deepEqual } from "../canonicalJson";
 import type { AnyDeclaration, Props, Rotating } from "../declaration";
 import { type InitFailure, isInitFailure, withProperties } from "../initFailure";
@@ -22,7 +24,8 @@ import type { Provider } from "../provider";
 import { what } from "../operations/names";
 import { stateOf } from "../operations/state";
 import { progress } from "../progress";
-import { rotationNow } from "./clock";
+import { rotateOlderThanMs, rotationNow, ROTATE_OLDER_THAN_ENV } from "./clock";
+import { dueWork, rotatedAtOf } from "./due";
 import { previousOutputs, previousSecretOf } from "./outputs";
 import { type Schedule, isSchedule, periods } from "./schedule";
 
@@ -129,8 +132,7 @@ class Slots {
 
   /** When the current object was made: state's, else the service's `createdAt` of the first object. */
   private rotatedAt(state: Props): number {
-    const t = Date.parse(String(state.rotatedAt ?? state.createdAt));
-    return Number.isFinite(t) ? t : rotationNow();
+    return rotatedAtOf(state, rotationNow());
   }
 
   /** What the next update does for the schedule (empty: nothing). */
@@ -145,23 +147,25 @@ class Slots {
       return due;
     }
     if (!deepEqual(was, schedule) || olds.rotatedAt === undefined) due.push("schedule");
-    const { everyMs, overlapMs } = periods(schedule);
-    const now = rotationNow();
-    const at = this.rotatedAt(olds);
-    if (olds.currentGone === true || now >= at + everyMs) due.push("rotate");
-    else if (typeof olds.previousId === "string" && now >= at + overlapMs) due.push("revoke previous");
+    const work = dueWork(olds, schedule, rotationNow(), rotateOlderThanMs())?.work;
+    if (work) due.push(work);
     return due;
   }
 
   said(olds: Props, news: Props, due: Due[]): string {
     const schedule = this.scheduleOf(news);
     const parts: string[] = [];
-    if (due.includes("rotate"))
+    if (due.includes("rotate")) {
+      const dueAt = this.rotatedAt(olds) + (schedule ? periods(schedule).everyMs : 0);
+      const cause = schedule && dueWork(olds, schedule, rotationNow(), rotateOlderThanMs())?.cause;
       parts.push(
-        olds.currentGone === true
+        cause === "gone"
           ? "rotation: rotate (the current credential is gone)"
-          : `rotation: rotate (due at ${iso(this.rotatedAt(olds) + (schedule ? periods(schedule).everyMs : 0))})`,
+          : cause === "older than"
+            ? `rotation: rotate (early: made ${iso(this.rotatedAt(olds))}, older than ${process.env[ROTATE_OLDER_THAN_ENV]}; due at ${iso(dueAt)})`
+            : `rotation: rotate (due at ${iso(dueAt)})`,
       );
+    }
     if (due.includes("revoke previous"))
       parts.push(`revoke previous ${String(olds.previousId)} (its overlap ends ${String(olds.previousRevokeAt)})`);
     return parts.join("; ");

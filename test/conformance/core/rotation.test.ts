@@ -150,6 +150,32 @@ test("a due rotation makes the next key and keeps the previous; after the overla
   expect(await liveKeys("rotating a")).toEqual([]);
 });
 
+test("an early rotation (TXMAIL_ROTATE_OLDER_THAN) makes a key older than the period due now; without it nothing is due", async () => {
+  const news = program("early", SCHEDULE);
+  const state = await firstUp(news);
+  await advance(2 * DAY);
+  // Two days old, its schedule due in 28: a plain up does nothing.
+  expect((await up(state, news)).diff.changes).toBe(false);
+  // Asked for keys older than 3 days: still nothing.
+  process.env.TXMAIL_ROTATE_OLDER_THAN = "3d";
+  try {
+    expect((await up(state, news)).diff.changes).toBe(false);
+    process.env.TXMAIL_ROTATE_OLDER_THAN = "1d";
+    const early = await up(state, news);
+    expect(early.diff.diffs).toEqual(["secretKey"]);
+    expect(early.state.outs).toMatchObject({ rotations: 1, previousId: state.id });
+    expect((await liveKeys("rotating early")).sort()).toEqual([state.id, early.state.outs.currentId].sort());
+    // The new key is fresh: asking again rotates nothing more.
+    expect((await up(early.state, news)).diff.changes).toBe(false);
+    process.env.TXMAIL_ROTATE_OLDER_THAN = "1week";
+    await expect(up(early.state, news)).rejects.toThrow(
+      /TXMAIL_ROTATE_OLDER_THAN must be a whole number of days or hours/,
+    );
+  } finally {
+    delete process.env.TXMAIL_ROTATE_OLDER_THAN;
+  }
+});
+
 test("a change of the schedule alone makes no key; a legacy string still replaces", async () => {
   const news = program("b", SCHEDULE);
   const state = await firstUp(news);

@@ -15,6 +15,8 @@ import { FACES, REPO_ROOT, TOOLS_DIR } from "../harness";
 import { startService, type TestService } from "../../../support/service";
 import { runFleet, type FleetRun } from "../../../support/fleetCli";
 import { onFace } from "../onFace";
+import { TxmailApiError, createClient } from "../../../provider/client";
+import type { RotateReport } from "../../../fleet/rotate/types";
 
 jest.setTimeout(20 * 60_000);
 
@@ -24,7 +26,10 @@ interface Spec {
   allowList?: boolean;
   /** A second webhook: same scopes as the first, so adding it changes no key. */
   moreHooks?: boolean;
+  /** Its bootstrap key on a rotation schedule (`txmail-fleet rotate`). */
+  rotates?: boolean;
 }
+const SCHEDULE = { every: "30d", overlap: "7d" };
 const hook = (name: string, path: string) => ({ url: `https://${name}.example.com/${path}`, events: ["bounced"] });
 // Every tenant has a webhook from the start: its bootstrap key then holds the webhook scopes, and
 // adding a second webhook later is a create only (a first one would also change the key's scopes,
@@ -33,10 +38,14 @@ const tenant = (s: Spec) => ({
   name: s.name,
   website: `${s.name}.example.com`,
   ...(s.credit === undefined ? {} : { monthlyCredit: s.credit }),
-  ...(s.allowList === false ? {} : { bootstrapKey: { ipAllowList: ["127.0.0.1"] } }),
+  ...(s.allowList === false
+    ? {}
+    : { bootstrapKey: { ipAllowList: ["127.0.0.1"], ...(s.rotates ? { rotation: SCHEDULE } : {}) } }),
   webhooks: { events: hook(s.name, "events"), ...(s.moreHooks ? { more: hook(s.name, "more") } : {}) },
 });
-const nine = (): Spec[] => Array.from({ length: 9 }, (_, i) => ({ name: `t${i + 1}` }));
+// t1 (shard-001) and t9 (shard-003) rotate their bootstrap key on a schedule, from the first up.
+const nine = (): Spec[] =>
+  Array.from({ length: 9 }, (_, i) => ({ name: `t${i + 1}`, ...(i === 0 || i === 8 ? { rotates: true } : {}) }));
 
 let svc: TestService;
 let control: EmulatorControl;
@@ -53,7 +62,9 @@ const writeTenants = (specs: Spec[]) => {
   current = specs;
   fs.writeFileSync(tenantsFile, stringify({ tenants: specs.map(tenant) }));
 };
-const fleet = (...args: string[]) => runFleet(args, { cwd: dir, stateDir, svc });
+/** The emulator's clock offset, given to every fleet run (and so to its providers) once a test moved it. */
+let clockEnv: Record<string, string> = {};
+const fleet = (...args: string[]) => runFleet(args, { cwd: dir, stateDir, svc, env: clockEnv });
 const placement = () =>
   JSON.parse(fs.readFileSync(placementFile, "utf8")) as {
     face: string;
@@ -95,6 +106,7 @@ describe.each(FACES)("txmail-fleet on the real engine, %s face", (face) => {
   const fleetLogic: (...args: Parameters<typeof it>) => void = face === "native" ? it : () => undefined;
 
   beforeAll(async () => {
+    clockEnv = {};
     svc = await startService();
     control = controlClient(svc);
     baseline = new Set(serviceObjects(await control.dumpState()).map((o) => o.id));
@@ -462,6 +474,141 @@ describe.each(FACES)("txmail-fleet on the real engine, %s face", (face) => {
       expect(await subAccounts()).toEqual(ids);
       fs.renameSync(renamedFile, tenantsFile);
       fs.renameSync(renamedPlacement, placementFile);
+    },
+  );
+
+  // The rotation is the generic provider's, below both faces (its cases: test/conformance/core/
+  // rotation.test.ts); the fleet's command over it is face-blind: the dynamic face, whose fleet this
+  // reuses as the first up made it (t1 and t9 on a schedule) and whose destroy, next, then deletes
+  // both of t9's live keys — and fails (401) if a rotation left a tenant's objects on a revoked key.
+  // It also stands as the end-to-end test of a key on a schedule through the engine (a Tenant's,
+  // through the tenants file): an update never a replacement, both keys live through the overlap,
+  // the previous revoked after it, both encrypted in state.
+  onFace(face, "dynamic")(
+    "rotate: nothing due runs no shard; due after the clock moves, --tenant rotates only its shard's; both keys work through the overlap; after it the previous is revoked (401); --older-than rotates early; no secret said",
+    async () => {
+      const KEY_SECRET = /[a-z0-9]+-sk-[A-Za-z0-9]{64}/;
+      const DAY = 86_400_000;
+      const rotate = async (args: string[], env: Record<string, string> = {}) => {
+        await control.clearRequests();
+        const run = await runFleet(["rotate", ...args], { cwd: dir, stateDir, svc, env: { ...clockEnv, ...env } });
+        expect(`${run.stdout}${run.stderr}`).not.toMatch(KEY_SECRET);
+        if (run.code !== 0) throw new Error(`rotate exited ${run.code}:\n${run.stdout}\n${run.stderr}`);
+        return run;
+      };
+      const advance = async (ms: number) => {
+        const { offsetMs } = await control.advanceClock(ms);
+        clockEnv = { TXMAIL_CLOCK_OFFSET_SECONDS: String(offsetMs / 1000) };
+      };
+      const live = async (label: string) =>
+        (await control.dumpState()).api_keys.filter((k) => k.label === label).map((k) => k.id);
+      const bootstrapKeyOf = async (tenant: string) => {
+        const out = await fleet("output", "--tenant", tenant, "--show-secrets");
+        expectOk(out);
+        return (JSON.parse(out.stdout) as { credentials: { bootstrapKey: string } }).credentials.bootstrapKey;
+      };
+      const ping = async (secret: string) => {
+        const c = createClient({ apiKey: secret, baseUrl: svc.baseUrl, rateLimit: false, retry: { maxAttempts: 1 } });
+        try {
+          await c.ping();
+          return 200;
+        } catch (err) {
+          if (err instanceof TxmailApiError && err.status !== undefined) return err.status;
+          throw err;
+        }
+      };
+      /** The table's row of a resource: its action, its times (to the minute). */
+      const row = (stdout: string, resource: string) =>
+        stdout
+          .split("\n")
+          .find((l) => l.split(/\s+/)[1] === resource)
+          ?.split(/\s{2,}/);
+      const shardsRun = (stdout: string) => [...new Set(stdout.match(/^\[shard-\d{3}\]/gm) ?? [])].sort();
+      const t1Key = "t1 bootstrap";
+      const t9Key = "t9 bootstrap";
+      const firstT1 = await bootstrapKeyOf("t1");
+
+      // Nothing due yet: every shard's state read, none run, nothing written.
+      const early = await rotate([]);
+      expect(early.stdout).toMatch(
+        /^rotate: 2 credentials on a schedule in 3 shards read in [\d.]+s; due: 0 rotations, 0 revocations — no shard to run$/m,
+      );
+      expect(row(early.stdout, "t1-bootstrap")).toEqual([
+        "t1",
+        "t1-bootstrap",
+        "SubAccountApiKey",
+        "not due",
+        expect.any(String),
+        expect.any(String),
+      ]);
+      expect(shardsRun(early.stdout)).toEqual([]);
+      expect(await writes()).toEqual([]);
+
+      // 30 days on: both due. --tenant t1 runs t1's shard alone and makes exactly one key, t1's.
+      await advance(30 * DAY + 60_000);
+      const one = await rotate(["--tenant", "t1"]);
+      expect(shardsRun(one.stdout)).toEqual(["[shard-001]"]);
+      expect(row(one.stdout, "t1-bootstrap")?.slice(0, 4)).toEqual([
+        "t1",
+        "t1-bootstrap",
+        "SubAccountApiKey",
+        "rotated",
+      ]);
+      expect(one.stdout).not.toMatch(/^t9 /m);
+      expect(one.stdout).toContain("1 credentials on a schedule: 1 rotated, 0 previous revoked, 0 not due");
+      expect(await writes()).toEqual([`POST /v2/accounts/${svc.accountId}/sub-accounts/${ids.t1}/api-keys`]);
+      expect(await live(t1Key)).toHaveLength(2);
+      expect(await live(t9Key)).toHaveLength(1);
+      // An update of the key (its dependents' connection too), never a replacement; the engine's log
+      // of the run says why (the provider's diff).
+      expect(one.rows["shard-001"]).toMatchObject({ result: "ok", created: 0, replaced: 0, deleted: 0 });
+      expect(one.rows["shard-001"]!.updated).toBeGreaterThanOrEqual(1);
+      const log = fs.readFileSync(path.join(dir, ".txmail-fleet", "logs", "shard-001.rotate.log"), "utf8");
+      expect(log).toContain("rotation: rotate (due at");
+      // The stack's outputs carry the new key (the root stack is always part of a targeted up).
+      const secondT1 = await bootstrapKeyOf("t1");
+      expect(secondT1).not.toBe(firstT1);
+      expect([await ping(firstT1), await ping(secondT1)]).toEqual([200, 200]);
+      // Both keys in the state, the previous one (previousSecretKey) as encrypted as the current.
+      const shardState = fs.readFileSync(
+        path.join(stateDir, ".pulumi", "stacks", "txmail-fleet", "shard-001.json"),
+        "utf8",
+      );
+      for (const secret of [firstT1, secondT1]) expect(shardState).not.toContain(secret);
+
+      // The rest: t9's shard alone (t1's is done), as JSON on stdout.
+      const rest = await rotate(["--json"]);
+      const report = JSON.parse(rest.stdout) as RotateReport;
+      expect(report.shards).toMatchObject({ read: 3, ran: ["shard-003"], failed: [], notRun: [] });
+      expect(report.counts).toEqual({ rotated: 1, previousRevoked: 0, notDue: 1, failed: 0, notRun: 0 });
+      const t9 = report.credentials.find((c) => c.tenant === "t9")!;
+      expect(report.credentials.map((c) => [c.tenant, c.shard, c.resource, c.kind, c.action, c.cause])).toEqual([
+        ["t1", "shard-001", "t1-bootstrap", "SubAccountApiKey", "not due", null],
+        ["t9", "shard-003", "t9-bootstrap", "SubAccountApiKey", "rotated", "schedule"],
+      ]);
+      expect(Date.parse(t9.nextRotationAt!) - Date.parse(t9.rotatedAt!)).toBe(30 * DAY);
+      expect(Date.parse(t9.previousRevokeAt!) - Date.parse(t9.rotatedAt!)).toBe(7 * DAY);
+      expect(await writes()).toEqual([`POST /v2/accounts/${svc.accountId}/sub-accounts/${ids.t9}/api-keys`]);
+      expect(await live(t9Key)).toHaveLength(2);
+
+      // Past the overlap: the previous keys revoked, nothing rotated — even with an early-rotation
+      // period in the shell's environment, which only --older-than passes on.
+      await advance(7 * DAY + 60_000);
+      const revoked = await rotate([], { TXMAIL_ROTATE_OLDER_THAN: "1h" });
+      expect(shardsRun(revoked.stdout)).toEqual(["[shard-001]", "[shard-003]"]);
+      expect(row(revoked.stdout, "t1-bootstrap")?.[3]).toBe("previous revoked");
+      expect(row(revoked.stdout, "t9-bootstrap")?.[3]).toBe("previous revoked");
+      expect((await writes()).filter((w) => w.startsWith("POST"))).toEqual([]);
+      expect(await live(t1Key)).toHaveLength(1);
+      expect(await live(t9Key)).toHaveLength(1);
+      expect([await ping(firstT1), await ping(secondT1)]).toEqual([401, 200]);
+
+      // After an incident: t9's key, 7 days old and due in 23, rotated now.
+      const incident = await rotate(["--older-than", "7d", "--tenant", "t9"]);
+      expect(row(incident.stdout, "t9-bootstrap")?.[3]).toBe("rotated (--older-than)");
+      expect(incident.stdout).not.toMatch(/^t1 /m);
+      expect(await live(t9Key)).toHaveLength(2);
+      expect(await live(t1Key)).toHaveLength(1);
     },
   );
 

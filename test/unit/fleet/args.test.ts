@@ -77,6 +77,15 @@ describe("txmail-fleet arguments", () => {
     expect(parseArgs(["up", "--runner", "2/4"], "/p").warnings).toEqual([]);
   });
 
+  it("rotate: every shard's credentials by default; --tenant (repeatable), --older-than in the schedule's grammar, --json", () => {
+    expect(parseArgs(["rotate"], "/p")).toMatchObject({ operation: "rotate", tenants: [], json: false });
+    expect(parseArgs(["rotate"], "/p").olderThan).toBeUndefined();
+    expect(
+      parseArgs(["rotate", "--tenant", "a", "--tenant=b", "--older-than", "7d", "--json", "--runner", "1/2"], "/p"),
+    ).toMatchObject({ tenants: ["a", "b"], olderThan: "7d", json: true, runner: { index: 1, count: 2 } });
+    expect(parseArgs(["rotate", "--older-than=36h"], "/p").olderThan).toBe("36h");
+  });
+
   it("output: one tenant, secrets masked unless --show-secrets", () => {
     expect(parseArgs(["output", "--tenant", "a"], "/p")).toMatchObject({
       operation: "output",
@@ -89,14 +98,26 @@ describe("txmail-fleet arguments", () => {
   it.each([
     [
       ["deploy"],
-      /the command must be one of up, preview, refresh, destroy, place, output, drift, dns, report, got .deploy./,
+      /the command must be one of up, preview, refresh, destroy, place, output, drift, dns, report, rotate, got .deploy./,
     ],
     [["output"], /output: needs exactly one --tenant NAME, got 0/],
     [["output", "--tenant", "a", "--tenant", "b"], /output: needs exactly one --tenant NAME, got 2/],
     [["up", "--show-secrets"], /--show-secrets: only output shows secrets, not up/],
     [["output", "--tenant", "a", "--show-secrets=yes"], /--show-secrets: takes no value/],
     [["up", "--remediate"], /--remediate: only drift takes it, not up/],
-    [["place", "--json"], /--json: only up, preview, refresh, destroy, drift, dns take it, not place/],
+    [["place", "--json"], /--json: only up, preview, refresh, destroy, drift, dns, rotate take it, not place/],
+    [
+      ["rotate", "--html", "r.html"],
+      /--html: only up, preview, refresh, destroy, drift, dns and report take it, not rotate/,
+    ],
+    [["up", "--older-than", "7d"], /--older-than: only rotate takes it, not up/],
+    [["rotate", "--older-than"], /--older-than: needs a value/],
+    [
+      ["rotate", "--older-than", "1w"],
+      /--older-than: must be a whole number of days or hours, such as 30d or 12h, got '1w'/,
+    ],
+    [["rotate", "--older-than", "0d"], /--older-than: must be a whole number of days or hours/],
+    [["rotate", "--older-than=7"], /--older-than: must be a whole number of days or hours/],
     [
       ["place", "--html", "r.html"],
       /--html: only up, preview, refresh, destroy, drift, dns and report take it, not place/,

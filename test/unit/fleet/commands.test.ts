@@ -13,6 +13,7 @@ const SHARD_OPERATIONS: Record<ShardOperation, true> = {
   destroy: true,
   drift: true,
   dns: true,
+  rotate: true,
 };
 
 it("registers one command module per operation, in the CLI's order", () => {

@@ -23,3 +23,15 @@ describe("the shard runs' engine settings", () => {
     expect(workerEnv(false, {})).not.toHaveProperty("PATH");
   });
 });
+
+describe("the early-rotation period in the shard runs' environment", () => {
+  it("is set only when `rotate --older-than` gives it; one inherited from the shell is removed", () => {
+    expect(workerEnv(false, {}, "7d").TXMAIL_ROTATE_OLDER_THAN).toBe("7d");
+    expect(workerEnv(false, { TXMAIL_ROTATE_OLDER_THAN: "1h" }, "7d").TXMAIL_ROTATE_OLDER_THAN).toBe("7d");
+    // An up (or a rotate without --older-than) never rotates early, whatever the shell exported.
+    expect(workerEnv(false, { TXMAIL_ROTATE_OLDER_THAN: "1h", OTHER: "x" })).not.toHaveProperty(
+      "TXMAIL_ROTATE_OLDER_THAN",
+    );
+    expect(workerEnv(false, { TXMAIL_ROTATE_OLDER_THAN: "1h", OTHER: "x" }).OTHER).toBe("x");
+  });
+});

@@ -45,7 +45,7 @@ describe("examples/ci workflows", () => {
 
   it("drift.yml: one job over every shard, secrets from secrets, and the job fails on a non-zero exit", () => {
     const text = fs.readFileSync(path.join(CI, "drift.yml"), "utf8");
-    type Step = { id?: string; if?: string; run?: string; env?: Record<string, string> };
+    type Step = { id?: string; if?: string; run?: string; env?: Record<string, string>; with?: Record<string, string> };
     const workflow = parse(text) as {
       jobs: Record<string, { strategy?: unknown; env: Record<string, string>; steps: Step[] }>;
     };
@@ -60,10 +60,22 @@ describe("examples/ci workflows", () => {
     const check = job.steps.find((s) => s.id === "drift")!;
     expect(check.run).toMatch(/npx txmail-fleet drift "\$\{args\[@\]\}" > drift\.json \|\| code=\$\?/);
     expect(check.run).toMatch(/--frozen --json --markdown drift\.md/);
+    // The rotation runs first (the check then sees what it left), its exit code kept for the last
+    // step too: the check runs whatever the rotation's outcome.
+    const rotate = job.steps.find((s) => s.id === "rotate")!;
+    expect(job.steps.indexOf(rotate)).toBe(job.steps.indexOf(check) - 1);
+    expect(rotate.run).toMatch(
+      /npx txmail-fleet rotate --tenants tenants\.yaml --frozen --json > rotate\.json \|\| code=\$\?\n/,
+    );
+    expect(rotate.run).toMatch(/echo "code=\$code" >> "\$GITHUB_OUTPUT"/);
+    const kept = job.steps.find((s) => s.with?.name === "txmail-drift")!;
+    expect(kept.with?.path).toMatch(/^rotate\.json$/m);
     const last = job.steps.at(-1)!;
-    expect(last.if).toBe("steps.drift.outputs.code != '0'");
+    expect(last.if).toBe("steps.drift.outputs.code != '0' || steps.rotate.outputs.code != '0'");
     expect(last.env?.CODE).toBe("${{ steps.drift.outputs.code }}");
+    expect(last.env?.ROTATE_CODE).toBe("${{ steps.rotate.outputs.code }}");
     expect(last.run).toMatch(/exit "\$CODE"/);
+    expect(last.run).toMatch(/0\) exit "\$ROTATE_CODE"/);
   });
 
   it("histories.yml: both depths at the issue's counts, seeded by the run number, the report kept on failure", () => {
