@@ -6,11 +6,17 @@ import { camelToSnake } from "../casing";
 import type { Ctx, Props } from "../declaration";
 import { type KindContext, connect } from "./context";
 import { requireThisObject } from "./fetchRecord";
+import { diff } from "./diff";
 import { withScopeHint } from "./scopeHint";
 import { keptSecrets, stateOf, stored, withState } from "./state";
 
 export async function update(k: KindContext, id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
   const ctx = connect(k, news);
+  // New credentials for the same account and nothing else (a Tenant's rotated bootstrap key, which
+  // its children are reached with): the object is not touched, so there is nothing to send, to
+  // prove or to reconcile — state records the credentials the next operation uses, with no request.
+  if (await credentialsOnly(k, olds, news))
+    return { outs: stateOf({ ...olds, ...stored(k, news), ...keptSecrets(k, olds) }) };
   await requireThisObject(k, ctx, olds, id);
   const { record, state } = await updateRemote(k, ctx, olds, news, id);
   return {
@@ -21,6 +27,12 @@ export async function update(k: KindContext, id: string, olds: Props, news: Prop
       ),
     ),
   };
+}
+
+/** Whether the diff's only change is the connection's credentials (a new account would replace). */
+async function credentialsOnly(k: KindContext, olds: Props, news: Props): Promise<boolean> {
+  const d = await diff(k, olds, news);
+  return (d.replaces ?? []).length === 0 && deepEqual(d.diffs ?? [], ["connection"]);
 }
 
 /**
