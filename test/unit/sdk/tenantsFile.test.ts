@@ -125,6 +125,29 @@ describe("tenants file", () => {
     ).toThrow(/tenants\.0\.domainVerification\.timeoutSeconds: /);
   });
 
+  it("lets a thousand tenants share one anchored schedule, and still stops a nested expansion", () => {
+    const tenants = Array.from({ length: 1000 }, (_, i) =>
+      i === 0
+        ? "  - name: t0\n    website: t0.example.com\n    bootstrapKey:\n      rotation: &every30d { every: 30d, overlap: 7d }"
+        : `  - name: t${i}\n    website: t${i}.example.com\n    bootstrapKey:\n      rotation: *every30d`,
+    );
+    const f = parseTenants(["tenants:", ...tenants].join("\n"), "t.yaml");
+    expect(f.tenants).toHaveLength(1000);
+    expect(f.tenants[999]!.bootstrapKey?.rotation).toEqual({ every: "30d", overlap: "7d" });
+
+    // Ten levels of ten aliases each: 10^10 nodes once expanded.
+    const levels = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"];
+    for (let n = 1; n < 10; n++)
+      levels.push(
+        `a${n}: &a${n} [${Array(10)
+          .fill(`*a${n - 1}`)
+          .join(", ")}]`,
+      );
+    expect(() => parseTenants([...levels, "tenants: []"].join("\n"), "t.yaml")).toThrow(
+      /^t\.yaml: Excessive alias count.*more than 100000 nodes/,
+    );
+  });
+
   it("turns former names into the Tenant's aliases; an entry without them gets no options", () => {
     const f = parseTenants(
       [
