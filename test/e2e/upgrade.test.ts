@@ -4,18 +4,20 @@
 // with this build, without a refresh. A user who upgrades must see no replacement and no diff, except
 // exactly the steps announced.json lists, each of which CHANGELOG.md's Unreleased section mentions.
 // A schema or state-shape change that would replace or update a user's resources fails here.
+// On one face the stack then changes its keys' 0.1.x `rotation` string: it still replaces the key,
+// and a schedule in its place makes none (the deprecation's stated path).
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Deployment, EngineEvent, OpType } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator/server";
-import { Route } from "../../provider/api";
+import { ApiKey, ApiKeyWithSecret, Route, paths } from "../../provider/api";
 import { closeSharedDispatchers, createClient } from "../../provider/client";
 import { createKey, programBody } from "../../provider/core/operations/createKey";
 import { route as routeDeclaration } from "../../provider/resources/route";
 import { NATIVE_DEFAULT_PROVIDER } from "../../support/plugin";
-import { createTestStack, type Face, REPO_ROOT } from "./harness";
+import { createTestStack, type Face, REPO_ROOT, type TestStack } from "./harness";
 
-// Two imports and previews at once, and an up: on 2 cores under the suite's load this is minutes;
+// Two imports and previews at once, two targeted ups on one of them, and an up: on 2 cores under the suite's load this is minutes;
 // the bound only keeps a hang from holding the suite.
 jest.setTimeout(10 * 60_000);
 
@@ -55,6 +57,12 @@ const REPLACING: OpType[] = ["replace", "create-replacement", "delete-replaced",
 /** The step's resource as announced.json names it: the URN's last two parts. */
 const resourceOf = (urn: string) => urn.split("::").slice(-2).join("::");
 
+/** `<kind>::<name>` of a URN, alike on both faces (`…dynamic/txmail:ApiKey`, `txmail:index:ApiKey`). */
+function kindAndName(urn: string): string {
+  const [type = "", name] = urn.split("::").slice(-2);
+  return `${type.split(":").pop()}::${name}`;
+}
+
 /** Text with every run of whitespace one space (a mention may wrap across lines). */
 const words = (text: string) => text.replace(/\s+/g, " ");
 
@@ -81,6 +89,109 @@ function plaintextSecrets(value: unknown, at = ""): string[] {
   );
 }
 
+/** The fixture program's keys that carry 0.1.x's legacy trigger, a `rotation` string. */
+const LEGACY_KEYS = ["ApiKey::key", "SubAccountApiKey::sub-key"];
+
+/** The face whose stack, after its preview, also changes the legacy trigger (one face: each is engine runs). */
+const LEGACY_FACE: Face = "dynamic";
+
+interface StateResource {
+  urn: string;
+  type: string;
+  id?: string;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+}
+const resourcesOf = (state: Deployment) => (state.deployment as { resources: StateResource[] }).resources;
+
+interface LegacyKey {
+  /** The fixture's state, its account key's id that of a key live at the emulator. */
+  state: Deployment;
+  urn: string;
+  /** The live key the state names. */
+  id: string;
+  list: () => Promise<string[]>;
+}
+
+/**
+ * The fixture's account key made live: the emulator is a fresh one, so a key of the same inputs is
+ * created there and the state names it (its id alone changes; the rest is 0.1.0's), so that the
+ * replacement's delete is seen to happen at the service.
+ */
+async function liveLegacyKey(
+  fixtureState: Deployment,
+  at: { accountId: string; apiKey: string; emulator: RunningEmulator },
+): Promise<LegacyKey> {
+  const key = resourcesOf(fixtureState).find((r) => kindAndName(r.urn) === "ApiKey::key")!;
+  const inputs = key.inputs as { label: string; scopes: string[]; ipAllowList: string[] };
+  const client = createClient({
+    accountId: at.accountId,
+    apiKey: at.apiKey,
+    baseUrl: at.emulator.baseUrl,
+    rateLimit: false,
+  });
+  const collection = paths.apiKeys(at.accountId);
+  const made = (
+    await client.post(
+      collection,
+      { label: inputs.label, scopes: inputs.scopes, ip_allow_list: inputs.ipAllowList },
+      ApiKeyWithSecret,
+    )
+  ).data;
+  const resources = resourcesOf(fixtureState).map((r) => (r === key ? { ...r, id: made.id } : r));
+  const list = async () => {
+    const ids: string[] = [];
+    for await (const k of client.list(collection, ApiKey)) if (k.label === inputs.label) ids.push(k.id);
+    return ids.sort();
+  };
+  return {
+    state: { ...fixtureState, deployment: { ...fixtureState.deployment, resources } },
+    urn: key.urn,
+    id: made.id,
+    list,
+  };
+}
+
+/**
+ * 0.1.x's trigger keeps its meaning on a 0.1.0 stack, and the documented way off it
+ * (docs/guide/rotating-credentials.md#the-legacy-trigger) makes no key: a changed string replaces
+ * the key, the new one created before the old one is deleted, in the same run; a schedule in its
+ * place is an update that makes none. Targeted ups: the key's steps alone.
+ */
+async function legacyTriggerThenSchedule(t: TestStack, key: LegacyKey): Promise<void> {
+  const stack = t.stack;
+  const up = async (rotation: unknown) => {
+    await stack.setConfig("upgrade:keyRotation", { value: JSON.stringify(rotation) });
+    const steps: OpType[] = [];
+    const result = await stack.up({
+      color: "never",
+      target: [key.urn],
+      onOutput: () => undefined,
+      onEvent: (e: EngineEvent) => {
+        const m = e.resourcePreEvent?.metadata;
+        if (m?.urn === key.urn && m.op !== "same") steps.push(m.op);
+      },
+    });
+    expect(result.summary.result).toBe("succeeded");
+    // As `pulumi stack export` writes it (the Automation API's exportStack shows secrets).
+    const state = resourcesOf(JSON.parse(await t.exportText()) as Deployment).find((r) => r.urn === key.urn)!;
+    expect(plaintextSecrets(state)).toEqual([]);
+    return { steps, id: state.id!, outputs: state.outputs ?? {} };
+  };
+
+  const replaced = await up("2026-02");
+  // Create before delete, in one run: the old key is gone, the new one live.
+  expect(replaced.steps).toEqual(["create-replacement", "replace", "delete-replaced"]);
+  expect(replaced.id).not.toBe(key.id);
+  expect(await key.list()).toEqual([replaced.id]);
+
+  const scheduled = await up({ every: "30d", overlap: "7d" });
+  // The current key becomes the schedule's first.
+  expect(scheduled).toMatchObject({ steps: ["update"], id: replaced.id, outputs: { currentId: replaced.id } });
+  expect(scheduled.outputs.nextRotationAt).toEqual(expect.any(String));
+  expect(await key.list()).toEqual([replaced.id]);
+}
+
 describe("the committed upgrade fixtures", () => {
   it("keep every secret ciphertext, and each announced step is in CHANGELOG.md's Unreleased section", () => {
     for (const face of fixtures.faces) {
@@ -88,6 +199,11 @@ describe("the committed upgrade fixtures", () => {
         deployment: { resources: unknown[] };
       };
       expect(plaintextSecrets(state.deployment.resources, face)).toEqual([]);
+      // Made with 0.1.x's legacy trigger on the keys: what the preview below proves unchanged.
+      const legacy = (state.deployment.resources as StateResource[])
+        .filter((r) => LEGACY_KEYS.includes(kindAndName(r.urn)))
+        .map((r) => r.inputs?.rotation);
+      expect({ face, legacy }).toEqual({ face, legacy: ["2026-01", "2026-01"] });
       const config = fs.readFileSync(path.join(FIXTURES, face, `Pulumi.${fixtures.stack}.yaml`), "utf8");
       expect(config).toMatch(/^encryptionsalt: v1:/m);
       expect(config).toMatch(/txmail:apiKey:\n\s+secure: v1:/);
@@ -101,7 +217,7 @@ describe("the committed upgrade fixtures", () => {
 // The faces at once: each is an import and a preview, mostly waiting on processes.
 describe("stacks of the release before", () => {
   it.concurrent.each(fixtures.faces)(
-    "%s face: previews with no replacement and exactly the announced steps",
+    "%s face: previews with no replacement and exactly the announced steps (dynamic: then the legacy trigger)",
     async (face) => {
       const fixtureDir = path.join(FIXTURES, face);
       const fixtureState = JSON.parse(fs.readFileSync(path.join(fixtureDir, "state.json"), "utf8")) as Deployment;
@@ -115,18 +231,20 @@ describe("stacks of the release before", () => {
         env: { PULUMI_CONFIG_PASSPHRASE: fixtures.passphrase },
       });
       let emulator: RunningEmulator | undefined;
+      let legacy: LegacyKey | undefined;
       try {
         // The fixture's own stack config: its salt encrypts the API key kept there.
         const configFile = fs.readFileSync(path.join(fixtureDir, `Pulumi.${fixtures.stack}.yaml`), "utf8");
         fs.writeFileSync(path.join(t.stack.workspace.workDir, `Pulumi.${fixtures.stack}.yaml`), configFile);
-        await t.stack.importStack(fixtureState);
         // The stack's config is the fixture's; an emulator of that account answers if a step asks it
         // (a preview without refresh reads nothing, so it needs none of the fixture's objects). Its
         // URL reaches the engine as the fixture's stacks had theirs: TXMAIL_BASE_URL, not in state.
-        const accountId = /txmail:accountId: (\S+)/.exec(configFile)![1];
+        const accountId = /txmail:accountId: (\S+)/.exec(configFile)![1]!;
         const apiKey = (await t.stack.getConfig("txmail:apiKey")).value;
         emulator = await startEmulator({ port: 0, accountId, apiKey });
         t.stack.workspace.envVars.TXMAIL_BASE_URL = emulator.baseUrl;
+        if (face === LEGACY_FACE) legacy = await liveLegacyKey(fixtureState, { accountId, apiKey, emulator });
+        await t.stack.importStack(legacy?.state ?? fixtureState);
 
         // Every step as the engine reports it, default providers' too (the CLI's display hides those).
         const steps: { op: OpType; resource: string; diffs?: string[]; keys?: string[] }[] = [];
@@ -152,7 +270,10 @@ describe("stacks of the release before", () => {
         const resources = fixtureResources.filter((r) => !r.type.startsWith("pulumi:providers:"));
         const same = steps.filter((s) => s.op === "same" && !s.resource.startsWith("pulumi:providers:"));
         expect(same.map((s) => s.resource).sort()).toEqual(resources.map((r) => resourceOf(r.urn)).sort());
+
+        if (legacy) await legacyTriggerThenSchedule(t, legacy);
       } finally {
+        if (legacy) await closeSharedDispatchers();
         await emulator?.close();
         await t.dispose();
       }
