@@ -18,7 +18,7 @@ import { PLUGIN_FILES, PLUGIN_VERSION } from "../../support/plugin";
 import { TOOLS_DIR } from "../../support/root";
 import type { StateDump } from "../../emulator/control";
 import type { Props } from "../../provider/core/declaration";
-import { KIND_MODELS, KINDS, type HKind } from "./kinds";
+import { KIND_MODELS, KINDS, type HKind, type PKind } from "./kinds";
 import {
   type Entry,
   fixedOf,
@@ -119,7 +119,7 @@ export function programYaml(
 }
 
 /** The URN of `kind` `name` in a stack `dev` of `project` (the YAML program's resources). */
-const urnIn = (project: string, kind: HKind, name: string) =>
+const urnIn = (project: string, kind: PKind, name: string) =>
   `urn:pulumi:dev::${project}::${TYPE_PREFIX}${kind}::${name}`;
 
 export class EngineWorld extends World {
@@ -148,8 +148,12 @@ export class EngineWorld extends World {
     return world;
   }
 
-  urnOf(stack: Stack, kind: HKind, name: string): string {
+  urnOf(stack: Stack, kind: PKind, name: string): string {
     return urnIn(stack.project, kind, name);
+  }
+
+  childUrnOf(stack: Stack, kind: HKind, name: string): string {
+    return `urn:pulumi:dev::${stack.project}::${TYPE_PREFIX}Tenant$${TYPE_PREFIX}${kind}::${name}`;
   }
 
   private async init(): Promise<void> {

@@ -19,6 +19,18 @@ const shared: Settings = { ...plain, naturalKeys: true };
 
 const holds: [string, Settings, Cmd[]][] = [
   [
+    // issue-59 (Tenant kind) seed 7301 history #323, a defect of the tester's model: the environment
+    // deleted a tenant's sub account out of band, the service deleted its keys with it, and the
+    // clone's state still named its bootstrap key as if a run had lost it.
+    "a tenant's sub account deleted out of band takes its bootstrap key with it",
+    shared,
+    [
+      { t: "add", s: 0, kind: "Tenant", name: "a", v: 0 },
+      { t: "clone", pin: false },
+      { t: "oobDelete", pick: 0 },
+    ],
+  ],
+  [
     // 9920849, seeds 11 and 12, histories #180 and #171: the targeted replacement within 24 h got the
     // same route back from the service and the engine's delete of the old id deleted it.
     "a targeted replacement within 24 h keeps the resource's only object",
