@@ -247,8 +247,18 @@ export async function runCmd(settings: Settings, model: Model, w: World, c: Cmd)
         `${stackLetter(s)}'s preview changed the service: ${countsAfter.writes - countsBefore.writes} writes; records [${changed}]`,
       );
     if (!p.error && p.changes.length > 0) w.note("• preview with changes");
-    if (clean && (p.error || p.changes.length > 0))
-      found.push(`the preview after a clean up of ${stackLetter(s)} showed changes: ${p.error ?? ""} [${p.changes}]`);
+    // By design (docs/guide/resources.md, `deferScopeRemoval`): a Tenant's bootstrap key drops the
+    // scopes it no longer needs one up later, so after a clean up it may still show that update.
+    const retiring = new Set(
+      [...w.stacks[s]!.state.values()]
+        .filter((e) => Array.isArray(e.outs.retiringScopes) && e.outs.retiringScopes.length > 0)
+        .map((e) => `update ${e.kind}::${e.urn.split("::").pop()}`),
+    );
+    const due = p.changes.filter((ch) => retiring.has(ch));
+    if (clean && due.length > 0) w.note("• deferred scope removal due");
+    const shown = clean ? p.changes.filter((ch) => !retiring.has(ch)) : p.changes;
+    if (clean && (p.error || shown.length > 0))
+      found.push(`the preview after a clean up of ${stackLetter(s)} showed changes: ${p.error ?? ""} [${shown}]`);
     for (const secret of w.secrets)
       if (p.text.includes(secret))
         found.push(`a secret of the service (${secret.slice(0, 4)}…) appears in a preview's output`);
