@@ -247,6 +247,10 @@ export class EngineWorld extends World {
         );
         process.stdout.write(`histories: a kill tore ${stack.letter}'s checkpoint; restored from its .bak\n`);
         fs.copyFileSync(`${place.stateFile}.bak`, place.stateFile);
+        // The file backend keeps each file's attributes beside it (`.attrs`); seen torn alone too
+        // (seed 7303 #28: `dev.json` whole, `dev.json.attrs` 0 B, the load still EOF): the .bak's go with it.
+        if (fs.existsSync(`${place.stateFile}.bak.attrs`))
+          fs.copyFileSync(`${place.stateFile}.bak.attrs`, `${place.stateFile}.attrs`);
         cancel = await this.cli(stack, ["cancel", "--yes"]);
       }
       if (cancel.run.code !== 0) throw new Error(`pulumi cancel after a kill failed: ${cancel.run.stderr}`);
