@@ -6,7 +6,7 @@ import fc from "fast-check";
 import type { FaultSpec } from "../../emulator/control";
 import { deepEqual } from "../../provider/core/canonicalJson";
 import { afterCleanUp, invariants } from "./invariants";
-import { KIND_MODELS, KINDS, NAMES, type HKind } from "./kinds";
+import { KIND_MODELS, NAMES, type PKind, PROGRAM_KINDS, PROGRAM_MODELS, type HKind } from "./kinds";
 import {
   type ProgramResource,
   replacingFields,
@@ -24,7 +24,7 @@ export interface FaultData {
 }
 
 export type Cmd =
-  | { t: "add"; s: number; kind: HKind; name: string; v: number }
+  | { t: "add"; s: number; kind: PKind; name: string; v: number }
   | { t: "remove"; s: number; pick: number }
   | { t: "rename"; s: number; pick: number; to: string }
   | { t: "renameAlias"; s: number; pick: number; to: string }
@@ -124,9 +124,9 @@ export function describe(c: Cmd): string {
 }
 
 /** A resource's program inputs, with each stack's own natural keys unless they are to meet. */
-function baseInputs(settings: Settings, s: number, kind: HKind, name: string, v: number) {
-  const owner = KIND_MODELS[kind].naturalKey && !settings.naturalKeys ? `${letter(s).toLowerCase()}${name}` : name;
-  return KIND_MODELS[kind].base(owner, v);
+function baseInputs(settings: Settings, s: number, kind: PKind, name: string, v: number) {
+  const owner = PROGRAM_MODELS[kind].naturalKey && !settings.naturalKeys ? `${letter(s).toLowerCase()}${name}` : name;
+  return PROGRAM_MODELS[kind].base(owner, v);
 }
 
 /** The program after an edit, or undefined when the edit does not apply to it. */
@@ -150,6 +150,9 @@ export function edited(settings: Settings, program: ProgramResource[], c: Cmd): 
     case "renameAlias": {
       if (program.length === 0) return undefined;
       const r = program[at(c.pick)]!;
+      // A Tenant's alias reaches its children by their names (the SDK's inherited child aliases),
+      // which the fast depth does not model: its rename is the plain one.
+      if (r.kind === "Tenant") return undefined;
       if (program.some((x) => x.kind === r.kind && x.name === c.to)) return undefined;
       const aliases = [...new Set([...(r.aliases ?? []), r.name])].filter((n) => n !== c.to);
       return replaced(at(c.pick), { ...r, name: c.to, aliases });
@@ -158,14 +161,14 @@ export function edited(settings: Settings, program: ProgramResource[], c: Cmd): 
     case "replaceField": {
       if (program.length === 0) return undefined;
       const r = program[at(c.pick)]!;
-      const edits = c.t === "update" ? KIND_MODELS[r.kind].updatable : KIND_MODELS[r.kind].replacing;
+      const edits = c.t === "update" ? PROGRAM_MODELS[r.kind].updatable : PROGRAM_MODELS[r.kind].replacing;
       if (edits.length === 0) return undefined;
       return replaced(at(c.pick), { ...r, inputs: edits[c.i % edits.length]!.apply(r.inputs) });
     }
     case "optional": {
       if (program.length === 0) return undefined;
       const r = program[at(c.pick)]!;
-      const opts = KIND_MODELS[r.kind].optional;
+      const opts = PROGRAM_MODELS[r.kind].optional;
       const o = opts[c.i % opts.length]!;
       const inputs = { ...r.inputs };
       if (o.field in inputs) delete inputs[o.field];
@@ -175,6 +178,7 @@ export function edited(settings: Settings, program: ProgramResource[], c: Cmd): 
     case "replaceOnChanges": {
       if (program.length === 0) return undefined;
       const r = program[at(c.pick)]!;
+      if (r.kind === "Tenant") return undefined; // a component's option, not its children's
       return replaced(at(c.pick), { ...r, replaceOnChanges: r.replaceOnChanges ? undefined : ["*"] });
     }
     default:
@@ -195,6 +199,7 @@ function keptByAliases(w: World, s: number, program: ProgramResource[]) {
   const stack = w.stacks[s]!;
   const kept: { urn: string; from: string; kind: HKind; id: string }[] = [];
   for (const r of program) {
+    if (r.kind === "Tenant") continue; // never renamed with an alias (edited)
     const urn = w.urnOf(stack, r.kind, r.name);
     if (stack.state.has(urn)) continue;
     const from = (r.aliases ?? []).map((n) => w.urnOf(stack, r.kind, n)).find((a) => stack.state.has(a));
@@ -242,8 +247,18 @@ export async function runCmd(settings: Settings, model: Model, w: World, c: Cmd)
         `${stackLetter(s)}'s preview changed the service: ${countsAfter.writes - countsBefore.writes} writes; records [${changed}]`,
       );
     if (!p.error && p.changes.length > 0) w.note("• preview with changes");
-    if (clean && (p.error || p.changes.length > 0))
-      found.push(`the preview after a clean up of ${stackLetter(s)} showed changes: ${p.error ?? ""} [${p.changes}]`);
+    // By design (docs/guide/resources.md, `deferScopeRemoval`): a Tenant's bootstrap key drops the
+    // scopes it no longer needs one up later, so after a clean up it may still show that update.
+    const retiring = new Set(
+      [...w.stacks[s]!.state.values()]
+        .filter((e) => Array.isArray(e.outs.retiringScopes) && e.outs.retiringScopes.length > 0)
+        .map((e) => `update ${e.kind}::${e.urn.split("::").pop()}`),
+    );
+    const due = p.changes.filter((ch) => retiring.has(ch));
+    if (clean && due.length > 0) w.note("• deferred scope removal due");
+    const shown = clean ? p.changes.filter((ch) => !retiring.has(ch)) : p.changes;
+    if (clean && (p.error || shown.length > 0))
+      found.push(`the preview after a clean up of ${stackLetter(s)} showed changes: ${p.error ?? ""} [${shown}]`);
     for (const secret of w.secrets)
       if (p.text.includes(secret))
         found.push(`a secret of the service (${secret.slice(0, 4)}…) appears in a preview's output`);
@@ -341,7 +356,9 @@ export async function runCmd(settings: Settings, model: Model, w: World, c: Cmd)
       const r = picked(program, c.pick);
       if (!r) return [];
       // HISTORIES_NATURAL_KEYS=0 leaves natural-key kinds out of targeted replacements.
-      if (KIND_MODELS[r.kind].naturalKey && !settings.naturalKeys) return [];
+      if (PROGRAM_MODELS[r.kind].naturalKey && !settings.naturalKeys) return [];
+      // `--replace` of a component replaces nothing (its children are not named by it).
+      if (r.kind === "Tenant") return [];
       reports.push(await w.up(stack!, program, {}, w.urnOf(stack!, r.kind, r.name)));
       break;
     }
@@ -445,8 +462,8 @@ export function cmdArbitraries(settings: Settings): [CmdLabel, fc.Arbitrary<Cmd>
   const name = fc.constantFrom(...NAMES);
   const v = fc.nat({ max: 2 });
   return [
-    ["add", fc.record({ t: fc.constant("add" as const), s, kind: fc.constantFrom(...KINDS), name, v })],
-    ["add", fc.record({ t: fc.constant("add" as const), s, kind: fc.constantFrom(...KINDS), name, v })],
+    ["add", fc.record({ t: fc.constant("add" as const), s, kind: fc.constantFrom(...PROGRAM_KINDS), name, v })],
+    ["add", fc.record({ t: fc.constant("add" as const), s, kind: fc.constantFrom(...PROGRAM_KINDS), name, v })],
     ["remove", fc.record({ t: fc.constant("remove" as const), s, pick })],
     ["rename", fc.record({ t: fc.constant("rename" as const), s, pick, to: name })],
     ["renameAlias", fc.record({ t: fc.constant("renameAlias" as const), s, pick, to: name })],

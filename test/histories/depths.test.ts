@@ -8,7 +8,7 @@
 // remove + up, refresh after an out-of-band delete, destroy; a clone of A's project (stack C) with
 // A's salt pinned, a rename with an alias, an import (and a preview after every clean up); then a
 // killed create, a change, and the rerun's init failure (the object recorded as it is) before the up
-// that updates it.
+// that updates it. Last, a Tenant on B: made with a webhook, the webhook changed in place, removed.
 import { closeSharedDispatchers } from "../../provider/client";
 import { type Cmd, describe as describeCmd, type Model, runCmd, type Settings } from "./commands";
 import { type Depth, startWorld } from "./runner";
@@ -62,11 +62,20 @@ const HISTORY: Cmd[] = [
   { t: "update", s: 0, pick: 0, i: 0 },
   { t: "up", s: 0 },
   { t: "up", s: 0 },
+  // B: a Tenant with a webhook (its sub account, bootstrap key and webhook, the webhook made with the
+  // bootstrap key in the sub account), the webhook's url changed in place, then the tenant removed.
+  { t: "add", s: 1, kind: "Tenant", name: "a", v: 0 },
+  { t: "optional", s: 1, pick: 3, i: 0 }, // its webhook
+  { t: "up", s: 1 },
+  { t: "update", s: 1, pick: 3, i: 2 }, // webhooks.hook.url → h2
+  { t: "up", s: 1 },
+  { t: "remove", s: 1, pick: 3 },
+  { t: "up", s: 1 },
 ];
 
 /** What may differ between two runs of one history: ids, times, counters, accounts, secrets, generated usernames and public keys. */
 const VOLATILE =
-  /(^id$|_id$|Id$|_at$|At$|count|Count|last_|usage|dns|Dns|_checked|stats|secret|password|username|public_key|^key$)/;
+  /(^id$|_id$|Id$|_at$|At$|count|Count|last_|usage|dns|Dns|_checked|stats|secret|password|username|public_key|^key$|^apiKey$)/;
 
 function stable(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(stable);
@@ -164,5 +173,15 @@ test("the fast depth's engine model leaves the states and the service the real e
   expect(sameAfter(31, "A:Route::k")).toBe(true);
   expect(last.states[0]![0]!.object).toMatchObject({
     url: (last.states[0]![0]!.inputs as Record<string, unknown>).url,
+  });
+  // The Tenant: its three resources made, its webhook updated in place (in its sub account), all deleted.
+  const tenantUp = HISTORY.length - 4;
+  const tenant = ["B:SubAccount::a", "B:SubAccountApiKey::a-bootstrap", "B:Webhook::a-webhook-hook"];
+  expect(engine[tenantUp - 1]!.after.states[1]!.map((r) => [r.resource, r.object !== "gone"])).toEqual(
+    expect.arrayContaining(tenant.map((t) => [t, true])),
+  );
+  expect(sameAfter(tenantUp + 2, "B:Webhook::a-webhook-hook")).toBe(true);
+  expect(engine[tenantUp + 1]!.after.states[1]!.find((r) => r.resource === tenant[2])?.object).toMatchObject({
+    url: "https://h2.example.com/in",
   });
 });

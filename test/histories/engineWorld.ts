@@ -18,7 +18,7 @@ import { PLUGIN_FILES, PLUGIN_VERSION } from "../../support/plugin";
 import { TOOLS_DIR } from "../../support/root";
 import type { StateDump } from "../../emulator/control";
 import type { Props } from "../../provider/core/declaration";
-import { KIND_MODELS, KINDS, type HKind } from "./kinds";
+import { KIND_MODELS, KINDS, type HKind, type PKind } from "./kinds";
 import {
   type Entry,
   fixedOf,
@@ -119,7 +119,7 @@ export function programYaml(
 }
 
 /** The URN of `kind` `name` in a stack `dev` of `project` (the YAML program's resources). */
-const urnIn = (project: string, kind: HKind, name: string) =>
+const urnIn = (project: string, kind: PKind, name: string) =>
   `urn:pulumi:dev::${project}::${TYPE_PREFIX}${kind}::${name}`;
 
 export class EngineWorld extends World {
@@ -148,8 +148,12 @@ export class EngineWorld extends World {
     return world;
   }
 
-  urnOf(stack: Stack, kind: HKind, name: string): string {
+  urnOf(stack: Stack, kind: PKind, name: string): string {
     return urnIn(stack.project, kind, name);
+  }
+
+  childUrnOf(stack: Stack, kind: HKind, name: string): string {
+    return `urn:pulumi:dev::${stack.project}::${TYPE_PREFIX}Tenant$${TYPE_PREFIX}${kind}::${name}`;
   }
 
   private async init(): Promise<void> {
@@ -243,6 +247,10 @@ export class EngineWorld extends World {
         );
         process.stdout.write(`histories: a kill tore ${stack.letter}'s checkpoint; restored from its .bak\n`);
         fs.copyFileSync(`${place.stateFile}.bak`, place.stateFile);
+        // The file backend keeps each file's attributes beside it (`.attrs`); seen torn alone too
+        // (seed 7303 #28: `dev.json` whole, `dev.json.attrs` 0 B, the load still EOF): the .bak's go with it.
+        if (fs.existsSync(`${place.stateFile}.bak.attrs`))
+          fs.copyFileSync(`${place.stateFile}.bak.attrs`, `${place.stateFile}.attrs`);
         cancel = await this.cli(stack, ["cancel", "--yes"]);
       }
       if (cancel.run.code !== 0) throw new Error(`pulumi cancel after a kill failed: ${cancel.run.stderr}`);

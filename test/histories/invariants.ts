@@ -103,7 +103,7 @@ const PROVIDER_CHANGED = /this stack's txmail provider changed/;
 export function afterCleanUp(w: World, stackIndex: number, program: ProgramResource[], live: Set<string>): string[] {
   const problems: string[] = [];
   const s = w.stacks[stackIndex]!;
-  const inProgram = new Map(program.map((r) => [w.urnOf(s, r.kind, r.name), r]));
+  const inProgram = new Map(w.registered(s, program).map((r) => [r.urn, r]));
   for (const lost of w.lost) {
     if (lost.stack !== stackIndex || lost.epoch !== w.epoch) continue;
     const key = `${lost.kind} ${lost.id}`;

@@ -4,6 +4,7 @@
 // the environment, then meet on the same names, which is where ownership defects live.
 import type { StateDump } from "../../emulator/control";
 import type { Props } from "../../provider/core/declaration";
+import { scopesToManageAll } from "../../provider/api/managementScopes";
 
 export const KINDS = [
   "Route",
@@ -17,6 +18,13 @@ export const KINDS = [
   "SubAccountApiKey",
 ] as const;
 export type HKind = (typeof KINDS)[number];
+
+/**
+ * What a program may declare: every managed kind, and the Tenant component (sdk/nodejs/tenant.ts),
+ * which is no object of its own but the resources it makes (`tenantParts`).
+ */
+export const PROGRAM_KINDS = [...KINDS, "Tenant"] as const;
+export type PKind = (typeof PROGRAM_KINDS)[number];
 
 /**
  * A sub account the world made before the history (world.ts `subAccounts`), as a program names it:
@@ -33,6 +41,16 @@ export interface Edit {
   /** What the history says, e.g. `url → https://h1.example.com/in`. */
   label: string;
   apply(inputs: Props): Props;
+}
+
+/** What the commands know of a kind a program declares: its inputs and their edits. */
+export interface ProgramKindModel {
+  /** A program's inputs for the resource `name`, in variant `v` (0–2) of the pooled values. */
+  base(name: string, v: number): Props;
+  updatable: Edit[];
+  replacing: Edit[];
+  optional: { field: string; value: unknown }[];
+  naturalKey?: boolean;
 }
 
 export interface KindModel {
@@ -187,3 +205,110 @@ export const KIND_MODELS: Record<HKind, KindModel> = {
     secrets: ["secretKey"],
   },
 };
+
+/**
+ * A reference to another resource's output within one `up` (the engine resolves it once that
+ * resource is made: resources are made in program order): `field` of the resource `name` of `kind`
+ * in the same tenant. The fast depth resolves it from the state (world.ts), as the engine resolves an
+ * output; the engine depth never sees one (the plugin builds the tenant).
+ */
+export interface OutputRef {
+  "@output": { kind: HKind; name: string; field: string };
+}
+export const outputRef = (kind: HKind, name: string, field: string): OutputRef => ({
+  "@output": { kind, name, field },
+});
+export const isOutputRef = (v: unknown): v is OutputRef =>
+  typeof v === "object" && v !== null && "@output" in (v as Record<string, unknown>);
+
+const hookOf = (v: number) => ({ name: "hook", url: urlOf(v), onDelivered: true });
+const routeOf = (v: number) => ({ name: "inbound", url: urlOf(v), recipient: "" });
+
+/**
+ * The Tenant kept small: a display name and a website (its sub account), its bootstrap key, and
+ * optionally one webhook and one route, made in the sub account with the bootstrap key.
+ */
+export const TENANT_MODEL: ProgramKindModel = {
+  base: (name, v) => ({ displayName: `org-${name}-${v}`, website: `org${v}.example.com` }),
+  updatable: [
+    set("website", "other.example.com"),
+    set("displayName", "org-renamed"),
+    // The webhook's url (made with it when the tenant had none).
+    { label: "webhooks.hook.url → h2", apply: (p) => ({ ...p, webhooks: { hook: hookOf(2) } }) },
+  ],
+  // The bootstrap key's deprecated rotation string replaces it (create-before-delete); the objects
+  // made with it then update to the new key.
+  replacing: [
+    { label: "bootstrapKey.rotation → 2030-01-01", apply: (p) => ({ ...p, bootstrapKey: { rotation: "2030-01-01" } }) },
+  ],
+  optional: [
+    { field: "webhooks", value: { hook: hookOf(0) } },
+    { field: "routes", value: { inbound: routeOf(0) } },
+  ],
+};
+
+export const PROGRAM_MODELS: Record<PKind, ProgramKindModel> = { ...KIND_MODELS, Tenant: TENANT_MODEL };
+
+/** One resource a Tenant makes: its kind, logical name, and inputs (with references to its siblings' outputs). */
+export interface TenantPart {
+  kind: HKind;
+  name: string;
+  inputs: Props;
+}
+
+/** Drops the fields a program leaves out (the SDK sends no undefined input). */
+const defined = (p: Record<string, unknown>): Props =>
+  Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined));
+
+/**
+ * The resources `new Tenant(name, inputs)` makes (sdk/nodejs/tenant.ts, for the parts the model
+ * uses), in the order it registers them: the sub account and the bootstrap key with the parent
+ * account's connection, then its routes and webhooks with the tenant's (the bootstrap key's secret
+ * and the sub account's id).
+ */
+export function tenantParts(name: string, inputs: Props): TenantPart[] {
+  const routes = (inputs.routes ?? {}) as Record<string, Props>;
+  const webhooks = (inputs.webhooks ?? {}) as Record<string, Props>;
+  const bootstrap = (inputs.bootstrapKey ?? {}) as Props;
+  const scopes = scopesToManageAll([
+    ...Object.values(routes).map((r) => ({ kind: "Route" as const, recipient: (r.recipient as string) ?? undefined })),
+    ...Object.values(webhooks).map((w) => ({
+      kind: "Webhook" as const,
+      scope: w.scope as undefined,
+      domains: w.domains as undefined,
+    })),
+  ]);
+  const keyName = `${name}-bootstrap`;
+  const connection = {
+    apiKey: outputRef("SubAccountApiKey", keyName, "secretKey"),
+    accountId: outputRef("SubAccount", name, "id"),
+  };
+  return [
+    {
+      kind: "SubAccount",
+      name,
+      inputs: defined({ name: inputs.displayName ?? name, website: inputs.website }),
+    },
+    {
+      kind: "SubAccountApiKey",
+      name: keyName,
+      inputs: defined({
+        subAccountId: outputRef("SubAccount", name, "id"),
+        label: `${name} bootstrap`,
+        scopes,
+        rotation: bootstrap.rotation,
+        deferScopeRemoval: true,
+      }),
+    },
+    ...Object.entries(routes).map(([n, r]) => ({
+      kind: "Route" as const,
+      name: `${name}-route-${n}`,
+      inputs: { ...r, connection } as unknown as Props,
+    })),
+    ...Object.entries(webhooks).map(([n, w]) => ({
+      kind: "Webhook" as const,
+      name: `${name}-webhook-${n}`,
+      inputs: { ...w, connection } as unknown as Props,
+    })),
+  ];
+}

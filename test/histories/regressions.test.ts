@@ -19,6 +19,32 @@ const shared: Settings = { ...plain, naturalKeys: true };
 
 const holds: [string, Settings, Cmd[]][] = [
   [
+    // issue-59 (Tenant kind) seed 7304 history #1264, the tester's: a webhook added to a tenant
+    // widens its bootstrap key and leaves `domains:read` retiring until the next up (by design:
+    // `deferScopeRemoval`); the preview after that clean up shows the key's update, which is due.
+    "a tenant's bootstrap key drops a scope it no longer needs one up later",
+    plain,
+    [
+      { t: "add", s: 1, kind: "Tenant", name: "a", v: 0 },
+      { t: "up", s: 1 },
+      { t: "optional", s: 1, pick: 0, i: 0 },
+      { t: "up", s: 1 },
+      { t: "up", s: 1 },
+    ],
+  ],
+  [
+    // issue-59 (Tenant kind) seed 7301 history #323, a defect of the tester's model: the environment
+    // deleted a tenant's sub account out of band, the service deleted its keys with it, and the
+    // clone's state still named its bootstrap key as if a run had lost it.
+    "a tenant's sub account deleted out of band takes its bootstrap key with it",
+    shared,
+    [
+      { t: "add", s: 0, kind: "Tenant", name: "a", v: 0 },
+      { t: "clone", pin: false },
+      { t: "oobDelete", pick: 0 },
+    ],
+  ],
+  [
     // 9920849, seeds 11 and 12, histories #180 and #171: the targeted replacement within 24 h got the
     // same route back from the service and the engine's delete of the old id deleted it.
     "a targeted replacement within 24 h keeps the resource's only object",

@@ -17,7 +17,7 @@ import { z } from "zod";
 import { readForImport } from "../../provider/core/importRead";
 import { uuidImportId } from "../../provider/core/importId";
 import type { Cmd } from "./commands";
-import { KIND_MODELS, KINDS, SUB_ACCOUNT_REF, type HKind } from "./kinds";
+import { isOutputRef, KIND_MODELS, KINDS, type PKind, SUB_ACCOUNT_REF, tenantParts, type HKind } from "./kinds";
 
 export interface Entry {
   urn: string;
@@ -46,7 +46,7 @@ export function objectIdsOf(e: Entry): string[] {
 
 /** A resource of a stack's program, as the engine sees it after the SDK class filled it in. */
 export interface ProgramResource {
-  kind: HKind;
+  kind: PKind;
   name: string;
   inputs: Props;
   replaceOnChanges?: string[];
@@ -126,8 +126,27 @@ export interface OutOfBandObject {
 }
 
 /** The URN of a dynamic-provider resource (the fast depth's; the engine depth's are native: engineWorld.ts). */
-export const dynamicUrnOf = (stack: Stack, kind: HKind, name: string) =>
-  `urn:pulumi:dev::${stack.project}::pulumi-nodejs:dynamic/txmail:${kind}::${name}`;
+export const dynamicUrnOf = (stack: Stack, kind: PKind, name: string) =>
+  `urn:pulumi:dev::${stack.project}::${kind === "Tenant" ? TENANT_TYPE : `pulumi-nodejs:dynamic/txmail:${kind}`}::${name}`;
+
+const TENANT_TYPE = "txmail:index:Tenant";
+/** The URN of a Tenant's child on the dynamic face: its type after the component's. */
+const dynamicChildUrnOf = (stack: Stack, kind: HKind, name: string) =>
+  `urn:pulumi:dev::${stack.project}::${TENANT_TYPE}$pulumi-nodejs:dynamic/txmail:${kind}::${name}`;
+
+/** Whether a state entry is a Tenant's child (its URN's type is nested under the component's). */
+export const isTenantChild = (urn: string) => urn.includes(`${TENANT_TYPE}$`);
+
+/** A program resource as the engine registers it: a Tenant is the resources it makes. */
+export interface Registered {
+  kind: HKind;
+  name: string;
+  urn: string;
+  inputs: Props;
+  res: ProgramResource;
+  /** Made by a Tenant (no options of its own in the model). */
+  child: boolean;
+}
 
 class Killed extends Error {}
 
@@ -285,7 +304,32 @@ export abstract class World {
   }
 
   /** The URN the depth's engine gives `stack`'s resource `name` of `kind`. */
-  abstract urnOf(stack: Stack, kind: HKind, name: string): string;
+  abstract urnOf(stack: Stack, kind: PKind, name: string): string;
+  /** The URN the depth's engine gives the child `name` of `kind` of a Tenant. */
+  abstract childUrnOf(stack: Stack, kind: HKind, name: string): string;
+
+  /** The resources `program` registers, in order: a Tenant's children in its place (kinds.ts tenantParts). */
+  registered(stack: Stack, program: ProgramResource[]): Registered[] {
+    return program.flatMap((res): Registered[] =>
+      res.kind === "Tenant"
+        ? tenantParts(res.name, res.inputs).map((p) => ({
+            ...p,
+            urn: this.childUrnOf(stack, p.kind, p.name),
+            res,
+            child: true,
+          }))
+        : [
+            {
+              kind: res.kind,
+              name: res.name,
+              urn: this.urnOf(stack, res.kind, res.name),
+              inputs: res.inputs,
+              res,
+              child: false,
+            },
+          ],
+    );
+  }
   /** `pulumi preview` with `program` (with `target`, `--target <urn>`): what an up would do, nothing done. */
   abstract preview(stack: Stack, program: ProgramResource[], target?: string): Promise<PreviewReport>;
   /**
@@ -356,28 +400,53 @@ export abstract class World {
     await this.emu.close();
   }
 
-  /** The account's records of a dump, by `Kind id` (other accounts' left out: a sub account's members). */
+  /**
+   * The account's records of a dump, by `Kind id`: its own objects, its sub accounts, and the objects
+   * in its sub accounts (a Tenant's, and the keys of the two given ones). A sub account's members are
+   * left out (the history makes none; the service lists the parent's people in them).
+   */
   accountRecords(dump: StateDump): Map<string, { kind: HKind; record: Record<string, unknown> }> {
     const out = new Map<string, { kind: HKind; record: Record<string, unknown> }>();
-    const given = new Set(this.subAccounts);
+    const subAccounts = new Set(
+      ((dump.accounts ?? []) as Record<string, unknown>[])
+        .filter((a) => a.parent_account_id === this.emu.accountId)
+        .map((a) => String(a.id)),
+    );
     for (const kind of KINDS) {
       const m = KIND_MODELS[kind];
       for (const r of (dump[m.section] ?? []) as Record<string, unknown>[]) {
-        const account = kind === "SubAccount" ? r.parent_account_id : r.account_id;
-        // A SubAccountApiKey lives in a sub account the history was given (the others' are not the history's).
-        if (kind === "SubAccountApiKey" ? !given.has(String(account)) : account !== this.emu.accountId) continue;
+        const account = String(kind === "SubAccount" ? r.parent_account_id : r.account_id);
+        // An API key of a sub account is a SubAccountApiKey; of the account, an ApiKey.
+        const mine =
+          kind === "SubAccount" || kind === "ApiKey" || kind === "AccountMember"
+            ? account === this.emu.accountId
+            : kind === "SubAccountApiKey"
+              ? subAccounts.has(account)
+              : account === this.emu.accountId || subAccounts.has(account);
+        if (!mine) continue;
         out.set(`${kind} ${m.idOf(r)}`, { kind, record: r });
       }
     }
     return out;
   }
 
+  /** Sub accounts of the account that are deleted: the objects in them went with them. */
+  private deletedSubAccounts(dump: StateDump): Set<string> {
+    return new Set(
+      ((dump.accounts ?? []) as Record<string, unknown>[])
+        .filter((a) => a.parent_account_id === this.emu.accountId && a.status === "deleted")
+        .map((a) => String(a.id)),
+    );
+  }
+
   /** Live objects of the account in a dump, as `Kind id`. */
   liveObjects(dump: StateDump): Set<string> {
     const live = new Set<string>();
+    const gone = this.deletedSubAccounts(dump);
     for (const [key, { kind, record: r }] of this.accountRecords(dump)) {
       const m = KIND_MODELS[kind];
       if (m.live && !m.live(r)) continue;
+      if (kind !== "SubAccount" && gone.has(String(r.account_id))) continue;
       if (kind === "Suppression" && Date.parse(String(r.expires_at)) <= Date.parse(dump.now)) continue;
       live.add(key);
     }
@@ -417,12 +486,27 @@ export abstract class World {
   async environment(action: "delete" | "change", e: Entry): Promise<void> {
     const d = declarationOf(e.kind);
     const id = objectIdsOf(e)[0] ?? e.id; // a rotating credential's current object
-    const path = d.itemPath(this.conn(), { ...e.inputs, ...e.outs }, id);
+    // A Tenant's child is in its sub account: reached with the tenant's key, as its provider does.
+    const own = e.inputs.connection as { apiKey?: string; accountId?: string } | undefined;
+    const conn = { ...this.conn(), ...(own?.apiKey && own.accountId ? own : {}) };
+    const client =
+      conn.apiKey === this.emu.apiKey
+        ? this.client
+        : createClient({ apiKey: conn.apiKey, accountId: conn.accountId, baseUrl: conn.baseUrl, rateLimit: false });
+    const path = d.itemPath(conn, { ...e.inputs, ...e.outs }, id);
     if (action === "delete") {
-      await this.client.delete(path).catch((err: unknown) => {
+      await client.delete(path).catch((err: unknown) => {
         if (!/404|not found/i.test(String((err as Error).message))) throw err;
       });
       this.deletedOutOfBand.add(`${e.kind} ${id}`);
+      // A sub account's keys go with it, and every object in it (a Tenant's) is out of reach.
+      if (e.kind === "SubAccount")
+        for (const x of this.stacks.flatMap((st) => [...st.state.values(), ...st.pendingDelete]))
+          if (
+            x.inputs.subAccountId === id ||
+            (x.inputs.connection as { accountId?: unknown } | undefined)?.accountId === id
+          )
+            for (const xid of objectIdsOf(x)) this.deletedOutOfBand.add(`${x.kind} ${xid}`);
       return;
     }
     const change: Partial<Record<HKind, Record<string, unknown>>> = {
@@ -438,7 +522,7 @@ export abstract class World {
     for (const st of this.stacks)
       if ([...st.state.values()].some((x) => x.kind === e.kind && objectIdsOf(x).includes(id)))
         this.drifted.add(st.index);
-    await this.client.put(path, body, z.unknown()).catch((err: unknown) => {
+    await client.put(path, body, z.unknown()).catch((err: unknown) => {
       // Gone already, or already changed so (the service refuses an update that changes nothing).
       if (!/404|not found|changes nothing/i.test(String((err as Error).message))) throw err;
     });
@@ -487,17 +571,47 @@ export class FastWorld extends World {
     return world;
   }
 
-  urnOf(stack: Stack, kind: HKind, name: string): string {
+  urnOf(stack: Stack, kind: PKind, name: string): string {
     return dynamicUrnOf(stack, kind, name);
   }
 
-  /** The inputs the SDK class hands the engine for a program resource (its URN, the stack's salt, the option). */
-  private newsOf(stack: Stack, res: ProgramResource, urn: string): Props {
+  childUrnOf(stack: Stack, kind: HKind, name: string): string {
+    return dynamicChildUrnOf(stack, kind, name);
+  }
+
+  /**
+   * A registered resource's inputs with its references to its siblings' outputs made values, from
+   * the state as this run left it so far (the engine waits for an output before it registers what
+   * needs it; the model makes resources in program order); undefined when one is not known yet (a
+   * preview: the sibling is still to be made).
+   */
+  private withOutputs(stack: Stack, inputs: Props): Props | undefined {
+    let unknown = false;
+    const value = (v: unknown): unknown => {
+      if (isOutputRef(v)) {
+        const { kind, name, field } = v["@output"];
+        const e = stack.state.get(dynamicChildUrnOf(stack, kind, name));
+        const got = e && (field === "id" ? e.id : e.outs[field]);
+        if (got === undefined) unknown = true;
+        return got;
+      }
+      if (v && typeof v === "object" && !Array.isArray(v))
+        return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, value(x)]));
+      return v;
+    };
+    const out = value(inputs) as Props;
+    return unknown ? undefined : out;
+  }
+
+  /** The inputs the SDK class hands the engine for a registered resource (its URN, the stack's salt, the option). */
+  private newsOf(stack: Stack, reg: Registered): Props | undefined {
+    const inputs = this.withOutputs(stack, this.resolved(reg.inputs));
+    if (!inputs) return undefined;
     return {
-      ...this.resolved(res.inputs),
-      __urn: urn,
+      ...inputs,
+      __urn: reg.urn,
       __stackSalt: stack.salt,
-      ...(res.replaceOnChanges ? { __replaceOnChanges: res.replaceOnChanges } : {}),
+      ...(!reg.child && reg.res.replaceOnChanges ? { __replaceOnChanges: reg.res.replaceOnChanges } : {}),
     };
   }
 
@@ -512,25 +626,32 @@ export class FastWorld extends World {
     const changes: string[] = [];
     const { error, text } = await capture(async () => {
       const moved = new Set<string>();
-      for (const res of program) {
-        const urn = dynamicUrnOf(stack, res.kind, res.name);
+      const registered = this.registered(stack, program);
+      for (const reg of registered) {
+        const { res, urn } = reg;
         if (target && urn !== target) continue;
-        const alias = (res.aliases ?? []).map((n) => dynamicUrnOf(stack, res.kind, n)).find((a) => stack.state.has(a));
+        const aliases = reg.child ? [] : (res.aliases ?? []);
+        const alias = aliases.map((n) => dynamicUrnOf(stack, reg.kind, n)).find((a) => stack.state.has(a));
         const old = stack.state.get(urn) ?? (alias ? stack.state.get(alias) : undefined);
         if (alias && !stack.state.has(urn)) moved.add(alias);
-        const news = this.newsOf(stack, res, urn);
+        const news = this.newsOf(stack, reg);
         if (!old) {
-          await r.check(res.kind, {}, news);
-          changes.push(`${res.importId !== undefined ? "import" : "create"} ${res.kind}::${res.name}`);
+          // A tenant's child whose sibling is still to be made: its inputs are unknown until the up.
+          if (news) await r.check(reg.kind, {}, news);
+          changes.push(`${!reg.child && res.importId !== undefined ? "import" : "create"} ${reg.kind}::${reg.name}`);
           continue;
         }
-        const inputs = await r.check(res.kind, old.inputs, news);
+        if (!news) {
+          changes.push(`update ${reg.kind}::${reg.name}`);
+          continue;
+        }
+        const inputs = await r.check(reg.kind, old.inputs, news);
         const d = await r.diff(old, inputs);
         // An object recorded with init errors is updated even without a diff (as `up` does below).
         if (d.changes || old.initErrors)
-          changes.push(`${(d.replaces ?? []).length > 0 ? "replace" : "update"} ${res.kind}::${res.name}`);
+          changes.push(`${(d.replaces ?? []).length > 0 ? "replace" : "update"} ${reg.kind}::${reg.name}`);
       }
-      const wanted = new Set(program.map((res) => dynamicUrnOf(stack, res.kind, res.name)));
+      const wanted = new Set(registered.map((reg) => reg.urn));
       for (const urn of target ? [] : stack.state.keys())
         if (!wanted.has(urn) && !moved.has(urn))
           changes.push(`delete ${stack.state.get(urn)!.kind}::${urn.split("::").pop()}`);
@@ -592,11 +713,18 @@ export class FastWorld extends World {
         stack.pendingDelete.splice(stack.pendingDelete.indexOf(old), 1);
       }
       const wanted = new Set<string>();
-      for (const res of program) {
-        const urn = dynamicUrnOf(stack, res.kind, res.name);
+      for (const reg of this.registered(stack, program)) {
+        const { urn } = reg;
+        const res = {
+          ...reg.res,
+          kind: reg.kind,
+          ...(reg.child ? { aliases: [], importId: undefined, replaceOnChanges: undefined } : {}),
+        };
         wanted.add(urn);
         if (opts.target && urn !== opts.target) continue;
-        const news = this.newsOf(stack, res, urn);
+        const news = this.newsOf(stack, reg);
+        // Made in order: a sibling's output is known by now (its create failed, and the run with it, otherwise).
+        if (!news) throw new Error(`${urn}: an output it needs is not known`);
         // An alias: the state of an earlier name moves to this URN (the engine's step generator), then diffs as usual.
         const aliased = (res.aliases ?? [])
           .map((n) => dynamicUrnOf(stack, res.kind, n))
@@ -607,6 +735,7 @@ export class FastWorld extends World {
           stack.state.set(urn, { ...moved, urn });
         }
         let old = stack.state.get(urn);
+        const importedNow = !old && res.importId !== undefined;
         if (!old && res.importId !== undefined) {
           // The `import` option (the engine's ImportStep): read by the import id without prior state,
           // recorded with the inputs the read reports; then checked against the program's inputs and
@@ -641,7 +770,12 @@ export class FastWorld extends World {
           // An object recorded with init errors is updated even without a diff, and replaced when
           // `replaceOnChanges` covers every property (step_generator.go, "#initerror").
           const forced = old.initErrors !== undefined && (res.replaceOnChanges ?? []).includes("*");
-          if (!d.changes && !old.initErrors) continue;
+          if (!d.changes && !old.initErrors) {
+            // A same step records the program's checked inputs (an imported object's, read in full, at
+            // the next up: the import step itself records what the read reported).
+            if (!importedNow) stack.state.set(urn, { ...old, inputs });
+            continue;
+          }
           if ((d.replaces ?? []).length === 0 && !forced) {
             const { outs, initErrors } = await r.update(old, inputs);
             // A partially failed update keeps the old inputs with the new outputs (engine/update.go).
@@ -657,8 +791,13 @@ export class FastWorld extends World {
           }
         }
       }
-      for (const [urn, e] of [...stack.state]) {
-        if (wanted.has(urn) || opts.target) continue;
+      // What the program dropped: a Tenant's children last and the last made first (each depends
+      // on the sub account and the bootstrap key, so the engine deletes them before those).
+      const dropped = [...stack.state].filter(([urn]) => !wanted.has(urn) && !opts.target);
+      for (const [urn, e] of [
+        ...dropped.filter(([u]) => !isTenantChild(u)),
+        ...dropped.filter(([u]) => isTenantChild(u)).reverse(),
+      ]) {
         await r.delete(e);
         stack.state.delete(urn);
       }
