@@ -17,7 +17,7 @@ import { randomBytes } from "node:crypto";
 import { accountOf, configProblems, configureConnection } from "../provider/core/connection";
 import { drewSalt } from "../provider/core/freshSalt";
 import { PINNED_SALT_CONFIG, pinIgnored } from "../provider/core/pinnedSalt";
-import { isInitFailure, withProperties } from "../provider/core/initFailure";
+import { mapInitFailure } from "../provider/core/initFailure";
 import { progress } from "../provider/core/progress";
 import { markSecrets, type SecretPath } from "../provider/core/secretMarks";
 import type { Props } from "../provider/core/declaration";
@@ -194,17 +194,11 @@ export async function diff(
 export async function create(urn: string, props: Record<string, unknown>) {
   const { impl } = kindOf(urn);
   const p = unwrapSecrets(props);
-  const r = await impl.create(withIdentity(p.plain, urn)).catch(remarkedInitFailure(p.secretPaths));
+  const r = await impl
+    .create(withIdentity(p.plain, urn))
+    .catch(mapInitFailure((props) => remark(props, p.secretPaths)));
   return { id: r.id, outs: remark(r.outs, p.secretPaths) };
 }
-
-/** Rethrows a failure; an init failure's properties, which go into state, marked as outputs are. */
-const remarkedInitFailure =
-  (...paths: SecretPath[][]) =>
-  (e: unknown): never => {
-    if (isInitFailure(e)) throw withProperties(e, remark(e.properties, ...paths));
-    throw e;
-  };
 
 /**
  * Refresh (with the state's properties) or import (without any): the object by id, through the
@@ -238,7 +232,7 @@ export async function update(id: string, urn: string, olds: Record<string, unkno
   const n = unwrapSecrets(news);
   const r = await impl
     .update(id, o.plain, withIdentity(n.plain, urn))
-    .catch(remarkedInitFailure(o.secretPaths, n.secretPaths));
+    .catch(mapInitFailure((props) => remark(props, o.secretPaths, n.secretPaths)));
   return { outs: remark(r.outs, o.secretPaths, n.secretPaths) };
 }
 

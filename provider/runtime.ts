@@ -7,7 +7,7 @@ import { exitWithTheEngine } from "./core/engineWatch";
 import { makeProvider, type Provider } from "./core/factory";
 import { markSecrets, type SecretPath } from "./core/secretMarks";
 import type { AnyDeclaration } from "./core/declaration";
-import { isInitFailure, withProperties } from "./core/initFailure";
+import { mapInitFailure } from "./core/initFailure";
 import { apiFor } from "./core/clientApi";
 import { readForImport, type Imported } from "./core/importRead";
 import { rotationSecretOutputs } from "./core/rotating/outputs";
@@ -91,7 +91,7 @@ export function withSecretMarks(p: Provider, paths: readonly SecretPath[]): Prov
     },
     diff: (id, olds, news) => p.diff(id, olds, news),
     create: async (inputs) => {
-      const r = await p.create(inputs).catch(markedInitFailure(paths));
+      const r = await p.create(inputs).catch(mapInitFailure((props) => markSecrets(props, paths)));
       return { ...r, outs: markSecrets(r.outs, paths) };
     },
     read: async (id, props) => {
@@ -99,20 +99,12 @@ export function withSecretMarks(p: Provider, paths: readonly SecretPath[]): Prov
       return r.props ? { ...r, props: markSecrets(r.props, paths) } : r;
     },
     update: async (id, olds, news) => {
-      const r = await p.update(id, olds, news).catch(markedInitFailure(paths));
+      const r = await p.update(id, olds, news).catch(mapInitFailure((props) => markSecrets(props, paths)));
       return { ...r, outs: markSecrets(r.outs, paths) };
     },
     delete: (id, props) => p.delete(id, props),
   };
 }
-
-/** Rethrows a failure; an init failure's properties go into state, so they are marked as outputs are. */
-const markedInitFailure =
-  (paths: readonly SecretPath[]) =>
-  (e: unknown): never => {
-    if (isInitFailure(e)) throw withProperties(e, markSecrets(e.properties, paths));
-    throw e;
-  };
 
 /**
  * `pulumi import`'s Read (no prior state) of one object of `kind` by its import id (core/importId.ts):

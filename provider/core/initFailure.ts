@@ -44,3 +44,14 @@ export function isInitFailure(e: unknown): e is InitFailure {
 export function withProperties(e: InitFailure, properties: Props): InitFailure {
   return Object.assign(e, { properties });
 }
+
+/**
+ * A `.catch` that rethrows any failure, an init failure with its properties passed through `map`
+ * first: they go into the stack's state, so each face marks their secrets as it marks outputs.
+ */
+export const mapInitFailure =
+  (map: (properties: Props) => Props) =>
+  (e: unknown): never => {
+    if (isInitFailure(e)) throw withProperties(e, map(e.properties));
+    throw e;
+  };
