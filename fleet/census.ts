@@ -50,16 +50,13 @@ export async function readStacks(
   fleetId: string | undefined,
   say: (line: string) => void = () => undefined,
 ): Promise<Census> {
-  const cli = ws.pulumiCommand as unknown as {
-    run(args: string[], cwd: string, env: Record<string, string>): Promise<{ stdout: string }>;
-  };
   const ls = async (tag?: string): Promise<string[]> => {
     const args = ["stack", "ls", "--json", ...(tag ? ["--tag", tag] : [])];
     // The first open of an empty PostgreSQL backend creates its table and may lose that race to
     // another run (fleet/backendRace.ts): run again, as a shard would.
     for (let attempt = 1; ; attempt++) {
       try {
-        const r = await cli.run(args, ws.workDir, ws.envVars);
+        const r = await runCli(ws, args);
         return (JSON.parse(r.stdout || "[]") as Array<{ name: string }>).map((s) => s.name.split("/").pop()!);
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e);
@@ -91,6 +88,17 @@ export async function readStacks(
     stacks.set(shard, entry);
   }
   return { stacks };
+}
+
+/**
+ * A Pulumi CLI command in the workspace's directory and environment, for what the Automation API
+ * does not offer (`stack ls --tag`, `stack export` without `--show-secrets`).
+ */
+export function runCli(ws: LocalWorkspace, args: string[]): Promise<{ stdout: string }> {
+  const cli = ws.pulumiCommand as unknown as {
+    run(args: string[], cwd: string, env: Record<string, string>): Promise<{ stdout: string }>;
+  };
+  return cli.run(args, ws.workDir, ws.envVars);
 }
 
 /** Reads the tenants and face of the given stacks (`pulumi stack export`), `parallel` at a time. */

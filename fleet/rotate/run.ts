@@ -5,8 +5,8 @@
 // that was due was done; 1: a shard failed or was not run).
 import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { rotationNow } from "../../provider/core/rotating/clock";
-import { durationMs } from "../../provider/core/rotating/schedule";
-import { censusWorkspace } from "../census";
+import { durationMs } from "../../provider/api/duration";
+import { censusWorkspace, runCli } from "../census";
 import type { FleetIo, PlacedFleet } from "../command";
 import type { FleetOptions } from "../options";
 import { runBounded } from "../pool";
@@ -82,11 +82,8 @@ export async function runRotate(opts: FleetOptions, fleet: PlacedFleet, io: Flee
  * whose stack does not exist yet (never applied) has nothing to rotate: undefined.
  */
 async function exportWithoutSecrets(ws: LocalWorkspace, stackName: string): Promise<ExportedState | undefined> {
-  const cli = ws.pulumiCommand as unknown as {
-    run(args: string[], cwd: string, env: Record<string, string>): Promise<{ stdout: string }>;
-  };
   try {
-    const r = await cli.run(["stack", "export", "--stack", stackName], ws.workDir, ws.envVars);
+    const r = await runCli(ws, ["stack", "export", "--stack", stackName]);
     return JSON.parse(r.stdout) as ExportedState;
   } catch (e) {
     if (/no stack named|stack .* not found/i.test(e instanceof Error ? e.message : String(e))) return undefined;
