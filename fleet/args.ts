@@ -2,7 +2,7 @@
 // touched, with a message naming the flag and the rule.
 import * as path from "node:path";
 import type { Face } from "../sdk/nodejs/internal/face";
-import { durationMs } from "../provider/core/rotating/schedule";
+import { DURATION_RULE, durationMs } from "../provider/api/duration";
 import { COMMANDS } from "./commands";
 import { type FleetOptions, type Operation, OPERATIONS, UsageError } from "./options";
 import {
@@ -293,10 +293,10 @@ function fleetIdOf(raw: string): string {
   return raw;
 }
 
-/** A period of the rotation schedule's grammar (provider/core/rotating/schedule.ts): `30d`, `12h`. */
+/** A period of the rotation schedule's grammar (provider/api/duration.ts): `30d`, `12h`. */
 function period(flag: string, raw: string): string {
   if (durationMs(raw) === undefined) {
-    throw new UsageError(`${flag}: must be a whole number of days or hours, such as 30d or 12h, got '${raw}'`);
+    throw new UsageError(`${flag}: must be ${DURATION_RULE}, got '${raw}'`);
   }
   return raw;
 }

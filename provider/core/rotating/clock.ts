@@ -8,7 +8,7 @@
 // The offset is for a schedule looked at ahead of time ("what would rotate in 30 days":
 // `TXMAIL_CLOCK_OFFSET_SECONDS=2592000 pulumi preview`) and for the emulator, whose clock tests
 // advance through its control surface: they give the provider the same offset.
-import { durationMs } from "./schedule";
+import { DURATION_RULE, durationMs } from "../../api/duration";
 
 /** The instant rotations are decided at, in milliseconds since the epoch. */
 export function rotationNow(env: NodeJS.ProcessEnv = process.env): number {
@@ -34,9 +34,6 @@ export function rotateOlderThanMs(env: NodeJS.ProcessEnv = process.env): number 
   const raw = env[ROTATE_OLDER_THAN_ENV];
   if (raw === undefined || raw.trim() === "") return undefined;
   const ms = durationMs(raw.trim());
-  if (ms === undefined)
-    throw new Error(
-      `${ROTATE_OLDER_THAN_ENV} must be a whole number of days or hours, such as 30d or 12h, got '${raw}'.`,
-    );
+  if (ms === undefined) throw new Error(`${ROTATE_OLDER_THAN_ENV} must be ${DURATION_RULE}, got '${raw}'.`);
   return ms;
 }

@@ -135,6 +135,11 @@ class Slots {
     return rotatedAtOf(state, rotationNow());
   }
 
+  /** due.ts's decision now, with the early-rotation period this run was given. */
+  private dueWork(olds: Props, schedule: Schedule) {
+    return dueWork(olds, schedule, rotationNow(), rotateOlderThanMs());
+  }
+
   /** What the next update does for the schedule (empty: nothing). */
   due(olds: Props, news: Props): Due[] {
     const was = this.scheduleOf(olds);
@@ -147,7 +152,7 @@ class Slots {
       return due;
     }
     if (!deepEqual(was, schedule) || olds.rotatedAt === undefined) due.push("schedule");
-    const work = dueWork(olds, schedule, rotationNow(), rotateOlderThanMs())?.work;
+    const work = this.dueWork(olds, schedule)?.work;
     if (work) due.push(work);
     return due;
   }
@@ -157,7 +162,7 @@ class Slots {
     const parts: string[] = [];
     if (due.includes("rotate")) {
       const dueAt = this.rotatedAt(olds) + (schedule ? periods(schedule).everyMs : 0);
-      const cause = schedule && dueWork(olds, schedule, rotationNow(), rotateOlderThanMs())?.cause;
+      const cause = schedule && this.dueWork(olds, schedule)?.cause;
       parts.push(
         cause === "gone"
           ? "rotation: rotate (the current credential is gone)"
